@@ -1,0 +1,28 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { coreAuth } from './auth.js';
+import type { ApiDeps } from './deps.js';
+import { errorMiddleware } from './errors.js';
+import { programsRouter } from './routes/programs.js';
+import { systemRouter } from './routes/system.js';
+
+/** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
+export function createApp(deps: ApiDeps): Koa {
+  const app = new Koa();
+  app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
+  app.use(errorMiddleware(deps.log));
+  app.use(coreAuth(deps.config.server.auth_secret));
+
+  const root = new Router();
+  root.get('/health', (ctx) => {
+    ctx.body = { status: 'ok', version: deps.version, uptime_secs: Math.floor(process.uptime()) };
+  });
+
+  const v1 = new Router({ prefix: '/api/v1' });
+  for (const router of [programsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
+
+  app.use(root.routes());
+  app.use(v1.routes());
+  app.use(v1.allowedMethods());
+  return app;
+}

@@ -1,0 +1,19 @@
+import type { SvcConfig } from '../conf/keys.js';
+import type { ProgramActions } from '../state/actions.js';
+import type { ObservedRegistry } from '../state/observed.js';
+import type { ProgramStore } from '../state/store.js';
+import type { ErrorLogger } from './errors.js';
+
+/** What the HTTP views need; wired in bin/svcd.ts. */
+export interface ApiDeps {
+  config: SvcConfig;
+  store: ProgramStore;
+  observed: ObservedRegistry;
+  actions: ProgramActions;
+  log: ErrorLogger & { info(msg: string, fields?: Record<string, unknown>): void };
+  version: string;
+  /** Starts a graceful daemon shutdown (stops programs, records system_shutdown, exits 0). */
+  requestShutdown: () => void;
+  /** System stats snapshot provider (refreshed in the background). */
+  systemStats?: () => unknown;
+}

@@ -1,0 +1,113 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { invalid, notFound, SvcError } from '../../state/errors.js';
+import type { ProgramRecord } from '../../state/program.js';
+import { validateCreate, validateUpdate } from '../../state/schema/validate.js';
+import { logPaths } from '../../state/logs/paths.js';
+import { tailLines } from '../../state/logs/tail.js';
+import { readJson } from '../body.js';
+import type { ApiDeps } from '../deps.js';
+import { programDetail, programSummary } from '../views.js';
+import { parseBatch, runBatch } from './batch.js';
+import { booleanParam, integerParam } from '../params.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Programs: list, create, detail, update, remove, actions and logs. `{id}` is always the UUID. */
+export function programsRouter(deps: ApiDeps): Router {
+  const { store, observed, actions, config } = deps;
+  const router = new Router();
+  const maxBody = config.server.max_body_bytes;
+  const ctxFor = (locate?: Parameters<typeof validateCreate>[1]['locate'], basePath?: (string | number)[]) => ({
+    logDir: config.storage.log_dir,
+    locate,
+    basePath,
+  });
+
+  const find = (ctx: Context): ProgramRecord => {
+    const id = String(ctx.params.id);
+    const record = UUID.test(id) ? store.get(id.toLowerCase()) : undefined;
+    if (!record) throw notFound(`program '${id}' not found${UUID.test(id) ? '' : ' (the path takes the program UUID, not its name)'}`);
+    return record;
+  };
+
+  router.get('/programs', (ctx) => {
+    observed.lastUsageRead = Date.now();
+    ctx.body = store.list().map((r) => programSummary(r, observed.get(r.id)));
+  });
+
+  router.post('/programs', async (ctx) => {
+    const { value, locate } = await readJson(ctx, maxBody);
+    const many = Array.isArray(value);
+    const bodies = many ? value : [value];
+    if (bodies.length === 0) throw invalid('body: at least one program is required');
+    const configs = bodies.map((body, i) => validateCreate(body, { ...ctxFor(locate, many ? [i] : []), prefix: many ? prefixFor(body, i) : undefined }));
+    const created = await store.create(configs);
+    ctx.status = 201;
+    ctx.body = many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) };
+  });
+
+  router.post('/programs/batch', async (ctx) => {
+    const { value } = await readJson(ctx, maxBody);
+    ctx.body = await runBatch(parseBatch(value), deps);
+  });
+
+  router.get('/programs/:id', (ctx) => {
+    const record = find(ctx);
+    observed.lastUsageRead = Date.now();
+    ctx.body = programDetail(record, observed.get(record.id), Date.now());
+  });
+
+  router.put('/programs/:id', async (ctx) => {
+    const id = String(ctx.params.id).toLowerCase();
+    if (!UUID.test(id) || !store.get(id)) throw invalid(`id: program '${ctx.params.id}' not found`);
+    const { value, locate } = await readJson(ctx, maxBody);
+    const record = await store.update(id, (current) => validateUpdate(value, current, ctxFor(locate)));
+    ctx.body = programDetail(record, observed.get(record.id), Date.now());
+  });
+
+  router.delete('/programs/:id', async (ctx) => {
+    const [outcome] = await actions.remove([find(ctx)]);
+    ctx.body = outcome;
+  });
+
+  router.post('/programs/:id/start', async (ctx) => {
+    ctx.body = (await actions.start([find(ctx)]))[0];
+  });
+
+  router.post('/programs/:id/stop', async (ctx) => {
+    const force = booleanParam(ctx.query.force, 'force', false);
+    ctx.body = (await actions.stop([find(ctx)], force))[0];
+  });
+
+  router.post('/programs/:id/restart', async (ctx) => {
+    ctx.body = (await actions.restart([find(ctx)]))[0];
+  });
+
+  router.post('/programs/:id/signal', async (ctx) => {
+    const record = find(ctx);
+    const { value } = await readJson(ctx, maxBody);
+    const [outcome] = actions.signal([record], (value as { signal?: unknown } | null)?.signal);
+    if (!outcome?.ok) throw new SvcError('SVC_CONFLICT', outcome?.error ?? 'not running');
+    ctx.body = outcome;
+  });
+
+  router.get('/programs/:id/logs', async (ctx) => {
+    const record = find(ctx);
+    const tail = integerParam(ctx.query.tail, 'tail', { min: 0, max: 5000 }) ?? 200;
+    const source = String(ctx.query.source ?? 'both');
+    if (!['stdout', 'stderr', 'both'].includes(source)) throw invalid(`source: must be stdout, stderr or both, got '${source}'`);
+    const paths = logPaths(record.id, record.config, config.storage.log_dir);
+    const logs: { source: 'stdout' | 'stderr'; content: string }[] = [];
+    if (source !== 'stderr') logs.push(...(await tailLines(paths.stdout, tail)).map((content) => ({ source: 'stdout' as const, content })));
+    if (source !== 'stdout') logs.push(...(await tailLines(paths.stderr, tail)).map((content) => ({ source: 'stderr' as const, content })));
+    ctx.body = { id: record.id, logs };
+  });
+
+  return router;
+}
+
+function prefixFor(body: unknown, i: number): string {
+  const name = (body as { name?: unknown } | null)?.name;
+  return `[${i}]${typeof name === 'string' ? ` (name=${name})` : ''}`;
+}

@@ -1,0 +1,41 @@
+import type { ObservedProgram } from '../state/observed.js';
+import type { ProgramRecord } from '../state/program.js';
+
+/** The list item (spec: Program summary), plus restart count and start time for the CLI/TUI. */
+export function programSummary(record: ProgramRecord, o: ObservedProgram) {
+  return {
+    id: record.id,
+    name: record.config.name,
+    status: o.status,
+    pid: o.pid,
+    cpu_usage: o.cpu_usage,
+    mem_usage: o.mem_usage,
+    restarts: o.restarts,
+    started_at: o.started_at,
+  };
+}
+
+/** Full configuration (as stored, including `source`) and observed state of one program. */
+export function programDetail(record: ProgramRecord, o: ObservedProgram, now: number) {
+  return {
+    ...programSummary(record, o),
+    config: record.config,
+    state: {
+      status: o.status,
+      desired: record.intent.run,
+      pid: o.pid,
+      started_at: o.started_at,
+      uptime_secs: o.started_at ? Math.max(0, Math.floor((now - o.started_at) / 1000)) : null,
+      retries: o.retries,
+      restarts: o.restarts,
+      next_retry_at: o.next_retry_at,
+      last_exit: o.last_exit,
+      detail: o.detail,
+      cpu_usage: o.cpu_usage,
+      mem_usage: o.mem_usage,
+    },
+    revision: record.revision,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}

@@ -1,0 +1,190 @@
+import { createServer, type Server } from 'node:http';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { SvcConfig } from '../conf/keys.js';
+import type { Logger } from '../conf/logger.js';
+import { createApp } from '../api/app.js';
+import { LinuxOs } from '../controllers/os/linux.js';
+import type { OsPort } from '../controllers/os/port.js';
+import { ProcessController } from '../controllers/process/controller.js';
+import { stopAllForShutdown } from '../controllers/process/shutdown.js';
+import { UsageSampler } from '../controllers/usage-sampler.js';
+import { LogRotator } from '../controllers/log-rotation.js';
+import { systemClock, type Clock } from '../reconciler/clock.js';
+import { Reconciler } from '../reconciler/reconciler.js';
+import { ProgramActions } from '../state/actions.js';
+import type { EventInput, EventSink } from '../state/events/types.js';
+import { ObservedRegistry } from '../state/observed.js';
+import { withDefaults } from '../state/program.js';
+import { RuntimeStore } from '../state/runtime-store.js';
+import { ProgramStore } from '../state/store.js';
+import { logPaths } from '../state/logs/paths.js';
+
+export interface DaemonOptions {
+  config: SvcConfig;
+  log: Logger;
+  version: string;
+  os?: OsPort;
+  clock?: Clock;
+  /** Called once the daemon has stopped after a shutdown request. */
+  onExit?: (code: number) => void;
+}
+
+/** Records events in the daemon log until the persistent event history is wired in. */
+function logEventSink(log: Logger): EventSink {
+  return { emit: (e: EventInput) => log.info(`event ${e.event}`, { ...e }) };
+}
+
+/**
+ * The running daemon: config -> store -> reconciler -> controllers -> API. Start-up order
+ * matters: adopt surviving processes before the loop runs, listen only when ready.
+ */
+export class Daemon {
+  private server: Server | null = null;
+  private stopping: Promise<void> | null = null;
+  private readonly cleanups: (() => void | Promise<void>)[] = [];
+
+  private constructor(
+    private readonly opts: DaemonOptions,
+    private readonly store: ProgramStore,
+  ) {}
+
+  static async start(opts: DaemonOptions): Promise<Daemon> {
+    const { config, log } = opts;
+    mkdirSync(config.storage.log_dir, { recursive: true });
+    const store = await ProgramStore.open(config.storage.data_dir);
+    const daemon = new Daemon(opts, store);
+    try {
+      await daemon.boot();
+    } catch (err) {
+      await daemon.teardown();
+      throw err;
+    }
+    log.info('svcd ready', { version: opts.version, root: config.root, listen: daemon.address(), programs: store.list().length });
+    return daemon;
+  }
+
+  private controller!: ProcessController;
+  private reconciler!: Reconciler<string>;
+  private observed!: ObservedRegistry;
+  private events!: EventSink;
+
+  private async boot(): Promise<void> {
+    const { config, log } = this.opts;
+    const os = this.opts.os ?? new LinuxOs();
+    const clock = this.opts.clock ?? systemClock;
+    const store = this.store;
+    const observed = (this.observed = new ObservedRegistry());
+    const events = (this.events = logEventSink(log));
+    const runtime = new RuntimeStore(store.meta);
+
+    let reconciler!: Reconciler<string>;
+    const controller = (this.controller = new ProcessController({
+      store,
+      observed,
+      events,
+      os,
+      clock,
+      runtime,
+      spawnContext: { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env },
+      enqueue: (id) => reconciler.enqueue(id),
+    }));
+    reconciler = this.reconciler = new Reconciler(clock, controller.reconcile, {
+      onError: (key, err) => log.error('reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
+    });
+    this.cleanups.push(() => reconciler.stop());
+
+    // Processes that outlived a previous daemon are adopted, not started twice.
+    const adopted = new Set<string>();
+    for (const [id, record] of await runtime.loadAll()) {
+      if (store.get(id) && controller.adopt(id, record)) adopted.add(id);
+      else runtime.set(id, null);
+    }
+    await this.applyBootIntents(adopted);
+    store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
+    for (const r of [...store.list()].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)) {
+      reconciler.enqueue(r.id);
+    }
+    reconciler.start();
+    if (adopted.size > 0) log.info('re-adopted running programs', { count: adopted.size });
+
+    const sampler = new UsageSampler({ os, clock, observed, livePids: () => controller.livePids(), intervalMs: config.supervisor.sample_interval_secs * 1000 });
+    sampler.start();
+    this.cleanups.push(() => sampler.stop());
+    const rotator = new LogRotator({
+      clock,
+      files: () => [...controller.livePids().keys()].flatMap((id) => {
+        const r = store.get(id);
+        return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
+      }),
+      maxBytes: config.storage.log_max_bytes,
+      keep: config.storage.log_keep,
+      intervalMs: 10_000,
+      onError: (file, err) => log.warn('log rotation failed', { file, error: String(err) }),
+    });
+    rotator.start();
+    this.cleanups.push(() => rotator.stop());
+
+    events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
+
+    const actions = new ProgramActions(store, observed, controller);
+    const app = createApp({ config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
+    await this.listen(app.callback());
+  }
+
+  /** Boot semantics of autostart: programs start at boot unless autostart is false (cron: never). */
+  private async applyBootIntents(adopted: Set<string>): Promise<void> {
+    const changes = this.store.list().filter((r) => {
+      const want = adopted.has(r.id) || (r.config.autostart !== false && !r.config.cron) ? 'running' : 'stopped';
+      return r.intent.run !== want;
+    });
+    if (changes.length === 0) return;
+    await this.store.setIntents(changes.map((r) => r.id), (i) => ({ ...i, run: i.run === 'running' ? 'stopped' : 'running', force: false }));
+  }
+
+  private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
+    const { server: cfg } = this.opts.config;
+    const server = (this.server = createServer(handler));
+    server.keepAliveTimeout = 5000;
+    return new Promise((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        const where = cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`;
+        reject(new Error(err.code === 'EADDRINUSE' ? `cannot listen on ${where}: address already in use (is another svcd running?)` : `cannot listen on ${where}: ${err.message}`));
+      });
+      if (cfg.socket_only) {
+        mkdirSync(dirname(cfg.socket_path), { recursive: true });
+        rmSync(cfg.socket_path, { force: true });
+        server.listen(cfg.socket_path, () => resolve());
+      } else {
+        server.listen(cfg.port, cfg.host, () => resolve());
+      }
+    });
+  }
+
+  address(): string {
+    const a = this.server?.address();
+    if (!a) return 'not listening';
+    return typeof a === 'string' ? a : `${a.address}:${a.port}`;
+  }
+
+  /** Graceful stop: every program in reverse priority, system_shutdown recorded, store closed. */
+  shutdown(): Promise<void> {
+    this.stopping ??= (async () => {
+      const { log } = this.opts;
+      log.info('shutting down: stopping all programs');
+      await stopAllForShutdown(this.store.list(), this.controller, this.observed);
+      this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped` });
+      await this.teardown();
+      log.info('svcd stopped');
+      this.opts.onExit?.(0);
+    })();
+    return this.stopping;
+  }
+
+  private async teardown(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    for (const cleanup of this.cleanups.reverse()) await cleanup();
+    await this.store.close();
+  }
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { resolve } from 'node:path';
+import { loadConfig, ConfigError } from '../conf/load-config.js';
+import { checkStartup } from '../conf/startup-checks.js';
+import { createLogger } from '../conf/logger.js';
+import { StoreOpenError } from '../state/store.js';
+import { Daemon } from './daemon.js';
+import { VERSION } from './version.js';
+
+const program = new Command('svcd')
+  .description('svc daemon: runs and supervises programs, serves the JSON API (default 127.0.0.1:9002)')
+  .version(VERSION, '-v, --version')
+  .option('--root <dir>', 'installation root (default: $SVC_ROOT or the current directory)')
+  .option('--config <file>', 'config file (default: <root>/conf/svc.toml; missing = embedded defaults)')
+  .option('--port <port>', 'override [server].port', (v) => Number.parseInt(v, 10))
+  .option('--log-level <level>', 'debug, info, warn or error', 'info')
+  .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT. Docs: docs/configuration.md');
+program.parse();
+const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string }>();
+
+function refuse(message: string): never {
+  process.stderr.write(`svcd: refusing to start: ${message}\n`);
+  process.exit(2);
+}
+
+function configure(root: string) {
+  try {
+    const config = loadConfig(root, opts.config ? resolve(opts.config) : undefined);
+    if (opts.port !== undefined) {
+      if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new ConfigError('--port: must be an integer from 0 to 65535');
+      config.server.port = opts.port;
+    }
+    return { config, warnings: checkStartup(config, process.env) };
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err.message);
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const root = resolve(opts.root ?? process.env.SVC_ROOT ?? process.cwd());
+  const { config, warnings } = configure(root);
+  const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
+  const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
+  for (const w of warnings) log.warn(w);
+  let daemon: Daemon;
+  try {
+    daemon = await Daemon.start({ config, log, version: VERSION, onExit: (code) => void log.close().then(() => process.exit(code)) });
+  } catch (err) {
+    if (err instanceof StoreOpenError || err instanceof Error) {
+      log.error('start-up failed', { error: (err as Error).message });
+      await log.close();
+      refuse(err.message);
+    }
+    throw err;
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void daemon.shutdown());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`svcd: fatal: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+/**
+ * The table of every configuration key: its type, default and bounds. The loader, the default
+ * `conf/svc.toml` and `docs/configuration.md` all describe this one table.
+ */
+export type KeyType = 'string' | 'boolean' | 'integer' | 'path';
+
+export interface KeySpec {
+  type: KeyType;
+  default: string | number | boolean;
+  min?: number;
+  max?: number;
+}
+
+export const CONFIG_KEYS = {
+  server: {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'integer', default: 9002, min: 0, max: 65535 },
+    auth_secret: { type: 'string', default: '' },
+    socket_only: { type: 'boolean', default: false },
+    socket_path: { type: 'path', default: './run/svcd.sock' },
+    enable_docs: { type: 'boolean', default: false },
+    max_body_bytes: { type: 'integer', default: 1048576, min: 1024, max: 256 * 1024 * 1024 },
+  },
+  storage: {
+    data_dir: { type: 'path', default: './data' },
+    log_dir: { type: 'path', default: './logs' },
+    events_file: { type: 'path', default: './data/events.db' },
+    events_keep_days: { type: 'integer', default: 30, min: 0 },
+    log_max_bytes: { type: 'integer', default: 10485760, min: 0 },
+    log_keep: { type: 'integer', default: 3, min: 0, max: 100 },
+  },
+  supervisor: {
+    sample_interval_secs: { type: 'integer', default: 5, min: 1, max: 3600 },
+  },
+  stacks: {
+    dir: { type: 'path', default: './stacks' },
+    watch: { type: 'boolean', default: true },
+  },
+  license: {
+    key: { type: 'string', default: '' },
+    strict: { type: 'boolean', default: false },
+    retain_grants_after_expiry: { type: 'boolean', default: false },
+  },
+} as const satisfies Record<string, Record<string, KeySpec>>;
+
+type Section = typeof CONFIG_KEYS;
+type ValueOf<K extends KeySpec> = K['type'] extends 'boolean' ? boolean : K['type'] extends 'integer' ? number : string;
+
+/** The resolved configuration: every key present, every path absolute. */
+export type SvcConfig = {
+  -readonly [S in keyof Section]: { -readonly [K in keyof Section[S]]: Section[S][K] extends KeySpec ? ValueOf<Section[S][K]> : never };
+} & {
+  /** The installation root ($SVC_ROOT). */
+  root: string;
+  /** The config file that was read, or null when none exists (embedded defaults). */
+  file: string | null;
+};

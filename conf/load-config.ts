@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import { CONFIG_KEYS, type KeySpec, type SvcConfig } from './keys.js';
+
+/** A configuration problem; the message is ready to print (file, key and line included). */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+/** Reads `$root/conf/svc.toml` (absent file: defaults) and returns the checked configuration. */
+export function loadConfig(root: string, file = join(root, 'conf', 'svc.toml')): SvcConfig {
+  let text: string | null = null;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
+  }
+  const raw = text === null ? {} : parseToml(file, text);
+  return resolveConfig(raw, { root, file: text === null ? null : file, text: text ?? '' });
+}
+
+function parseToml(file: string, text: string): Record<string, unknown> {
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TomlError) throw new ConfigError(`${file}:${err.line}:${err.column}: ${firstLine(err.message)}`);
+    throw err;
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+interface Source {
+  root: string;
+  file: string | null;
+  text: string;
+}
+
+function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
+  const where = (section: string, key?: string) => {
+    const line = findLine(src.text, section, key);
+    return `${src.file ?? 'config'}${line ? `:${line}` : ''}`;
+  };
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [section, value] of Object.entries(raw)) {
+    if (!(section in CONFIG_KEYS)) throw new ConfigError(`${where(section)}: unknown section [${section}]`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ConfigError(`${where(section)}: ${section} must be a table`);
+    }
+  }
+  for (const [section, keys] of Object.entries(CONFIG_KEYS) as [string, Record<string, KeySpec>][]) {
+    const given = (raw[section] ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(given)) {
+      if (!(key in keys)) throw new ConfigError(`${where(section, key)}: unknown key ${section}.${key}`);
+    }
+    out[section] = {};
+    for (const [key, spec] of Object.entries(keys)) {
+      const value = key in given ? given[key] : spec.default;
+      const problem = checkValue(spec, value);
+      if (problem) throw new ConfigError(`${where(section, key)}: ${section}.${key}: ${problem}`);
+      out[section][key] = spec.type === 'path' ? absolute(src.root, value as string) : value;
+    }
+  }
+  return { ...(out as unknown as SvcConfig), root: src.root, file: src.file };
+}
+
+function checkValue(spec: KeySpec, value: unknown): string | null {
+  switch (spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'string':
+      return typeof value === 'string' ? null : 'must be a string';
+    case 'path':
+      return typeof value === 'string' && value.length > 0 ? null : 'must be a non-empty path';
+    case 'integer': {
+      const n = typeof value === 'bigint' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n)) return 'must be an integer';
+      if (spec.min !== undefined && n < spec.min) return `must be at least ${spec.min}`;
+      if (spec.max !== undefined && n > spec.max) return `must be at most ${spec.max}`;
+      return null;
+    }
+  }
+}
+
+function absolute(root: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(root, path);
+}
+
+/** Line number (1-based) of `key` inside `[section]`, or of the section header; 0 when unknown. */
+function findLine(text: string, section: string, key?: string): number {
+  const lines = text.split('\n');
+  let current = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    const header = /^\[\s*([^\]]+?)\s*\]/.exec(line);
+    if (header) {
+      current = header[1] ?? '';
+      if (!key && current === section) return i + 1;
+      continue;
+    }
+    const m = /^["']?([A-Za-z0-9_.-]+?)["']?\s*=/.exec(line);
+    if (!m) continue;
+    const name = m[1] ?? '';
+    if (key && current === section && name === key) return i + 1;
+    if (key && current === '' && name === `${section}.${key}`) return i + 1;
+    if (!key && current === '' && (name === section || name.startsWith(`${section}.`))) return i + 1;
+  }
+  return 0;
+}

@@ -1,0 +1,91 @@
+import type { ExitInfo, OsPort, ProcessHandle, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+
+interface FakeProcess {
+  pid: number;
+  spec: SpawnSpec;
+  onExit: (exit: ExitInfo) => void;
+  alive: boolean;
+  signals: SignalName[];
+}
+
+const SIGNAL_NUMBERS: Record<SignalName, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15 };
+
+/**
+ * An in-memory OS for controller tests. Processes live until the test ends them with `exit`,
+ * or until a signal they do not ignore arrives (SIGKILL always ends them).
+ */
+export class FakeOs implements OsPort {
+  readonly processes = new Map<number, FakeProcess>();
+  readonly files = new Map<string, string>();
+  private nextPid = 1000;
+  /** Commands whose spawn fails, with the message. */
+  readonly failSpawn = new Map<string, string>();
+  /** Pids that ignore SIGTERM (to test escalation to SIGKILL). */
+  readonly ignoreTerm = new Set<number>();
+  spawnCount = 0;
+  rootUser = false;
+
+  async spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
+    const failure = this.failSpawn.get(spec.file);
+    if (failure) throw new Error(failure);
+    const pid = this.nextPid++;
+    this.spawnCount++;
+    this.processes.set(pid, { pid, spec, onExit, alive: true, signals: [] });
+    return { pid, startTime: pid * 10 };
+  }
+
+  /** Ends a process as if it exited by itself. */
+  exit(pid: number, code: number | null, signal: number | null = null): void {
+    const proc = this.processes.get(pid);
+    if (!proc?.alive) throw new Error(`fake process ${pid} is not alive`);
+    proc.alive = false;
+    proc.onExit({ code, signal });
+  }
+
+  signal(pid: number, signal: SignalName, _group: boolean): void {
+    const proc = this.processes.get(pid);
+    if (!proc?.alive) return;
+    proc.signals.push(signal);
+    const ignored = signal === 'SIGTERM' && this.ignoreTerm.has(pid);
+    if (signal === 'SIGKILL' || (['SIGTERM', 'SIGINT', 'SIGQUIT'].includes(signal) && !ignored)) {
+      proc.alive = false;
+      proc.onExit({ code: null, signal: SIGNAL_NUMBERS[signal] });
+    }
+  }
+
+  startTimeOf(pid: number): number | null {
+    return this.processes.get(pid)?.alive ? pid * 10 : null;
+  }
+
+  watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void {
+    const proc = this.processes.get(handle.pid);
+    if (proc) proc.onExit = onExit;
+    return () => undefined;
+  }
+
+  async sampleUsage(pids: number[]): Promise<Map<number, UsageSample>> {
+    return new Map(pids.filter((p) => this.processes.get(p)?.alive).map((p) => [p, { cpu: 1, memory: 1024 * 1024 }]));
+  }
+
+  readTextFile(path: string): string {
+    const text = this.files.get(path);
+    if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
+    return text;
+  }
+
+  lookupUser(nameOrId: string | number): UserInfo | null {
+    return nameOrId === 'nobody' || nameOrId === 65534 ? { name: 'nobody', uid: 65534, gid: 65534, home: '/nonexistent' } : null;
+  }
+
+  lookupGroup(nameOrId: string | number): number | null {
+    return nameOrId === 'nogroup' || nameOrId === 65534 ? 65534 : null;
+  }
+
+  uid(): number {
+    return this.rootUser ? 0 : 1000;
+  }
+
+  alive(): FakeProcess[] {
+    return [...this.processes.values()].filter((p) => p.alive);
+  }
+}

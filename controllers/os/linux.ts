@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { dirname } from 'node:path';
+import type { ExitInfo, OsPort, ProcessHandle, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, statField } from './proc-fs.js';
+
+const ADOPTED_POLL_MS = 1000;
+
+/** The real operating system (Linux /proc). */
+export class LinuxOs implements OsPort {
+  private readonly cpuTicks = new Map<number, { ticks: number; at: number }>();
+  private readonly adopted = new Map<number, { handle: ProcessHandle; onExit: (exit: ExitInfo) => void }>();
+  private adoptedTimer: NodeJS.Timeout | null = null;
+
+  spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
+    return new Promise((resolve, reject) => {
+      let out: number | undefined;
+      let err: number | undefined;
+      try {
+        out = openLog(spec.stdoutPath);
+        err = spec.stderrPath === spec.stdoutPath ? out : openLog(spec.stderrPath);
+      } catch (error) {
+        closeFds(out, err);
+        reject(new Error(`cannot open log file: ${(error as Error).message}`));
+        return;
+      }
+      const child = spawn(spec.file, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        uid: spec.uid,
+        gid: spec.gid,
+        detached: true, // own session and process group: signals reach children; survives a daemon crash
+        stdio: ['ignore', out, err],
+      });
+      closeFds(out, err);
+      child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
+      child.once('spawn', () => {
+        const pid = child.pid as number;
+        child.unref();
+        child.once('exit', (code, signal) => {
+          this.cpuTicks.delete(pid);
+          killGroupRemnants(pid);
+          onExit({ code, signal: signal ? (constants.signals[signal] ?? null) : null });
+        });
+        resolve({ pid, startTime: procStartTime(pid) ?? 0 });
+      });
+    });
+  }
+
+  signal(pid: number, signal: SignalName, group: boolean): void {
+    try {
+      process.kill(group ? -pid : pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      if (group) this.signal(pid, signal, false); // the leader may have left its group
+    }
+  }
+
+  startTimeOf(pid: number): number | null {
+    return procStartTime(pid);
+  }
+
+  watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void {
+    this.adopted.set(handle.pid, { handle, onExit });
+    this.adoptedTimer ??= setInterval(() => this.pollAdopted(), ADOPTED_POLL_MS).unref();
+    return () => this.unwatch(handle.pid);
+  }
+
+  private pollAdopted(): void {
+    for (const [pid, { handle, onExit }] of this.adopted) {
+      if (procStartTime(pid) === handle.startTime) continue;
+      this.unwatch(pid);
+      killGroupRemnants(pid);
+      onExit({ code: null, signal: null }); // not our child: the exit status cannot be known
+    }
+  }
+
+  private unwatch(pid: number): void {
+    this.adopted.delete(pid);
+    if (this.adopted.size === 0 && this.adoptedTimer) {
+      clearInterval(this.adoptedTimer);
+      this.adoptedTimer = null;
+    }
+  }
+
+  async sampleUsage(pids: number[]): Promise<Map<number, UsageSample>> {
+    const now = Date.now();
+    const out = new Map<number, UsageSample>();
+    for (const pid of pids) {
+      const fields = readStat(pid);
+      if (!fields) continue;
+      const ticks = statField(fields, 14) + statField(fields, 15);
+      const memory = statField(fields, 24) * PAGE_SIZE;
+      const previous = this.cpuTicks.get(pid);
+      this.cpuTicks.set(pid, { ticks, at: now });
+      const elapsed = previous ? (now - previous.at) / 1000 : 0;
+      const cpu = previous && elapsed > 0 ? ((ticks - previous.ticks) / CLOCK_TICKS / elapsed) * 100 : 0;
+      out.set(pid, { cpu: Math.max(0, Math.round(cpu * 10) / 10), memory });
+    }
+    return out;
+  }
+
+  readTextFile(path: string): string {
+    return readFileSync(path, 'utf8');
+  }
+
+  lookupUser(nameOrId: string | number): UserInfo | null {
+    const row = findRow('/etc/passwd', nameOrId);
+    return row ? { name: row[0] ?? '', uid: Number(row[2]), gid: Number(row[3]), home: row[5] ?? '/' } : null;
+  }
+
+  lookupGroup(nameOrId: string | number): number | null {
+    const row = findRow('/etc/group', nameOrId);
+    return row ? Number(row[2]) : null;
+  }
+
+  uid(): number {
+    return process.getuid?.() ?? -1;
+  }
+}
+
+function openLog(path: string): number {
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, 'a', 0o640);
+}
+
+function closeFds(...fds: (number | undefined)[]): void {
+  for (const fd of new Set(fds)) if (fd !== undefined) closeSync(fd);
+}
+
+/** systemd's control-group mode, for a process group: when the leader ends, so does the rest. */
+function killGroupRemnants(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is already empty
+  }
+}
+
+function describeSpawnError(spec: SpawnSpec, error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `command not found: ${spec.file} (cwd ${spec.cwd})`;
+  if (code === 'EACCES') return `permission denied: ${spec.file}`;
+  return `${spec.file}: ${error.message}`;
+}
+
+function findRow(file: string, nameOrId: string | number): string[] | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const key = String(nameOrId);
+  const byId = /^\d+$/.test(key);
+  for (const line of text.split('\n')) {
+    const row = line.split(':');
+    if ((byId ? row[2] : row[0]) === key) return row;
+  }
+  return null;
+}

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+/** Reads /proc/<pid>/stat fields (after the comm field, which may contain spaces). */
+export function readStat(pid: number): string[] | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  const close = text.lastIndexOf(')');
+  // fields[0] is field 3 (state); field N is at index N - 3.
+  return text.slice(close + 2).split(' ');
+}
+
+export const statField = (fields: string[], n: number): number => Number(fields[n - 3] ?? NaN);
+
+/** starttime (field 22) of a pid, or null when gone or a zombie. */
+export function procStartTime(pid: number): number | null {
+  const fields = readStat(pid);
+  if (!fields || fields[0] === 'Z') return null;
+  return statField(fields, 22);
+}
+
+function getconf(name: string, fallback: number): number {
+  try {
+    const value = Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim());
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export const CLOCK_TICKS = getconf('CLK_TCK', 100);
+export const PAGE_SIZE = getconf('PAGESIZE', 4096);

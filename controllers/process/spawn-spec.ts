@@ -1,0 +1,77 @@
+import { isAbsolute, resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import type { EffectiveConfig } from '../../state/program.js';
+import { logPaths } from '../../state/logs/paths.js';
+import type { OsPort, SpawnSpec } from '../os/port.js';
+import { splitCommand } from './command-line.js';
+
+export interface SpawnContext {
+  /** $SVC_ROOT: relative cwd and env_file resolve under it. */
+  root: string;
+  logDir: string;
+  /** The daemon's environment, inherited by programs (program env wins). */
+  baseEnv: Record<string, string | undefined>;
+}
+
+/** A program that cannot be started as configured; the message names the field. */
+export class SpawnPrepError extends Error {
+  override name = 'SpawnPrepError';
+}
+
+/** Turns a program configuration into the exact process to start. */
+export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnContext, os: OsPort): SpawnSpec {
+  const [file, ...args] = config.args ? [config.command, ...config.args] : splitOrFail(config.command);
+  if (!file) throw new SpawnPrepError('command: is empty');
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.baseEnv)) if (v !== undefined) env[k] = v;
+  if (config.env_file) Object.assign(env, readEnvFile(config.env_file, ctx.root, os));
+  Object.assign(env, config.env ?? {});
+  env.SVC_PROGRAM_ID = id;
+  env.SVC_PROGRAM_NAME = config.name;
+  const identity = resolveIdentity(config, os);
+  if (identity.user) Object.assign(env, { HOME: identity.user.home, USER: identity.user.name, LOGNAME: identity.user.name });
+  const logs = logPaths(id, config, ctx.logDir);
+  return {
+    file,
+    args,
+    cwd: config.cwd ? (isAbsolute(config.cwd) ? config.cwd : resolve(ctx.root, config.cwd)) : ctx.root,
+    env,
+    uid: identity.uid,
+    gid: identity.gid,
+    stdoutPath: logs.stdout,
+    stderrPath: logs.stderr,
+  };
+}
+
+function splitOrFail(command: string): string[] {
+  try {
+    return splitCommand(command);
+  } catch (err) {
+    throw new SpawnPrepError(`command: ${(err as Error).message}`);
+  }
+}
+
+function readEnvFile(path: string, root: string, os: OsPort): Record<string, string> {
+  const full = isAbsolute(path) ? path : resolve(root, path);
+  try {
+    return parseDotenv(os.readTextFile(full));
+  } catch (err) {
+    throw new SpawnPrepError(`env_file: cannot read ${full}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function resolveIdentity(config: EffectiveConfig, os: OsPort) {
+  if (config.user === undefined && config.group === undefined) return {};
+  const user = config.user === undefined ? null : os.lookupUser(config.user);
+  if (config.user !== undefined && !user) throw new SpawnPrepError(`user: no such user '${config.user}'`);
+  const gid = config.group === undefined ? user?.gid : os.lookupGroup(config.group);
+  if (config.group !== undefined && (gid === null || gid === undefined)) throw new SpawnPrepError(`group: no such group '${config.group}'`);
+  const uid = user?.uid;
+  if (os.uid() !== 0) {
+    // Without root only "switching" to oneself works; anything else is a clear error, not EPERM.
+    if (config.group !== undefined) throw new SpawnPrepError(`group: svcd is not running as root and cannot switch to group '${config.group}'`);
+    if (uid !== os.uid()) throw new SpawnPrepError(`user: svcd is not running as root and cannot switch to user '${config.user}'`);
+    return { user };
+  }
+  return { uid, gid: gid ?? undefined, user };
+}

@@ -1,0 +1,45 @@
+import type { Clock } from './clock.js';
+
+interface Timer {
+  at: number;
+  seq: number;
+  fn: () => void;
+}
+
+/** A clock that moves only when told; timers fire in time order during `advance`. */
+export class FakeClock implements Clock {
+  private timers: Timer[] = [];
+  private seq = 0;
+
+  constructor(private current = 1_700_000_000_000) {}
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimer(ms: number, fn: () => void): () => void {
+    const timer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
+
+  /** Moves time forward by `ms`, firing each due timer at its own time. */
+  advance(ms: number): void {
+    const target = this.current + ms;
+    for (;;) {
+      const next = this.timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!next) break;
+      this.timers = this.timers.filter((t) => t !== next);
+      this.current = Math.max(this.current, next.at);
+      next.fn();
+    }
+    this.current = target;
+  }
+
+  /** Time of the earliest pending timer, or null. */
+  nextTimerAt(): number | null {
+    return this.timers.reduce<number | null>((min, t) => (min === null || t.at < min ? t.at : min), null);
+  }
+}

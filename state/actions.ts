@@ -1,0 +1,112 @@
+import { forProgram, invalid } from './errors.js';
+import type { ObservedProgram, ObservedRegistry } from './observed.js';
+import { withDefaults, type ProgramRecord } from './program.js';
+import { SIGNALS, isSignalKey, type Signaller } from './signals.js';
+import { ALIVE } from './status.js';
+import type { ProgramStore } from './store.js';
+
+/** The outcome of an action on one program, as views report it. */
+export interface ActionOutcome {
+  id: string;
+  name: string;
+  ok: boolean;
+  status?: string;
+  pid?: number | null;
+  error?: string;
+}
+
+/** Extra time beyond stopsecs that a stop request waits for the exit before answering. */
+const STOP_GRACE_MS = 5000;
+/** How long a start request waits for the spawn to happen before answering. */
+const START_WAIT_MS = 10_000;
+
+/**
+ * User actions as intent writes. Start, stop and restart change the stored intent and wait (bounded)
+ * until the controllers have acted, so that a CLI can report the result. Many programs are
+ * started in ascending and stopped in descending `priority`.
+ */
+export class ProgramActions {
+  constructor(
+    private readonly store: ProgramStore,
+    private readonly observed: ObservedRegistry,
+    private readonly signaller: Signaller,
+  ) {}
+
+  async start(records: ProgramRecord[]): Promise<ActionOutcome[]> {
+    const ordered = byPriority(records, 'asc');
+    const written = await this.store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'running', start_seq: i.start_seq + 1, force: false }));
+    return Promise.all(
+      written.map((r) => this.waitOutcome(r, (o) => o !== null && o.applied_start_seq >= r.intent.start_seq && o.status !== 'Starting', START_WAIT_MS)),
+    );
+  }
+
+  async restart(records: ProgramRecord[]): Promise<ActionOutcome[]> {
+    const ordered = byPriority(records, 'asc');
+    const written = await this.store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'running', restart_seq: i.restart_seq + 1, force: false }));
+    return Promise.all(
+      written.map((r) =>
+        this.waitOutcome(
+          r,
+          (o) => o !== null && o.applied_restart_seq >= r.intent.restart_seq && o.status !== 'Starting' && o.status !== 'Stopping',
+          withDefaults(r.config).stopsecs * 1000 + START_WAIT_MS,
+        ),
+      ),
+    );
+  }
+
+  /** Stops in descending priority: each priority level is gone before the next is asked. */
+  async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
+    const outcomes: ActionOutcome[] = [];
+    for (const level of priorityLevels(records, 'desc')) {
+      const written = await this.store.setIntents(level.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
+      outcomes.push(...(await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), stopWaitMs(r))))));
+    }
+    return outcomes;
+  }
+
+  /** Removes programs (their processes are stopped gracefully by the controller). */
+  async remove(records: ProgramRecord[]): Promise<ActionOutcome[]> {
+    await this.store.remove(records.map((r) => r.id));
+    return Promise.all(records.map((r) => this.waitOutcome(r, (o) => o === null, stopWaitMs(r))));
+  }
+
+  signal(records: ProgramRecord[], signal: unknown): ActionOutcome[] {
+    if (!isSignalKey(signal)) {
+      throw invalid(`signal: '${String(signal)}' is not one of ${Object.keys(SIGNALS).join(', ')}`);
+    }
+    const name = SIGNALS[signal.toLowerCase() as keyof typeof SIGNALS];
+    return records.map((r) => {
+      const sent = this.signaller.signal(r.id, name);
+      const o = this.observed.get(r.id);
+      return sent
+        ? { id: r.id, name: r.config.name, ok: true, status: o.status, pid: o.pid }
+        : { id: r.id, name: r.config.name, ok: false, status: o.status, error: forProgram(r.config.name, `not running (status ${o.status})`) };
+    });
+  }
+
+  private async waitOutcome(r: ProgramRecord, done: (o: ObservedProgram | null) => boolean, timeoutMs: number): Promise<ActionOutcome> {
+    const seen = await this.observed.waitFor(r.id, done, timeoutMs);
+    const outcome: ActionOutcome = { id: r.id, name: r.config.name, ok: true, status: seen?.status ?? 'Removed', pid: seen?.pid ?? null };
+    if (!done(seen)) outcome.error = `still ${seen?.status ?? 'pending'} after ${Math.round(timeoutMs / 1000)} s; the controller keeps trying`;
+    return outcome;
+  }
+}
+
+function stopWaitMs(r: ProgramRecord): number {
+  return withDefaults(r.config).stopsecs * 1000 + STOP_GRACE_MS;
+}
+
+function byPriority(records: ProgramRecord[], order: 'asc' | 'desc'): ProgramRecord[] {
+  const sign = order === 'asc' ? 1 : -1;
+  return [...records].sort((a, b) => sign * (withDefaults(a.config).priority - withDefaults(b.config).priority));
+}
+
+function priorityLevels(records: ProgramRecord[], order: 'asc' | 'desc'): ProgramRecord[][] {
+  const levels = new Map<number, ProgramRecord[]>();
+  for (const r of byPriority(records, order)) {
+    const p = withDefaults(r.config).priority;
+    levels.set(p, [...(levels.get(p) ?? []), r]);
+  }
+  return [...levels.values()];
+}
+

@@ -1,0 +1,30 @@
+/** Stable error codes; the HTTP status for each is decided in one place (api/errors.ts). */
+export type SvcErrorCode =
+  | 'SVC_INVALID' // 400: a field, parameter or body is wrong
+  | 'SVC_CONFLICT' // 409: a duplicate name
+  | 'SVC_NOT_FOUND' // 404: no such route or program
+  | 'SVC_TOO_LARGE' // 413: request body over the cap
+  | 'SVC_UNAUTHORIZED' // 401: missing or wrong Bearer credential
+  | 'SVC_UNAVAILABLE' // 503: the daemon is shutting down
+  | 'SVC_INTERNAL'; // 500
+
+/** An expected failure with a stable code and a message that follows the spec's wording rules. */
+export class SvcError extends Error {
+  override name = 'SvcError';
+  constructor(
+    readonly code: SvcErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const invalid = (message: string) => new SvcError('SVC_INVALID', message);
+export const notFound = (message: string) => new SvcError('SVC_NOT_FOUND', message);
+export const conflict = (message: string) => new SvcError('SVC_CONFLICT', message);
+
+/** Prefixes a message with `program '<name>': ` when the name is known (spec, Errors rule 2). */
+export function forProgram(name: unknown, message: string): string {
+  return typeof name === 'string' && name.length > 0 ? `program '${name}': ${message}` : message;
+}

@@ -1,0 +1,53 @@
+/** Every event type the daemon records (spec, Events). docs/events.md says what emits each. */
+export const EVENT_TYPES = [
+  'process_started',
+  'process_exit',
+  'process_backoff',
+  'process_fatal',
+  'process_recovered',
+  'health_restart',
+  'cron_started',
+  'cron_exit',
+  'cron_spawn_failed',
+  'queue_full',
+  'system_startup',
+  'system_shutdown',
+  'memory_pressure',
+  'memory_oom_kill',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A stored event record, exactly the spec's fields plus a stable id. */
+export interface EventRecord {
+  id: string;
+  ts: number;
+  ts_ms: number;
+  program_id: string | null;
+  program_name: string | null;
+  event: EventType;
+  exit_code: number | null;
+  signal: number | null;
+  retry_count: number | null;
+  duration_secs: number | null;
+  msg: string;
+}
+
+/** What a producer hands over; the sink stamps time and id. */
+export interface EventInput {
+  event: EventType;
+  program_id?: string | null;
+  program_name?: string | null;
+  exit_code?: number | null;
+  signal?: number | null;
+  retry_count?: number | null;
+  duration_secs?: number | null;
+  msg: string;
+}
+
+/**
+ * Where every producer sends events. `emit` never blocks and never throws: a full queue drops
+ * the record and counts the drop (spec: process control is never blocked).
+ */
+export interface EventSink {
+  emit(event: EventInput): void;
+}

@@ -1,0 +1,112 @@
+import { EventEmitter } from 'node:events';
+import type { ProgramStatus } from './status.js';
+
+/** Why the last process ended, as data. */
+export interface LastExit {
+  exit_code: number | null;
+  signal: number | null;
+  /** Unix milliseconds. */
+  at: number;
+  duration_ms: number;
+  /** crash, exit, stop, restart, remove, shutdown, spawn_failed, adopted_gone, health... */
+  reason: string;
+  msg: string;
+}
+
+/** What controllers observed about one program; views read it, never the OS. */
+export interface ObservedProgram {
+  status: ProgramStatus;
+  pid: number | null;
+  /** Unix milliseconds the current process started. */
+  started_at: number | null;
+  /** Restarts since the last stable run (startsecs) or manual start. */
+  retries: number;
+  /** Total restarts by policy since the daemon started. */
+  restarts: number;
+  /** Unix milliseconds of the next retry while in Backoff. */
+  next_retry_at: number | null;
+  last_exit: LastExit | null;
+  /** Percent of one core, averaged over the last sample interval (main process). */
+  cpu_usage: number;
+  /** Resident set size in bytes (main process). */
+  mem_usage: number;
+  /** Free-form status detail (e.g. "waiting for db"). */
+  detail: string | null;
+  /** The intent sequence numbers the controller has acted on (lets a request wait for its effect). */
+  applied_start_seq: number;
+  applied_restart_seq: number;
+}
+
+export const INITIAL_OBSERVED: ObservedProgram = {
+  status: 'Stopped',
+  pid: null,
+  started_at: null,
+  retries: 0,
+  restarts: 0,
+  next_retry_at: null,
+  last_exit: null,
+  cpu_usage: 0,
+  mem_usage: 0,
+  detail: null,
+  applied_start_seq: 0,
+  applied_restart_seq: 0,
+};
+
+/**
+ * In-memory observed state published by controllers. Views get a snapshot with `get`/`all`
+ * and follow changes with `subscribe`; nothing here touches the OS or disk.
+ */
+export class ObservedRegistry {
+  private readonly programs = new Map<string, ObservedProgram>();
+  private readonly feed = new EventEmitter();
+  /** Unix ms of the last read of usage figures; the sampler sleeps when nobody looks. */
+  lastUsageRead = 0;
+
+  constructor() {
+    this.feed.setMaxListeners(0);
+  }
+
+  get(id: string): ObservedProgram {
+    return this.programs.get(id) ?? INITIAL_OBSERVED;
+  }
+
+  has(id: string): boolean {
+    return this.programs.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.programs.keys()];
+  }
+
+  update(id: string, patch: Partial<ObservedProgram>): void {
+    const next = { ...this.get(id), ...patch };
+    this.programs.set(id, next);
+    this.feed.emit('change', id, next);
+  }
+
+  delete(id: string): void {
+    if (this.programs.delete(id)) this.feed.emit('change', id, null);
+  }
+
+  subscribe(listener: (id: string, observed: ObservedProgram | null) => void): () => void {
+    this.feed.on('change', listener);
+    return () => this.feed.off('change', listener);
+  }
+
+  /** Resolves with the observed state once `done` holds (or the current state at timeout). */
+  waitFor(id: string, done: (o: ObservedProgram | null) => boolean, timeoutMs: number): Promise<ObservedProgram | null> {
+    const now = this.programs.get(id) ?? null;
+    if (done(now)) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const finish = (value: ObservedProgram | null) => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(value);
+      };
+      const unsubscribe = this.subscribe((changed, observed) => {
+        if (changed === id && done(observed)) finish(observed);
+      });
+      const timer = setTimeout(() => finish(this.programs.get(id) ?? null), timeoutMs);
+    });
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Program configuration as stored (desired state), and the defaults applied when it is used.
+ * Stored configs keep only what the user wrote, so `svc export` round-trips without noise.
+ */
+export type AutoRestart = 'unexpected' | 'true' | 'false';
+
+export interface HealthCheck {
+  type: 'http' | 'tcp' | 'exec';
+  /** http: the URL probed with GET; 2xx and 3xx pass. */
+  url?: string;
+  /** tcp: host to connect to (default 127.0.0.1) and port (required). */
+  host?: string;
+  port?: number;
+  /** exec: the command run in the program's environment; exit 0 passes. */
+  command?: string;
+  args?: string[];
+  /** A disabled check is stored but not run (default true). */
+  enabled?: boolean;
+  interval_secs?: number;
+  timeout_secs?: number;
+  failure_threshold?: number;
+  success_threshold?: number;
+  start_period_secs?: number;
+  restart_on_failure?: boolean;
+}
+
+export interface Artifact {
+  source: string;
+  checksum: string;
+  destination: string;
+  extract?: boolean;
+  restart_policy?: string;
+  download_timeout?: number;
+  verify_timeout?: number;
+}
+
+export interface ProgramConfig {
+  name: string;
+  command: string;
+  args?: string[];
+  cwd?: string;
+  user?: string | number;
+  group?: string | number;
+  env?: Record<string, string>;
+  env_file?: string;
+  autostart?: boolean;
+  autorestart?: AutoRestart;
+  exitcodes?: number[];
+  startsecs?: number;
+  stopsecs?: number;
+  retry_limit?: number;
+  backoff_secs?: number;
+  backoff_max_secs?: number;
+  priority?: number;
+  group_name?: string;
+  depends_on?: string[];
+  health_check?: HealthCheck;
+  hooks?: { pre_start?: string; post_stop?: string };
+  stdout_logfile?: string;
+  stderr_logfile?: string;
+  artifact?: Artifact;
+  cron?: string;
+  on_overlap?: 'skip' | 'queue' | 'kill';
+  catchup?: 'skip' | 'latest' | 'all';
+  jitter_sec?: number;
+  kill_after_secs?: number;
+  max_concurrent?: number;
+  max_queued?: number;
+  resource_limits?: { memory_limit?: number; cpu_quota?: number };
+  source?: string;
+}
+
+/** The documented defaults (docs/api.md, "Program configuration"). */
+export const PROGRAM_DEFAULTS = {
+  autostart: true,
+  autorestart: 'unexpected' as AutoRestart,
+  exitcodes: [0],
+  startsecs: 10,
+  stopsecs: 10,
+  backoff_secs: 1,
+  backoff_max_secs: 60,
+  priority: 999,
+  on_overlap: 'skip' as const,
+  catchup: 'skip' as const,
+  max_concurrent: 1,
+  max_queued: 100,
+} as const;
+
+export type EffectiveConfig = ProgramConfig & {
+  autostart: boolean;
+  autorestart: AutoRestart;
+  exitcodes: number[];
+  startsecs: number;
+  stopsecs: number;
+  backoff_secs: number;
+  backoff_max_secs: number;
+  priority: number;
+  on_overlap: 'skip' | 'queue' | 'kill';
+  catchup: 'skip' | 'latest' | 'all';
+  max_concurrent: number;
+  max_queued: number;
+};
+
+export function withDefaults(config: ProgramConfig): EffectiveConfig {
+  const merged = { ...PROGRAM_DEFAULTS, ...config } as EffectiveConfig;
+  if (!config.max_queued) merged.max_queued = PROGRAM_DEFAULTS.max_queued; // spec: 0 means the default
+  return merged;
+}
+
+/** What the user asked the program to be doing; durable, written by API/CLI/stack actions. */
+export interface Intent {
+  /** Whether the program should be running. */
+  run: 'running' | 'stopped';
+  /** Bumped by every start request; acted on once (starts a stopped, exited or Fatal program). */
+  start_seq: number;
+  /** Bumped by every restart request; acted on once (stops a live process, then starts it). */
+  restart_seq: number;
+  /** The last stop request asked for SIGKILL at once. */
+  force: boolean;
+}
+
+/** One stored program: configuration plus intent, written atomically. */
+export interface ProgramRecord {
+  id: string;
+  config: ProgramConfig;
+  intent: Intent;
+  /** Increases by one on every write of this record. */
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}

@@ -1,0 +1,181 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { CronExpressionParser } from 'cron-parser';
+import { invalid, forProgram } from '../errors.js';
+import type { ProgramConfig } from '../program.js';
+import { programCreateSchema, programUpdateSchema } from './program-schema.js';
+import { formatJsonPosition, type Locator } from './json-body.js';
+import { checkLogPath } from './log-path.js';
+
+/** What validation needs to know beyond the body itself. */
+export interface ValidationContext {
+  /** `[storage].log_dir`: custom log paths must resolve under it. */
+  logDir: string;
+  /** Finds a JSON path in the source text, for `JSON line N column M` on unknown fields. */
+  locate?: Locator;
+  /** Prefix for every message, e.g. `services[2] (name=web)` in a stack. */
+  prefix?: string;
+  /** Path of the body inside a larger document (a stack service), for the locator. */
+  basePath?: (string | number)[];
+}
+
+const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+const validateCreateBody: ValidateFunction = ajv.compile(programCreateSchema);
+const validateUpdateBody: ValidateFunction = ajv.compile(programUpdateSchema);
+
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Human wording for fields whose schema is a union or a pattern (ajv's own text is unhelpful there). */
+const FIELD_HINTS: Record<string, string> = {
+  name: "must start with a letter or digit and use only letters, digits, '.', '_', '-', '@' (at most 64 characters)",
+  group_name: "must start with a letter or digit and use only letters, digits, '.', '_', '-', '@' (at most 64 characters)",
+  autorestart: "must be one of 'unexpected', 'true', 'false'",
+  user: 'must be a user name or a numeric uid',
+  group: 'must be a group name or a numeric gid',
+  source: 'must not contain control characters (at most 128 characters)',
+  'health_check.url': 'must be an http:// or https:// URL',
+  'artifact.source': 'must be an http:// or https:// URL',
+  'artifact.checksum': 'must be a SHA-256 digest of 64 hex characters',
+  'artifact.destination': 'must be an absolute path',
+  'artifact.restart_policy': "must be 'immediate', 'manual', 'signal' or 'signal:<hup|int|term|quit|usr1|usr2>'",
+};
+
+/** Validates a create body (or a stack service); returns the normalized config or throws a 400. */
+export function validateCreate(body: unknown, ctx: ValidationContext): ProgramConfig {
+  const name = nameOf(body);
+  if (!validateCreateBody(body)) fail(validateCreateBody.errors ?? [], name, ctx);
+  const config = normalize(body as Record<string, unknown>) as unknown as ProgramConfig;
+  checkSemantics(config, ctx, name);
+  return config;
+}
+
+/**
+ * Validates an update body against the current config and returns the merged config.
+ * Present fields replace, `null` removes, `""` clears env_file and source, absent fields stay.
+ */
+export function validateUpdate(body: unknown, current: ProgramConfig, ctx: ValidationContext): ProgramConfig {
+  const name = nameOf(body) ?? current.name;
+  if (!validateUpdateBody(body)) fail(validateUpdateBody.errors ?? [], name, ctx);
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(normalize(body as Record<string, unknown>))) {
+    const clears = value === null || (value === '' && (key === 'env_file' || key === 'source'));
+    if (clears) delete merged[key];
+    else merged[key] = value;
+  }
+  const config = merged as unknown as ProgramConfig;
+  checkSemantics(config, ctx, name);
+  return config;
+}
+
+function nameOf(body: unknown): string | undefined {
+  const name = (body as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** Accepts booleans for autorestart (TOML users write `autorestart = false`) and stores the string. */
+function normalize(body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  if (typeof out.autorestart === 'boolean') out.autorestart = String(out.autorestart);
+  return out;
+}
+
+function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: string | undefined): void {
+  const problems: string[] = [];
+  if (UUID_SHAPE.test(config.name)) problems.push('name: must not look like a UUID (ids and names share the CLI)');
+  for (const key of ['stdout_logfile', 'stderr_logfile'] as const) {
+    const path = config[key];
+    const problem = path === undefined ? null : checkLogPath(path, ctx.logDir);
+    if (problem) problems.push(`${key}: ${problem}`);
+  }
+  if (config.cron !== undefined) {
+    const problem = cronProblem(config.cron);
+    if (problem) problems.push(`cron: ${problem}`);
+  }
+  if (config.depends_on?.includes(config.name)) {
+    problems.push(`depends_on: dependency cycle detected: ${config.name} -> ${config.name}`);
+  }
+  const artifact = config.artifact;
+  if (artifact && !isAllowedArtifactUrl(artifact.source)) {
+    problems.push('artifact.source: must use https (plain http is allowed only for loopback hosts)');
+  }
+  if (artifact?.restart_policy?.startsWith('signal') && (!config.health_check || config.health_check.enabled === false)) {
+    problems.push(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);
+  }
+  if (problems.length > 0) throw invalid(withPrefix(ctx, name, problems.join('; ')));
+}
+
+function cronProblem(expression: string): string | null {
+  try {
+    CronExpressionParser.parse(expression, { strict: false });
+    return null;
+  } catch (err) {
+    return `invalid expression '${expression}': ${(err as Error).message}`;
+  }
+}
+
+function isAllowedArtifactUrl(source: string): boolean {
+  try {
+    const url = new URL(source);
+    if (url.protocol === 'https:') return true;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    return url.protocol === 'http:' && (host === 'localhost' || host === '::1' || host.startsWith('127.'));
+  } catch {
+    return false;
+  }
+}
+
+function withPrefix(ctx: ValidationContext, name: string | undefined, message: string): string {
+  return ctx.prefix ? `${ctx.prefix}: ${message}` : forProgram(name, message);
+}
+
+function fail(errors: ErrorObject[], name: string | undefined, ctx: ValidationContext): never {
+  const messages = new Map<string, string>();
+  for (const error of errors) {
+    const described = describe(error, ctx);
+    if (described && !messages.has(described.field)) messages.set(described.field, described.text);
+  }
+  const text = [...messages.values()].join('; ') || 'invalid program configuration';
+  throw invalid(withPrefix(ctx, name, text));
+}
+
+function fieldOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function describe(error: ErrorObject, ctx: ValidationContext): { field: string; text: string } | null {
+  const field = fieldOf(error.instancePath);
+  switch (error.keyword) {
+    case 'anyOf':
+    case 'oneOf':
+    case 'if':
+      return null; // the branch errors say more
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const path = field ? `${field}.${missing}` : missing;
+      return { field: path, text: `${path}: is required` };
+    }
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      const path = field ? `${field}.${extra}` : extra;
+      const jsonPath = [...(ctx.basePath ?? []), ...error.instancePath.split('/').slice(1), extra];
+      const pos = ctx.locate?.(jsonPath);
+      const where = pos ? ` at ${formatJsonPosition(pos)}` : '';
+      return { field: path, text: `${path}: unknown field${where}` };
+    }
+    case 'type':
+      if ((error.params as { type: string }).type === 'null') return null; // update's "or null" branch
+      break;
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+      return { field, text: `${field}: ${FIELD_HINTS[field] ?? `must be one of ${allowed.map((v) => `'${String(v)}'`).join(', ')}`}` };
+    }
+  }
+  const hint = FIELD_HINTS[field.replace(/\[\d+\]/g, '')];
+  if (hint && (error.keyword === 'pattern' || error.keyword === 'type' || error.keyword === 'minLength' || error.keyword === 'maxLength')) {
+    return { field, text: `${field}: ${hint}` };
+  }
+  return { field, text: `${field || 'body'}: ${error.message ?? 'is invalid'}` };
+}
