@@ -10,6 +10,10 @@ import { ProcessController } from '../controllers/process/controller.js';
 import { stopAllForShutdown } from '../controllers/process/shutdown.js';
 import { UsageSampler } from '../controllers/usage-sampler.js';
 import { LogRotator } from '../controllers/log-rotation.js';
+import { HealthController } from '../controllers/health/controller.js';
+import { realProbes } from '../controllers/health/probes.js';
+import { dependencyBlocker } from '../state/dependency-gate.js';
+import { watchForDependants } from './observed-links.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { Reconciler } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
@@ -79,6 +83,7 @@ export class Daemon {
     const runtime = new RuntimeStore(store.meta);
 
     const enqueue = (id: string) => this.reconciler.enqueue(id);
+    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
     const controller = (this.controller = new ProcessController({
       store,
       observed,
@@ -86,13 +91,32 @@ export class Daemon {
       os,
       clock,
       runtime,
-      spawnContext: { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env },
+      spawnContext,
       enqueue,
+      blockedBy: (id) => dependencyBlocker(store, observed, id),
     }));
     const reconciler = (this.reconciler = new Reconciler(clock, controller.reconcile, {
       onError: (key, err) => log.error('reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
     }));
     this.cleanups.push(() => reconciler.stop());
+
+    const health = new HealthController({
+      store,
+      observed,
+      events,
+      clock,
+      probes: realProbes,
+      os,
+      spawnContext,
+      enqueue: (id) => healthLoop.enqueue(id),
+      verdictChanged: enqueue,
+      restartForHealth: (id, pid) => controller.restartForHealth(id, pid),
+    });
+    const healthLoop = new Reconciler(clock, health.reconcile, {
+      onError: (key, err) => log.error('health reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
+    });
+    this.cleanups.push(() => healthLoop.stop());
+    watchForDependants(store, observed, { process: enqueue, health: (id) => healthLoop.enqueue(id) });
 
     // Processes that outlived a previous daemon are adopted, not started twice.
     const adopted = new Set<string>();
@@ -101,11 +125,12 @@ export class Daemon {
       else runtime.set(id, null);
     }
     await this.applyBootIntents(adopted);
-    store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
+    store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id))));
     for (const r of [...store.list()].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)) {
       reconciler.enqueue(r.id);
     }
     reconciler.start();
+    healthLoop.start();
     if (adopted.size > 0) log.info('re-adopted running programs', { count: adopted.size });
 
     const sampler = new UsageSampler({ os, clock, observed, livePids: () => controller.livePids(), intervalMs: config.supervisor.sample_interval_secs * 1000 });
