@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventCounters } from '../../../../state/events/counters.js';
 
-test('counters order by_type by count descending, per program and overall', () => {
+void test('counters order by_type by count descending, per program and overall', () => {
   const c = new EventCounters();
   c.add('process_started', 'a');
   c.add('process_exit', 'a');

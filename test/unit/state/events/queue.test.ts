@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BoundedQueue } from '../../../../state/events/queue.js';
 
-test('bounded queue is FIFO across wrap-around and refuses when full', () => {
+void test('bounded queue is FIFO across wrap-around and refuses when full', () => {
   const q = new BoundedQueue<number>(3);
   assert.ok(q.push(1) && q.push(2) && q.push(3));
   assert.equal(q.push(4), false);

@@ -3,17 +3,17 @@ import assert from 'node:assert/strict';
 import { FakeClock } from '../../../../reconciler/fake-clock.js';
 import { DAY_MS, msUntilNextUtcMidnight, Retention, retentionCutoffMs } from '../../../../state/events/retention.js';
 
-test('cutoff is keepDays before now; 0 keeps everything', () => {
+void test('cutoff is keepDays before now; 0 keeps everything', () => {
   assert.equal(retentionCutoffMs(10 * DAY_MS, 3), 7 * DAY_MS);
   assert.equal(retentionCutoffMs(10 * DAY_MS, 0), null);
 });
 
-test('next UTC midnight', () => {
+void test('next UTC midnight', () => {
   assert.equal(msUntilNextUtcMidnight(Date.UTC(2024, 0, 1, 23, 0)), 3_600_000);
   assert.equal(msUntilNextUtcMidnight(Date.UTC(2024, 0, 2)), DAY_MS);
 });
 
-test('runs at start, then once at every UTC midnight', async () => {
+void test('runs at start, then once at every UTC midnight', async () => {
   const clock = new FakeClock(Date.UTC(2024, 0, 1, 18));
   const cutoffs: number[] = [];
   const retention = new Retention({ clock, keepDays: 2, prune: async (c) => (cutoffs.push(c), 0) });
@@ -34,7 +34,7 @@ test('runs at start, then once at every UTC midnight', async () => {
   assert.equal(clock.nextTimerAt(), null);
 });
 
-test('keepDays 0 never prunes and schedules nothing', async () => {
+void test('keepDays 0 never prunes and schedules nothing', async () => {
   const clock = new FakeClock();
   let calls = 0;
   const retention = new Retention({ clock, keepDays: 0, prune: async () => ++calls });
@@ -44,7 +44,7 @@ test('keepDays 0 never prunes and schedules nothing', async () => {
   assert.equal(clock.nextTimerAt(), null);
 });
 
-test('a failing pass is reported and the next midnight still runs', async () => {
+void test('a failing pass is reported and the next midnight still runs', async () => {
   const clock = new FakeClock(Date.UTC(2024, 0, 1, 12));
   const errors: unknown[] = [];
   let calls = 0;

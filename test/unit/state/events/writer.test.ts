@@ -24,7 +24,7 @@ function setup(opts: { capacity?: number; fail?: boolean } = {}) {
   return { clock, scheduler, batches, errors, writer };
 }
 
-test('emit stamps time, a monotonic id and nulls, and writes nothing until the writer runs', async () => {
+void test('emit stamps time, a monotonic id and nulls, and writes nothing until the writer runs', async () => {
   const { writer, batches, clock, scheduler } = setup();
   writer.emit({ event: 'system_startup', msg: 'up' });
   clock.advance(1500);
@@ -33,17 +33,17 @@ test('emit stamps time, a monotonic id and nulls, and writes nothing until the w
   assert.deepEqual(writer.stats(), { queued: 2, written: 0, dropped: 0, failed: 0 });
   scheduler.run();
   await writer.flush();
-  const [a, b] = batches[0]!;
+  const [a, b] = batches[0];
   assert.deepEqual(a, {
     id: '001700000000123-000000000007', ts: 1_700_000_000, ts_ms: 1_700_000_000_123, program_id: null, program_name: null,
     event: 'system_startup', exit_code: null, signal: null, retry_count: null, duration_secs: null, msg: 'up',
   });
-  assert.equal(b!.id, '001700000001623-000000000008');
-  assert.equal(b!.exit_code, 1);
+  assert.equal(b.id, '001700000001623-000000000008');
+  assert.equal(b.exit_code, 1);
   assert.deepEqual(writer.stats(), { queued: 0, written: 2, dropped: 0, failed: 0 });
 });
 
-test('the background writer flushes in batches of at most 512 rows', async () => {
+void test('the background writer flushes in batches of at most 512 rows', async () => {
   const { writer, batches, scheduler } = setup();
   for (let i = 0; i < 1300; i++) writer.emit({ event: 'process_started', msg: `n${i}` });
   scheduler.run();
@@ -53,7 +53,7 @@ test('the background writer flushes in batches of at most 512 rows', async () =>
   assert.equal(writer.stats().written, 1300);
 });
 
-test('a full queue drops new records and counts them, without throwing', async () => {
+void test('a full queue drops new records and counts them, without throwing', async () => {
   const { writer, batches } = setup({ capacity: 10 });
   for (let i = 0; i < 15; i++) writer.emit({ event: 'process_started', msg: `n${i}` });
   assert.deepEqual(writer.stats(), { queued: 10, written: 0, dropped: 5, failed: 0 });
@@ -64,7 +64,7 @@ test('a full queue drops new records and counts them, without throwing', async (
   assert.deepEqual(writer.stats(), { queued: 0, written: 11, dropped: 5, failed: 0 });
 });
 
-test('a failed batch is counted and reported, and the writer keeps going', async () => {
+void test('a failed batch is counted and reported, and the writer keeps going', async () => {
   const { writer, errors } = setup({ fail: true });
   writer.emit({ event: 'process_started', msg: 'x' });
   await writer.flush();
@@ -72,7 +72,7 @@ test('a failed batch is counted and reported, and the writer keeps going', async
   assert.deepEqual(errors, [1]);
 });
 
-test('after close, emit drops instead of queueing', async () => {
+void test('after close, emit drops instead of queueing', async () => {
   const { writer } = setup();
   writer.emit({ event: 'process_started', msg: 'x' });
   await writer.close();
