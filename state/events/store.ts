@@ -7,6 +7,7 @@ import type { EventRecord } from './types.js';
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>;
 type Sub = AbstractSublevel<Db, string | Buffer | Uint8Array, string, string>;
+type BatchOp = { type: 'put'; sublevel: Sub; key: string; value: string } | { type: 'del'; sublevel: Sub; key: string };
 
 /** Which keyspace to read: records by id, or one of the two secondary indexes. */
 export type Space = 'events' | 'by_program' | 'by_type';
@@ -46,24 +47,27 @@ export class EventStore {
 
   /** Writes records and their index entries in one batch. */
   async write(records: EventRecord[]): Promise<void> {
-    const batch = this.db.batch();
+    const { events, by_program, by_type } = this.spaces;
+    const ops: BatchOp[] = [];
     for (const r of records) {
-      batch.put(r.id, JSON.stringify(r), { sublevel: this.spaces.events });
-      if (r.program_id !== null) batch.put(programKey(r.program_id, r.id), r.event, { sublevel: this.spaces.by_program });
-      batch.put(typeKey(r.event, r.id), r.program_id ?? '', { sublevel: this.spaces.by_type });
+      ops.push({ type: 'put', sublevel: events, key: r.id, value: JSON.stringify(r) });
+      if (r.program_id !== null) ops.push({ type: 'put', sublevel: by_program, key: programKey(r.program_id, r.id), value: r.event });
+      ops.push({ type: 'put', sublevel: by_type, key: typeKey(r.event, r.id), value: r.program_id ?? '' });
     }
-    await batch.write();
+    // The array form: a chained batch with sublevels costs about 4x more CPU per row.
+    await this.db.batch(ops);
   }
 
   /** Deletes records and their index entries in one batch. */
   async remove(records: EventRecord[]): Promise<void> {
-    const batch = this.db.batch();
+    const { events, by_program, by_type } = this.spaces;
+    const ops: BatchOp[] = [];
     for (const r of records) {
-      batch.del(r.id, { sublevel: this.spaces.events });
-      if (r.program_id !== null) batch.del(programKey(r.program_id, r.id), { sublevel: this.spaces.by_program });
-      batch.del(typeKey(r.event, r.id), { sublevel: this.spaces.by_type });
+      ops.push({ type: 'del', sublevel: events, key: r.id });
+      if (r.program_id !== null) ops.push({ type: 'del', sublevel: by_program, key: programKey(r.program_id, r.id) });
+      ops.push({ type: 'del', sublevel: by_type, key: typeKey(r.event, r.id) });
     }
-    await batch.write();
+    await this.db.batch(ops);
   }
 
   /** The records with these ids, in the same order; missing ids are skipped. */
