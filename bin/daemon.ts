@@ -93,7 +93,7 @@ export class Daemon {
     const events = (this.events = daemonEventSink(eventLog, log));
     const runtime = new RuntimeStore(store.meta);
 
-    let reconciler!: Reconciler<string>;
+    const enqueue = (id: string) => this.reconciler.enqueue(id);
     const controller = (this.controller = new ProcessController({
       store,
       observed,
@@ -102,11 +102,11 @@ export class Daemon {
       clock,
       runtime,
       spawnContext: { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env },
-      enqueue: (id) => reconciler.enqueue(id),
+      enqueue,
     }));
-    reconciler = this.reconciler = new Reconciler(clock, controller.reconcile, {
+    const reconciler = (this.reconciler = new Reconciler(clock, controller.reconcile, {
       onError: (key, err) => log.error('reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
-    });
+    }));
     this.cleanups.push(() => reconciler.stop());
 
     // Processes that outlived a previous daemon are adopted, not started twice.
@@ -144,7 +144,7 @@ export class Daemon {
 
     const actions = new ProgramActions(store, observed, controller);
     const app = createApp({ config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
-    await this.listen(app.callback());
+    await this.listen((req, res) => void app.callback()(req, res));
   }
 
   /** Boot semantics of autostart: programs start at boot unless autostart is false (cron: never). */

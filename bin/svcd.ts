@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     daemon = await Daemon.start({ config, log, version: VERSION, onExit: (code) => void log.close().then(() => process.exit(code)) });
   } catch (err) {
     if (err instanceof StoreOpenError || err instanceof Error) {
-      log.error('start-up failed', { error: (err as Error).message });
+      log.error('start-up failed', { error: (err).message });
       await log.close();
       refuse(err.message);
     }

@@ -28,7 +28,7 @@ export function loadConfig(root: string, file = join(root, 'conf', 'svc.toml')):
 
 function parseToml(file: string, text: string): Record<string, unknown> {
   try {
-    return parse(text) as Record<string, unknown>;
+    return parse(text);
   } catch (err) {
     if (err instanceof TomlError) throw new ConfigError(`${file}:${err.line}:${err.column}: ${firstLine(err.message)}`);
     throw err;

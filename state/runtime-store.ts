@@ -1,4 +1,3 @@
-import type { AbstractSublevel } from 'abstract-level';
 
 /** The persisted facts about a live process that let a restarted daemon re-adopt it. */
 export interface RuntimeRecord {
@@ -8,7 +7,11 @@ export interface RuntimeRecord {
   stopsecs: number;
 }
 
-type Meta = AbstractSublevel<any, any, string, string>;
+/** The slice of an abstract-level (sub)level this store uses. */
+interface Meta {
+  batch(ops: ({ type: 'put'; key: string; value: string } | { type: 'del'; key: string })[]): Promise<void>;
+  iterator(range: { gte: string; lt: string }): AsyncIterable<[string, string]>;
+}
 
 /**
  * Writes runtime records behind the process controller without making it wait: changes are

@@ -60,7 +60,7 @@ export class ProgramStore {
     } catch (err) {
       throw new StoreOpenError(describeOpenError(location, err));
     }
-    return ProgramStore.fromDb(db as unknown as Db, location);
+    return ProgramStore.fromDb(db, location);
   }
 
   /** Wraps an already open abstract-level database (memory-level in tests). */
@@ -121,10 +121,10 @@ export class ProgramStore {
         }
         seen.add(config.name);
       }
-      const records = configs.map((config) => ({
+      const records = configs.map((config): ProgramRecord => ({
         id: randomUUID(),
         config,
-        intent: { run: config.autostart === false || config.cron ? 'stopped' : 'running', start_seq: 0, restart_seq: 0, force: false } as Intent,
+        intent: { run: config.autostart === false || config.cron ? 'stopped' : 'running', start_seq: 0, restart_seq: 0, force: false },
         revision: 1,
         created_at: now,
         updated_at: now,

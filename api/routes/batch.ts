@@ -32,11 +32,13 @@ export function parseBatch(body: unknown): BatchRequest {
   if (typeof action !== 'object' || action === null) throw invalid('action: required, as {type, payload}');
   const type = ACTIONS.find((a) => typeof action.type === 'string' && a.toLowerCase() === action.type.toLowerCase());
   if (!type) throw invalid(`action.type: must be one of ${ACTIONS.join(', ')}`);
-  const payload = (action.payload ?? null) as BatchRequest['action']['payload'];
-  if (payload !== null && typeof payload !== 'object') throw invalid('action.payload: must be an object or null');
-  if (type === 'Stop' && payload?.force !== undefined && typeof payload.force !== 'boolean') throw invalid('action.payload.force: must be true or false');
-  if (type === 'Signal' && typeof payload?.signal !== 'string') throw invalid('action.payload.signal: required for Signal');
-  return { ...(b as Omit<BatchRequest, 'action'>), action: { type, payload } };
+  const payload: unknown = action.payload ?? null;
+  if (payload !== null && (typeof payload !== 'object' || Array.isArray(payload))) throw invalid('action.payload: must be an object or null');
+  const p = (payload ?? {}) as Record<string, unknown>;
+  if (type === 'Stop' && p.force !== undefined && typeof p.force !== 'boolean') throw invalid('action.payload.force: must be true or false');
+  if (type === 'Signal' && typeof p.signal !== 'string') throw invalid('action.payload.signal: required for Signal');
+  const checked = payload === null ? null : { force: p.force === true, signal: typeof p.signal === 'string' ? p.signal : undefined };
+  return { ...(b as Omit<BatchRequest, 'action'>), action: { type, payload: checked } };
 }
 
 /**

@@ -9,13 +9,13 @@ export function splitCommand(line: string): string[] {
   let inWord = false;
   let quote: "'" | '"' | null = null;
   for (let i = 0; i < line.length; i++) {
-    const ch = line[i] as string;
+    const ch = line[i];
     if (quote === "'") {
       if (ch === "'") quote = null;
       else word += ch;
     } else if (quote === '"') {
       if (ch === '"') quote = null;
-      else if (ch === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1] as string)) word += line[++i];
+      else if (ch === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) word += line[++i];
       else word += ch;
     } else if (ch === "'" || ch === '"') {
       quote = ch;

@@ -157,7 +157,8 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     appliedRestart: intent.restart_seq,
   };
   effects.push({ kind: 'spawn' });
-  return { next, effects };
+  // With retries pending, look again once the new run would count as stable (startsecs).
+  return { next, effects, requeueAt: next.retries > 0 ? now + config.startsecs * 1000 : undefined };
 }
 
 function isExpected(config: EffectiveConfig | undefined, code: number | null): boolean {

@@ -3,7 +3,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { invalid, forProgram } from '../errors.js';
 import type { ProgramConfig } from '../program.js';
 import { programCreateSchema, programUpdateSchema } from './program-schema.js';
-import { formatJsonPosition, type Locator } from './json-body.js';
+import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
 
 /** What validation needs to know beyond the body itself. */
@@ -16,6 +16,10 @@ export interface ValidationContext {
   prefix?: string;
   /** Path of the body inside a larger document (a stack service), for the locator. */
   basePath?: (string | number)[];
+  /** How a located position is written (default `JSON line N column M`; TOML/YAML use `path:line:col`). */
+  formatPosition?: (pos: TextPosition) => string;
+  /** Skip the log path check (offline checks that do not know the daemon's log_dir). */
+  logDirUnknown?: boolean;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -83,7 +87,7 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (UUID_SHAPE.test(config.name)) problems.push('name: must not look like a UUID (ids and names share the CLI)');
   for (const key of ['stdout_logfile', 'stderr_logfile'] as const) {
     const path = config[key];
-    const problem = path === undefined ? null : checkLogPath(path, ctx.logDir);
+    const problem = path === undefined || ctx.logDirUnknown ? null : checkLogPath(path, ctx.logDir);
     if (problem) problems.push(`${key}: ${problem}`);
   }
   if (config.cron !== undefined) {
@@ -162,7 +166,7 @@ function describe(error: ErrorObject, ctx: ValidationContext): { field: string; 
       const path = field ? `${field}.${extra}` : extra;
       const jsonPath = [...(ctx.basePath ?? []), ...error.instancePath.split('/').slice(1), extra];
       const pos = ctx.locate?.(jsonPath);
-      const where = pos ? ` at ${formatJsonPosition(pos)}` : '';
+      const where = pos ? ` at ${(ctx.formatPosition ?? formatJsonPosition)(pos)}` : '';
       return { field: path, text: `${path}: unknown field${where}` };
     }
     case 'type':

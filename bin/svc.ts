@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { CliError } from '../tui/cli/client.js';
+import { createContext } from '../tui/cli/context.js';
+import { registerCommands } from '../tui/cli/commands/index.js';
+import { VERSION } from './version.js';
+
+const program = new Command('svc')
+  .description('svc: control the svc process manager daemon (svcd)')
+  .version(VERSION, '-v, --version')
+  .option('--url <url>', 'daemon address: http://host:port or unix:/path/svcd.sock (env SVC_URL; default http://127.0.0.1:9002)')
+  .option('--token <secret>', 'Bearer credential (env SVC_TOKEN)')
+  .option('--json', 'machine-readable output')
+  .showHelpAfterError('(run with --help for usage)')
+  .configureOutput({ outputError: (text, write) => write(text) });
+
+registerCommands(program, createContext(program));
+
+program.parseAsync().catch((err: unknown) => {
+  if (err instanceof CliError) {
+    process.stderr.write(`svc: ${err.message}\n`);
+    process.exit(err.exitCode);
+  }
+  process.stderr.write(`svc: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

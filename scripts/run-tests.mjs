@@ -1,0 +1,23 @@
+// Runs the compiled tests with Node's test runner: `node scripts/run-tests.mjs [unit|integration|e2e]`.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const only = process.argv[2];
+const root = join('dist', 'test', only ?? '');
+const files = [];
+const walk = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path);
+    else if (name.endsWith('.test.js')) files.push(path);
+  }
+};
+walk(root);
+if (files.length === 0) {
+  console.error(`no test files under ${root}`);
+  process.exit(1);
+}
+files.sort();
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=120000', ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,98 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
+import { runCli } from '../helpers/cli.js';
+
+let d: RunningDaemon;
+let svc: (...args: string[]) => ReturnType<typeof runCli>;
+before(async () => {
+  d = await startDaemon();
+  svc = (...args) => runCli(args, { SVC_URL: d.url });
+});
+after(async () => {
+  await d.stop();
+  removeRoot(d.root);
+});
+
+test('svc --help and --version', async () => {
+  const help = await runCli(['--help']);
+  assert.equal(help.code, 0);
+  for (const cmd of ['list', 'add', 'update', 'info', 'rm', 'start', 'stop', 'restart', 'signal', 'logs']) assert.match(help.stdout, new RegExp(`\\n  ${cmd}\\b`));
+  const version = await runCli(['--version']);
+  assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+$/);
+});
+
+test('add, list, info, logs, stop, start, restart, rm by name', async () => {
+  const add = await svc('add', 'web', '--', process.execPath, fixture('forever.js'));
+  assert.equal(add.code, 0, add.stderr);
+  assert.match(add.stdout, /^added web \([0-9a-f-]{36}\)/);
+  await eventually(async () => (await svc('list')).stdout.includes('Running'));
+  const list = await svc('list');
+  assert.match(list.stdout, /^NAME\s+STATUS\s+PID\s+CPU\s+MEM\s+UPTIME\s+RESTARTS\s+ID\n/);
+  assert.match(list.stdout, /\nweb\s+Running\s+\d+/);
+  const json = JSON.parse((await svc('--json', 'list')).stdout) as { name: string; id: string }[];
+  const id = json.find((p) => p.name === 'web')!.id;
+  const info = await svc('info', id);
+  assert.match(info.stdout, /name:\s+web/);
+  assert.match(info.stdout, /source = "cli:add"/);
+  await eventually(async () => (await svc('logs', 'web', '--tail', '5')).stdout.includes('started'));
+  const stop = await svc('stop', 'web');
+  assert.match(stop.stdout, /web\s+ok\s+Stopped/);
+  assert.match((await svc('start', 'web')).stdout, /web\s+ok\s+Running/);
+  assert.match((await svc('restart', '--all')).stdout, /web\s+ok\s+Running/);
+  assert.match((await svc('rm', 'web')).stdout, /web\s+ok\s+Removed/);
+  assert.match((await svc('list')).stdout, /no programs/);
+});
+
+test('add from a TOML file; a syntax error names file:line:col', async () => {
+  const good = join(d.root, 'job.toml');
+  writeFileSync(good, `name = "job"\ncommand = "${process.execPath}"\nargs = ["${fixture('forever.js')}"]\nautostart = false\n`);
+  const res = await svc('add', 'job', '-f', good);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match((await svc('info', 'job')).stdout, /autostart = false/);
+  const bad = join(d.root, 'bad.toml');
+  writeFileSync(bad, 'name = "x"\ncommand = \n');
+  const err = await svc('add', 'x', '-f', bad);
+  assert.equal(err.code, 2);
+  assert.match(err.stderr, new RegExp(`^svc: ${bad}:2:\\d+: `));
+});
+
+test('the server message is printed for a bad field, with a non-zero exit', async () => {
+  const res = await svc('add', 'bad', 'x', '--set', 'max_concurrent=100');
+  assert.equal(res.code, 1);
+  assert.equal(res.stderr, "svc: program 'bad': max_concurrent: must be <= 64\n");
+  const dup = await svc('add', 'job', 'y');
+  assert.match(dup.stderr, /already exists/);
+  const unknown = await svc('stop', 'ghost');
+  assert.equal(unknown.stderr, "svc: no program named or with id 'ghost' (see: svc list)\n");
+});
+
+test('update changes fields and renames', async () => {
+  const res = await svc('update', 'job', '--stopsecs', '4', '--name', 'job2', '-e', 'A=1');
+  assert.equal(res.code, 0, res.stderr);
+  const info = (await svc('info', 'job2')).stdout;
+  assert.match(info, /stopsecs = 4/);
+  assert.match(info, /env = \{"A":"1"\}/);
+  assert.match(info, /source = "cli:update"/);
+});
+
+test('batch forms: --group and --all; signal names are checked by the server', async () => {
+  await svc('add', 'w1', '--group', 'workers', '--', process.execPath, fixture('forever.js'));
+  await svc('add', 'w2', '--group', 'workers', '--', process.execPath, fixture('forever.js'));
+  const stop = await svc('stop', '--group', 'workers');
+  assert.match(stop.stdout, /w1\s+ok\s+Stopped/);
+  assert.match(stop.stdout, /w2\s+ok\s+Stopped/);
+  const sig = await svc('signal', 'bogus', 'w1');
+  assert.equal(sig.code, 1);
+  assert.match(sig.stderr, /signal: 'bogus' is not one of/);
+  const none = await svc('stop');
+  assert.equal(none.code, 2);
+});
+
+test('a daemon that is not running gives one clear line', async () => {
+  const res = await runCli(['list'], { SVC_URL: 'http://127.0.0.1:1' });
+  assert.equal(res.code, 1);
+  assert.equal(res.stderr, 'svc: cannot reach svcd at http://127.0.0.1:1: connection refused (is svcd running? start it with: svcd)\n');
+});

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export const REPO = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+export const FIXTURES = join(REPO, 'test', 'fixtures');
+export const SVCD = join(REPO, 'dist', 'bin', 'svcd.js');
+export const SVC = join(REPO, 'dist', 'bin', 'svc.js');
+
+export function fixture(name: string): string {
+  return join(FIXTURES, name);
+}
+
+export function tempRoot(prefix = 'svc-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface RunningDaemon {
+  root: string;
+  url: string;
+  proc: ChildProcess;
+  stderr: string[];
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
+  /** Graceful stop (SIGTERM), then kills whatever it started that is still alive. */
+  stop(): Promise<number | null>;
+  /** SIGKILL the daemon only (its programs survive, as after a crash). */
+  crash(): Promise<void>;
+}
+
+/** Writes conf/svc.toml under root with the given TOML body (port 0 = a free port). */
+export function writeConfig(root: string, toml: string): void {
+  mkdirSync(join(root, 'conf'), { recursive: true });
+  writeFileSync(join(root, 'conf', 'svc.toml'), toml);
+}
+
+/**
+ * Starts a real svcd on a free port under `root` and resolves once it listens. Every program pid
+ * it ever reports is remembered and killed at `stop()`, so no test leaves processes behind.
+ */
+export async function startDaemon(root = tempRoot(), opts: { config?: string; env?: Record<string, string> } = {}): Promise<RunningDaemon> {
+  writeConfig(root, opts.config ?? '[server]\nport = 0\n');
+  const proc = spawn(process.execPath, [SVCD], { env: { ...process.env, SVC_ROOT: root, ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr: string[] = [];
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const lines = createInterface({ input: proc.stderr });
+    lines.on('line', (line) => {
+      stderr.push(line);
+      const m = /"msg":"svcd ready".*"listen":"([^"]+)"/.exec(line);
+      if (m) resolveUrl(`http://${m[1]}`);
+    });
+    proc.once('exit', (code) => reject(new Error(`svcd exited with ${code}:\n${stderr.join('\n')}`)));
+  });
+  const seenPids = new Set<number>();
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const parsed = text ? JSON.parse(text) : undefined;
+    if (method === 'GET' && path === '/api/v1/programs' && Array.isArray(parsed)) {
+      for (const p of parsed as { pid: number | null }[]) if (p.pid) seenPids.add(p.pid);
+    }
+    return { status: res.status, body: parsed };
+  };
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const killLeftovers = () => {
+    for (const pid of seenPids) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  };
+  return {
+    root,
+    url,
+    proc,
+    stderr,
+    request,
+    async stop() {
+      await request('GET', '/api/v1/programs').catch(() => undefined);
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      const code = await exited;
+      clearTimeout(timer);
+      killLeftovers();
+      return code;
+    },
+    async crash() {
+      await request('GET', '/api/v1/programs').catch(() => undefined);
+      proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value (integration tests only; never in unit tests). */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function removeRoot(root: string): void {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** True while the pid exists and is not a zombie (an unreaped exit counts as gone). */
+export function pidAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

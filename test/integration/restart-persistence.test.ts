@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDaemon, removeRoot, fixture, tempRoot, eventually, pidAlive } from '../helpers/daemon.js';
+
+test('programs survive a daemon restart and autostart programs come back', async () => {
+  const root = tempRoot();
+  let d = await startDaemon(root);
+  try {
+    await d.request('POST', '/api/v1/programs', { name: 'keep', command: process.execPath, args: [fixture('forever.js')] });
+    await d.request('POST', '/api/v1/programs', { name: 'manual', command: process.execPath, args: [fixture('forever.js')], autostart: false });
+    await eventually(async () => (await d.request('GET', '/api/v1/programs')).body.find((p: { name: string; status: string }) => p.name === 'keep' && p.status === 'Running'));
+    assert.equal(await d.stop(), 0, 'graceful shutdown exits 0');
+    d = await startDaemon(root);
+    const list = await eventually(async () => {
+      const l = (await d.request('GET', '/api/v1/programs')).body as { name: string; status: string }[];
+      return l.find((p) => p.name === 'keep')?.status === 'Running' ? l : null;
+    });
+    assert.deepEqual(list.map((p) => p.name).sort(), ['keep', 'manual']);
+    assert.equal(list.find((p) => p.name === 'manual')?.status, 'Stopped');
+  } finally {
+    await d.stop();
+    removeRoot(root);
+  }
+});
+
+test('a killed daemon loses nothing: the restarted daemon re-adopts the same process', async () => {
+  const root = tempRoot();
+  let d = await startDaemon(root);
+  let pid = 0;
+  try {
+    await d.request('POST', '/api/v1/programs', { name: 'survivor', command: process.execPath, args: [fixture('forever.js')] });
+    pid = await eventually(async () => (await d.request('GET', '/api/v1/programs')).body[0]?.pid as number);
+    await new Promise((r) => setTimeout(r, 300)); // the runtime record is written behind the spawn
+    await d.crash();
+    assert.ok(pidAlive(pid), 'the program outlives a crashed daemon');
+    d = await startDaemon(root);
+    const item = (await d.request('GET', '/api/v1/programs')).body[0];
+    assert.equal(item.pid, pid, 're-adopted, not started twice');
+    assert.equal(item.status, 'Running');
+    await d.request('POST', `/api/v1/programs/${item.id}/stop`);
+    await eventually(() => !pidAlive(pid), 5000, 'the adopted process to stop');
+  } finally {
+    await d.stop();
+    if (pid && pidAlive(pid)) process.kill(pid, 'SIGKILL');
+    removeRoot(root);
+  }
+});
+
+test('svcd refuses to start with a bad config, naming the file, key and line', async () => {
+  const root = tempRoot();
+  try {
+    await assert.rejects(startDaemon(root, { config: '[server]\nport = 0\nhots = "x"\n' }), /conf\/svc\.toml:3: unknown key server\.hots/);
+  } finally {
+    removeRoot(root);
+  }
+});

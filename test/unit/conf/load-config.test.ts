@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../../conf/load-config.js';
+import { checkStartup } from '../../../conf/startup-checks.js';
+
+const withConfig = (toml: string | null, fn: (root: string, file: string) => void) => {
+  const root = mkdtempSync(join(tmpdir(), 'svc-conf-'));
+  const file = join(root, 'conf', 'svc.toml');
+  try {
+    if (toml !== null) {
+      mkdirSync(join(root, 'conf'));
+      writeFileSync(file, toml);
+    }
+    fn(root, file);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+};
+
+const fails = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    return err.message;
+  }
+  assert.fail('expected a ConfigError');
+};
+
+test('a missing file means the embedded defaults, paths resolved under the root', () => {
+  withConfig(null, (root) => {
+    const c = loadConfig(root);
+    assert.equal(c.file, null);
+    assert.equal(c.server.host, '127.0.0.1');
+    assert.equal(c.server.port, 9002);
+    assert.equal(c.storage.events_file, join(root, 'data', 'events.db'));
+    assert.equal(c.storage.events_keep_days, 30);
+    assert.equal(c.storage.log_dir, join(root, 'logs'));
+  });
+});
+
+test('the committed conf/svc.toml parses to exactly the embedded defaults', () => {
+  const committed = readFileSync(new URL('../../../../conf/svc.toml', import.meta.url), 'utf8');
+  withConfig(committed, (root) => {
+    const { file: _f, ...fromFile } = loadConfig(root);
+    withConfig(null, (root2) => {
+      const { file: _g, ...defaults } = loadConfig(root2);
+      assert.deepEqual(JSON.parse(JSON.stringify(fromFile).replaceAll(root, 'R')), JSON.parse(JSON.stringify(defaults).replaceAll(root2, 'R')));
+    });
+  });
+});
+
+test('an unknown key names the file, the line and the key', () => {
+  withConfig('[server]\nport = 9002\nprot = 1\n', (root, file) => {
+    assert.equal(fails(() => loadConfig(root)), `${file}:3: unknown key server.prot`);
+  });
+});
+
+test('an unknown section is refused', () => {
+  withConfig('\n[sever]\nport = 1\n', (root, file) => {
+    assert.equal(fails(() => loadConfig(root)), `${file}:2: unknown section [sever]`);
+  });
+});
+
+test('a wrong type or bad value names the key and line', () => {
+  withConfig('[server]\nport = "9002"\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: server.port: must be an integer`));
+  withConfig('[server]\nport = 70000\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: server.port: must be at most 65535`));
+  withConfig('[storage]\nevents_keep_days = -1\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: storage.events_keep_days: must be at least 0`));
+});
+
+test('a TOML syntax error gives path:line:col:', () => {
+  withConfig('[server]\nport = = 1\n', (root, file) => assert.match(fails(() => loadConfig(root)), new RegExp(`^${file}:2:\\d+: `)));
+});
+
+test('a non-loopback bind without auth_secret refuses to start', () => {
+  withConfig('[server]\nhost = "0.0.0.0"\n', (root) => {
+    assert.match(fails(() => checkStartup(loadConfig(root), {})), /not loopback and server.auth_secret is empty/);
+  });
+  withConfig('[server]\nhost = "0.0.0.0"\nauth_secret = "s3cret"\n', (root) => {
+    assert.ok(Array.isArray(checkStartup(loadConfig(root), {})));
+  });
+});
+
+test('a license key that cannot verify: warns on plain loopback, refuses when strict or with licensed intent', () => {
+  withConfig('[license]\nkey = "abc"\n', (root) => {
+    assert.match(checkStartup(loadConfig(root), {}).join(), /does not verify/);
+    assert.match(fails(() => checkStartup(loadConfig(root), { SVC_LICENSE_STRICT: '1' })), /refusing to start/);
+  });
+  withConfig('[server]\nauth_secret = "x"\n', (root) => {
+    assert.match(fails(() => checkStartup(loadConfig(root), { SVC_LICENSE: 'abc' })), /licensed intent/);
+  });
+});

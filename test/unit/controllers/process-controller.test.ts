@@ -1,0 +1,326 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { processHarness } from '../../helpers/process-harness.js';
+
+test('a new program is spawned and reported Running with process_started', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'web', command: 'node server.js --port 80' });
+  assert.equal(h.status(id), 'Running');
+  const proc = h.os.processes.get(h.pidOf(id))!;
+  assert.equal(proc.spec.file, 'node');
+  assert.deepEqual(proc.spec.args, ['server.js', '--port', '80']);
+  assert.equal(proc.spec.cwd, '/srv');
+  assert.equal(proc.spec.stdoutPath, `/srv/logs/${id}.out`);
+  assert.equal(proc.spec.env.SVC_PROGRAM_NAME, 'web');
+  assert.deepEqual(h.types(), ['process_started']);
+  await h.close();
+});
+
+test('autostart false registers without starting; a start request starts it', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'idle', autostart: false });
+  assert.equal(h.status(id), 'Stopped');
+  assert.equal(h.os.spawnCount, 0);
+  await h.actions.start([h.store.get(id)!]);
+  assert.equal(h.status(id), 'Running');
+  await h.close();
+});
+
+test('unexpected exit -> backoff with exponential delays: 1s, 2s, 4s (base 1s, factor 2, jitter 0 at random 0.5)', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'crashy' });
+  const delays: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    h.os.exit(h.pidOf(id), 1);
+    await h.settle();
+    assert.equal(h.status(id), 'Backoff');
+    const o = h.observed.get(id);
+    delays.push(o.next_retry_at! - h.clock.now());
+    assert.equal(o.retries, i + 1);
+    await h.advance(delays[i] - 1);
+    assert.equal(h.status(id), 'Backoff', 'still waiting 1 ms before the retry time');
+    await h.advance(1);
+    assert.equal(h.status(id), 'Running');
+  }
+  assert.deepEqual(delays, [1000, 2000, 4000]);
+  const backoffs = h.events.filter((e) => e.event === 'process_backoff');
+  assert.deepEqual(backoffs.map((e) => e.retry_count), [1, 2, 3]);
+  await h.close();
+});
+
+test('backoff delay is capped at backoff_max_secs and jittered by ±20%', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'capped', backoff_secs: 10, backoff_max_secs: 15 });
+  h.setRandom(0);
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.observed.get(id).next_retry_at! - h.clock.now(), 8000, '10 s - 20%');
+  await h.advance(8000);
+  h.setRandom(0.999999);
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.observed.get(id).next_retry_at! - h.clock.now(), 18000, 'capped at 15 s, + 20%');
+  await h.close();
+});
+
+test('backoff -> fatal when retry_limit is reached, with one process_backoff per step and one process_fatal', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'doomed', retry_limit: 2, backoff_secs: 0 });
+  for (let i = 0; i < 3; i++) {
+    h.os.exit(h.pidOf(id), 2);
+    await h.settle();
+  }
+  assert.equal(h.status(id), 'Fatal');
+  assert.deepEqual(
+    h.events.filter((e) => e.event === 'process_backoff' || e.event === 'process_fatal').map((e) => [e.event, e.retry_count]),
+    [
+      ['process_backoff', 1],
+      ['process_backoff', 2],
+      ['process_fatal', 2],
+    ],
+  );
+  assert.equal(h.os.spawnCount, 3);
+  await h.close();
+});
+
+test('retry_limit 0 goes Fatal on the first unexpected exit', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'once', retry_limit: 0 });
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.status(id), 'Fatal');
+  await h.close();
+});
+
+test('a manual start clears Fatal and resets the retry counter', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'revive', retry_limit: 0 });
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.status(id), 'Fatal');
+  await h.actions.start([h.store.get(id)!]);
+  assert.equal(h.status(id), 'Running');
+  assert.equal(h.observed.get(id).retries, 0);
+  await h.close();
+});
+
+test('backoff with backoff_secs 0 respawns at once, in the same pass', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'fast', backoff_secs: 0 });
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.status(id), 'Running');
+  assert.equal(h.os.spawnCount, 2);
+  await h.close();
+});
+
+test('exitcodes: an expected exit with autorestart unexpected -> Exited, not restarted', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'job', exitcodes: [0, 3] });
+  h.os.exit(h.pidOf(id), 3);
+  await h.settle();
+  assert.equal(h.status(id), 'Exited');
+  await h.advance(120_000);
+  assert.equal(h.os.spawnCount, 1);
+  assert.equal(h.observed.get(id).last_exit?.reason, 'exit');
+  await h.close();
+});
+
+test('exitcodes default [0]: exit 0 is expected, exit 1 is not', async () => {
+  const h = await processHarness();
+  const ok = await h.add({ name: 'ok' });
+  const bad = await h.add({ name: 'bad' });
+  h.os.exit(h.pidOf(ok), 0);
+  h.os.exit(h.pidOf(bad), 1);
+  await h.settle();
+  assert.equal(h.status(ok), 'Exited');
+  assert.equal(h.status(bad), 'Backoff');
+  await h.close();
+});
+
+test('autorestart true restarts even expected exits; autorestart false never restarts', async () => {
+  const h = await processHarness();
+  const always = await h.add({ name: 'always', autorestart: 'true' });
+  const never = await h.add({ name: 'never', autorestart: 'false' });
+  h.os.exit(h.pidOf(always), 0);
+  h.os.exit(h.pidOf(never), 1);
+  await h.settle();
+  assert.equal(h.status(always), 'Backoff');
+  assert.equal(h.status(never), 'Exited');
+  await h.advance(1000);
+  assert.equal(h.status(always), 'Running');
+  assert.equal(h.status(never), 'Exited');
+  await h.close();
+});
+
+test('running resets retries after startsecs of stable run', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'flaky', startsecs: 5, retry_limit: 1, backoff_secs: 0 });
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.observed.get(id).retries, 1);
+  await h.advance(4999);
+  assert.equal(h.observed.get(id).retries, 1, 'not yet stable');
+  await h.advance(1);
+  assert.equal(h.observed.get(id).retries, 0, 'stable: counter reset');
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.status(id), 'Running', 'a fresh retry budget, not Fatal');
+  await h.close();
+});
+
+test('every exit counts, not only exits before startsecs: quick crashes after a stable run still go Fatal', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'storm', startsecs: 10, retry_limit: 2, backoff_secs: 0 });
+  await h.advance(60_000);
+  for (let i = 0; i < 3; i++) {
+    h.os.exit(h.pidOf(id), 1);
+    await h.settle();
+  }
+  assert.equal(h.status(id), 'Fatal');
+  await h.close();
+});
+
+test('stop sends SIGTERM to the group, and SIGKILL after stopsecs if the process ignores it', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'stubborn', stopsecs: 3 });
+  const pid = h.pidOf(id);
+  h.os.ignoreTerm.add(pid);
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: false }));
+  await h.settle();
+  assert.equal(h.status(id), 'Stopping');
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM']);
+  await h.advance(2999);
+  assert.equal(h.status(id), 'Stopping');
+  await h.advance(1);
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL']);
+  assert.equal(h.status(id), 'Stopped');
+  const exit = h.events.find((e) => e.event === 'process_exit');
+  assert.equal(exit?.signal, 9);
+  assert.match(exit.msg, /stopped on request/);
+  await h.close();
+});
+
+test('a forced stop sends SIGKILL at once, also during a graceful stop', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'k', stopsecs: 30 });
+  const pid = h.pidOf(id);
+  h.os.ignoreTerm.add(pid);
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: false }));
+  await h.settle();
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: true }));
+  await h.settle();
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL']);
+  assert.equal(h.status(id), 'Stopped');
+  await h.close();
+});
+
+test('a stop cancels a pending backoff retry', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'b' });
+  h.os.exit(h.pidOf(id), 1);
+  await h.settle();
+  assert.equal(h.status(id), 'Backoff');
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped' }));
+  await h.settle();
+  assert.equal(h.status(id), 'Stopped');
+  await h.advance(60_000);
+  assert.equal(h.os.spawnCount, 1);
+  await h.close();
+});
+
+test('restart stops the live process and starts a new one; the exit is not counted as a crash', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'r' });
+  const first = h.pidOf(id);
+  await h.actions.restart([h.store.get(id)!]);
+  assert.equal(h.status(id), 'Running');
+  assert.notEqual(h.pidOf(id), first);
+  assert.equal(h.observed.get(id).restarts, 0);
+  assert.match(h.events.find((e) => e.event === 'process_exit')!.msg, /stopped for a restart/);
+  await h.close();
+});
+
+test('start on a running program is a no-op; reconcile twice is harmless', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'once' });
+  await h.actions.start([h.store.get(id)!]);
+  h.reconciler.enqueue(id);
+  h.reconciler.enqueue(id);
+  await h.settle();
+  assert.equal(h.os.spawnCount, 1);
+  await h.close();
+});
+
+test('a spawn failure goes through the restart policy and is recorded', async () => {
+  const h = await processHarness();
+  h.os.failSpawn.set('missing', 'command not found: missing');
+  const id = await h.add({ name: 'm', command: 'missing', retry_limit: 1, backoff_secs: 0 });
+  assert.equal(h.status(id), 'Fatal');
+  const msgs = h.events.map((e) => `${e.event}: ${e.msg}`);
+  assert.ok(msgs.some((m) => m.startsWith('process_exit: spawn failed: command not found')), msgs.join('\n'));
+  assert.ok(msgs.some((m) => m.startsWith('process_fatal')));
+  await h.close();
+});
+
+test('a missing env_file is a clear error at start, recorded as an event', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'e', env_file: 'app.env', autorestart: 'false' });
+  assert.equal(h.status(id), 'Exited');
+  assert.match(h.observed.get(id).last_exit!.msg, /env_file: cannot read \/srv\/app\.env: ENOENT/);
+  h.os.files.set('/srv/app.env', 'A=1\nB="two words"\n');
+  await h.actions.start([h.store.get(id)!]);
+  const spec = h.os.processes.get(h.pidOf(id))!.spec;
+  assert.equal(spec.env.A, '1');
+  assert.equal(spec.env.B, 'two words');
+  await h.close();
+});
+
+test('user switching without root is a clear error naming the field', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'u', user: 'nobody', autorestart: 'false' });
+  assert.match(h.observed.get(id).last_exit!.msg, /user: svcd is not running as root and cannot switch to user 'nobody'/);
+  h.os.rootUser = true;
+  await h.actions.start([h.store.get(id)!]);
+  const spec = h.os.processes.get(h.pidOf(id))!.spec;
+  assert.equal(spec.uid, 65534);
+  assert.equal(spec.gid, 65534);
+  await h.close();
+});
+
+test('removing a program stops its process gracefully, then forgets it', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'gone' });
+  const pid = h.pidOf(id);
+  await h.store.remove([id]);
+  await h.settle();
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM']);
+  assert.equal(h.observed.has(id), false);
+  assert.match(h.events.at(-1)!.msg, /removed/);
+  await h.close();
+});
+
+test('many programs stop in descending priority, one level at a time', async () => {
+  const h = await processHarness();
+  const a = await h.add({ name: 'db', priority: 1 });
+  const b = await h.add({ name: 'api', priority: 5 });
+  const c = await h.add({ name: 'web', priority: 10 });
+  await h.actions.stop([a, b, c].map((id) => h.store.get(id)!), false);
+  const order = h.events.filter((e) => e.event === 'process_exit').map((e) => e.program_name);
+  assert.deepEqual(order, ['web', 'api', 'db']);
+  await h.close();
+});
+
+test('signal is delivered to a live process and refused for a stopped one', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 's' });
+  const [sent] = h.actions.signal([h.store.get(id)!], 'hup');
+  assert.equal(sent.ok, true);
+  assert.deepEqual(h.os.processes.get(h.pidOf(id))!.signals, ['SIGHUP']);
+  assert.throws(() => h.actions.signal([h.store.get(id)!], 'bogus'), /signal: 'bogus' is not one of hup, int, term, kill, quit, usr1, usr2/);
+  await h.actions.stop([h.store.get(id)!], false);
+  const [refused] = h.actions.signal([h.store.get(id)!], 'usr1');
+  assert.equal(refused.ok, false);
+  assert.match(refused.error!, /not running \(status Stopped\)/);
+  await h.close();
+});

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { splitCommand } from '../../../controllers/process/command-line.js';
+import { backoffDelayMs } from '../../../controllers/process/backoff.js';
+import { tailLines } from '../../../state/logs/tail.js';
+import { rotate } from '../../../controllers/log-rotation.js';
+
+test('splitCommand follows shell quoting without expansion', () => {
+  assert.deepEqual(splitCommand('node server.js --port 80'), ['node', 'server.js', '--port', '80']);
+  assert.deepEqual(splitCommand(`sh -c 'echo "hi there"; exit 3'`), ['sh', '-c', 'echo "hi there"; exit 3']);
+  assert.deepEqual(splitCommand('a "b \\"c\\"" d\\ e $HOME'), ['a', 'b "c"', 'd e', '$HOME']);
+  assert.deepEqual(splitCommand('  x   ""  '), ['x', '']);
+  assert.throws(() => splitCommand("echo 'oops"), /unterminated single quote/);
+});
+
+test('backoff doubles from backoff_secs up to backoff_max_secs', () => {
+  const c = { backoff_secs: 1, backoff_max_secs: 60 };
+  assert.deepEqual([1, 2, 3, 4, 7, 20].map((n) => backoffDelayMs(c, n, 0.5)), [1000, 2000, 4000, 8000, 60000, 60000]);
+  assert.equal(backoffDelayMs({ backoff_secs: 0, backoff_max_secs: 60 }, 5, 0.9), 0);
+});
+
+test('tailLines reads the last lines from the end of a large file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-tail-'));
+  try {
+    const file = join(dir, 'x.out');
+    writeFileSync(file, Array.from({ length: 100_000 }, (_, i) => `line ${i}`).join('\n') + '\n');
+    assert.deepEqual(await tailLines(file, 3), ['line 99997', 'line 99998', 'line 99999']);
+    writeFileSync(file, 'a\nb\npartial');
+    assert.deepEqual(await tailLines(file, 2), ['b', 'partial']);
+    assert.deepEqual(await tailLines(join(dir, 'missing'), 5), []);
+    writeFileSync(file, '');
+    assert.deepEqual(await tailLines(file, 5), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('rotate copies to .1, shifts older copies and truncates in place', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-rot-'));
+  try {
+    const file = join(dir, 'p.out');
+    writeFileSync(file, 'first\n');
+    await rotate(file, 2);
+    writeFileSync(file, 'second\n', { flag: 'a' });
+    await rotate(file, 2);
+    assert.equal(readFileSync(file, 'utf8'), '');
+    assert.equal(readFileSync(`${file}.1`, 'utf8'), 'second\n');
+    assert.equal(readFileSync(`${file}.2`, 'utf8'), 'first\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

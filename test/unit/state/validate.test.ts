@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateCreate, validateUpdate } from '../../../state/schema/validate.js';
+import { parseJsonDocument } from '../../../state/schema/json-body.js';
+import { SvcError } from '../../../state/errors.js';
+
+const ctx = { logDir: '/var/log/svc' };
+const message = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof SvcError, `expected SvcError, got ${String(err)}`);
+    assert.equal(err.code, 'SVC_INVALID');
+    return err.message;
+  }
+  assert.fail('expected a validation error');
+};
+
+test('command is required on create; the message names the field and the program', () => {
+  assert.equal(message(() => validateCreate({ name: 'web' }, ctx)), "program 'web': command: is required");
+});
+
+test('without a name the message has no program prefix', () => {
+  assert.equal(message(() => validateCreate({ command: 'x' }, ctx)), 'name: is required');
+});
+
+test('wrong types and enum values name the field', () => {
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', startsecs: 'ten' }, ctx)), "program 'a': startsecs: must be integer");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', on_overlap: 'wait' }, ctx)), "program 'a': on_overlap: must be one of 'skip', 'queue', 'kill'");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', autorestart: 'maybe' }, ctx)), "program 'a': autorestart: must be one of 'unexpected', 'true', 'false'");
+});
+
+test('nested fields are named with dots: health_check.url', () => {
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', health_check: { type: 'http' } }, ctx)), "program 'a': health_check.url: is required");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', health_check: { type: 'http', url: 'ftp://x' } }, ctx)), "program 'a': health_check.url: must be an http:// or https:// URL");
+});
+
+test('max_concurrent is 1 to 64; max_queued 0 is accepted (means 100)', () => {
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', max_concurrent: 65 }, ctx)), /max_concurrent: must be <= 64/);
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', max_concurrent: 0 }, ctx)), /max_concurrent: must be >= 1/);
+  assert.equal(validateCreate({ name: 'a', command: 'x', max_queued: 0 }, ctx).max_queued, 0);
+});
+
+test('source: at most 128 characters, no control characters', () => {
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', source: 'x'.repeat(129) }, ctx)), /source: must not contain control characters \(at most 128 characters\)/);
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', source: 'bad\nlabel' }, ctx)), /source: must not contain control characters/);
+  assert.equal(validateCreate({ name: 'a', command: 'x', source: 'stack:web.toml' }, ctx).source, 'stack:web.toml');
+});
+
+test('unknown fields carry JSON line N column M of the key in the body', () => {
+  const text = '{\n  "name": "web",\n  "command": "x",\n  "comand": "y"\n}';
+  const { value, locate } = parseJsonDocument(text);
+  assert.equal(message(() => validateCreate(value, { ...ctx, locate })), "program 'web': comand: unknown field at JSON line 4 column 3");
+});
+
+test('JSON syntax errors give JSON line N column M', () => {
+  assert.equal(message(() => parseJsonDocument('{\n  "name": "web",\n  "command" "x"\n}')), 'JSON line 3 column 13: colon expected');
+});
+
+test('log paths must resolve under log_dir: no .. and no symlink escape', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-logs-'));
+  try {
+    const logDir = join(dir, 'logs');
+    mkdirSync(logDir);
+    symlinkSync('/tmp', join(logDir, 'escape'));
+    const c = { logDir };
+    assert.equal(validateCreate({ name: 'a', command: 'x', stdout_logfile: 'app/out.log' }, c).stdout_logfile, 'app/out.log');
+    assert.equal(validateCreate({ name: 'a', command: 'x', stdout_logfile: join(logDir, 'a.log') }, c).stdout_logfile, join(logDir, 'a.log'));
+    assert.match(message(() => validateCreate({ name: 'a', command: 'x', stdout_logfile: '../out.log' }, c)), /stdout_logfile: must resolve under storage.log_dir/);
+    assert.match(message(() => validateCreate({ name: 'a', command: 'x', stderr_logfile: '/etc/passwd' }, c)), /stderr_logfile: must resolve under storage.log_dir/);
+    assert.match(message(() => validateCreate({ name: 'a', command: 'x', stdout_logfile: 'escape/x.log' }, c)), /stdout_logfile: must resolve under storage.log_dir/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a program cannot depend on itself', () => {
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', depends_on: ['a'] }, ctx)), "program 'a': depends_on: dependency cycle detected: a -> a");
+});
+
+test('cron expressions are checked', () => {
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: 'every day' }, ctx)), /^program 'a': cron: invalid expression 'every day'/);
+  assert.equal(validateCreate({ name: 'a', command: 'x', cron: '*/5 * * * *' }, ctx).cron, '*/5 * * * *');
+});
+
+test('artifact: http only on loopback; signal restart policies need an enabled health_check', () => {
+  const artifact = { source: 'http://example.com/app', checksum: 'a'.repeat(64), destination: '/opt/app' };
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', artifact }, ctx)), /artifact.source: must use https/);
+  const local = { ...artifact, source: 'http://127.0.0.1:8000/app', restart_policy: 'signal:hup' };
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', artifact: local }, ctx)), /artifact.restart_policy: 'signal:hup' requires an enabled health_check/);
+  const ok = validateCreate({ name: 'a', command: 'x', artifact: local, health_check: { type: 'tcp', port: 80 } }, ctx);
+  assert.equal(ok.artifact?.restart_policy, 'signal:hup');
+});
+
+test('names: letters, digits and ._-@; never UUID-shaped', () => {
+  assert.match(message(() => validateCreate({ name: 'my app', command: 'x' }, ctx)), /name: must start with a letter or digit/);
+  assert.match(message(() => validateCreate({ name: '0b7c5a7e-8a4e-4c1a-9d57-3d0f6b5e2a11', command: 'x' }, ctx)), /name: must not look like a UUID/);
+});
+
+test('autorestart accepts booleans and stores the string form', () => {
+  assert.equal(validateCreate({ name: 'a', command: 'x', autorestart: false }, ctx).autorestart, 'false');
+});
+
+test('update: only present fields change; null removes; "" clears env_file and source', () => {
+  const current = { name: 'a', command: 'x', env_file: '.env', source: 'cli:add', retry_limit: 3, cwd: '/srv' };
+  const merged = validateUpdate({ env_file: '', source: '', retry_limit: null, stopsecs: 5 }, current, ctx);
+  assert.deepEqual(merged, { name: 'a', command: 'x', cwd: '/srv', stopsecs: 5 });
+  assert.deepEqual(validateUpdate({}, current, ctx), current);
+});
+
+test('update validates the same rules and names the program', () => {
+  const current = { name: 'a', command: 'x' };
+  assert.equal(message(() => validateUpdate({ max_concurrent: 100 }, current, ctx)), "program 'a': max_concurrent: must be <= 64");
+  assert.equal(message(() => validateUpdate({ command: null }, current, ctx)), "program 'a': command: must be string");
+});
+
+test('a stack prefix replaces the program prefix', () => {
+  assert.equal(message(() => validateCreate({ name: 'web' }, { ...ctx, prefix: 'services[2] (name=web)' })), 'services[2] (name=web): command: is required');
+});

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { registerActions } from './actions.js';
+import { registerAddUpdate } from './add-update.js';
+import { registerInfo } from './info.js';
+import { registerList } from './list.js';
+import { registerLogs } from './logs.js';
+
+/** Every `svc` subcommand, one file each; add new commands here. */
+export function registerCommands(program: Command, ctx: CliContext): void {
+  registerList(program, ctx);
+  registerInfo(program, ctx);
+  registerAddUpdate(program, ctx);
+  registerActions(program, ctx);
+  registerLogs(program, ctx);
+}

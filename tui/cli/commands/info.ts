@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { bytes, duration, timestamp } from '../format.js';
+import { resolvePrograms } from '../programs.js';
+
+interface Detail {
+  id: string;
+  name: string;
+  config: Record<string, unknown>;
+  state: {
+    status: string;
+    desired: string;
+    pid: number | null;
+    uptime_secs: number | null;
+    retries: number;
+    restarts: number;
+    next_retry_at: number | null;
+    last_exit: { msg: string; at: number; exit_code: number | null; signal: number | null } | null;
+    detail: string | null;
+    cpu_usage: number;
+    mem_usage: number;
+  };
+}
+
+export function registerInfo(program: Command, ctx: CliContext): void {
+  program
+    .command('info <program>')
+    .description('show the configuration and state of one program (name or id)')
+    .action(async (ref: string) => {
+      const [p] = await resolvePrograms(ctx.client(), [ref]);
+      const d = await ctx.client().get<Detail>(`/api/v1/programs/${p.id}`);
+      if (ctx.json()) return ctx.print(JSON.stringify(d, null, 2));
+      const s = d.state;
+      const lines = [
+        `name:        ${d.name}`,
+        `id:          ${d.id}`,
+        `status:      ${s.status}${s.detail ? ` (${s.detail})` : ''}   desired: ${s.desired}`,
+        `pid:         ${s.pid ?? '-'}   uptime: ${duration(s.uptime_secs)}   cpu: ${s.cpu_usage.toFixed(1)}%   mem: ${bytes(s.mem_usage)}`,
+        `restarts:    ${s.restarts} (retries since stable: ${s.retries})${s.next_retry_at ? `   next retry: ${timestamp(s.next_retry_at)}` : ''}`,
+        `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
+        'config:',
+        ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
+      ];
+      ctx.print(lines.join('\n'));
+    });
+}

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { bytes, duration, table } from '../format.js';
+import { listPrograms } from '../programs.js';
+
+export function registerList(program: Command, ctx: CliContext): void {
+  program
+    .command('list')
+    .alias('ls')
+    .description('list programs with status, pid, cpu and memory')
+    .action(async () => {
+      const programs = await listPrograms(ctx.client());
+      if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
+      if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
+      const now = Date.now();
+      const rows = [...programs]
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((p) => [p.name, p.status, p.pid, `${p.cpu_usage.toFixed(1)}%`, bytes(p.mem_usage), p.started_at ? duration((now - p.started_at) / 1000) : '-', p.restarts, p.id]);
+      ctx.print(table(['NAME', 'STATUS', 'PID', 'CPU', 'MEM', 'UPTIME', 'RESTARTS', 'ID'], rows));
+    });
+}

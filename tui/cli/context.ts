@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { ApiClient } from './client.js';
+
+/** What every command needs: the API client built from global options, and output mode. */
+export interface CliContext {
+  client(): ApiClient;
+  json(): boolean;
+  print(text: string): void;
+}
+
+export function createContext(program: Command): CliContext {
+  let client: ApiClient | null = null;
+  return {
+    client() {
+      const o = program.opts<{ url?: string; token?: string }>();
+      client ??= new ApiClient({ url: o.url ?? process.env.SVC_URL ?? 'http://127.0.0.1:9002', token: o.token ?? process.env.SVC_TOKEN });
+      return client;
+    },
+    json: () => Boolean(program.opts<{ json?: boolean }>().json),
+    print: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  };
+}

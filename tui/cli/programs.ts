@@ -1,0 +1,37 @@
+import { ApiClient, CliError } from './client.js';
+
+/** The list item the API returns (spec: Program summary). */
+export interface ProgramSummary {
+  id: string;
+  name: string;
+  status: string;
+  pid: number | null;
+  cpu_usage: number;
+  mem_usage: number;
+  restarts: number;
+  started_at: number | null;
+}
+
+/** Outcome of an action on one program, as the API reports it. */
+export interface ActionOutcome {
+  id: string;
+  name: string;
+  ok: boolean;
+  status?: string;
+  pid?: number | null;
+  error?: string;
+}
+
+export function listPrograms(client: ApiClient): Promise<ProgramSummary[]> {
+  return client.get<ProgramSummary[]>('/api/v1/programs');
+}
+
+/** Finds programs by name or UUID; an unknown reference is an error naming it. */
+export async function resolvePrograms(client: ApiClient, refs: string[]): Promise<ProgramSummary[]> {
+  const all = await listPrograms(client);
+  return refs.map((ref) => {
+    const found = all.find((p) => p.id === ref.toLowerCase()) ?? all.find((p) => p.name === ref);
+    if (!found) throw new CliError(`no program named or with id '${ref}' (see: svc list)`);
+    return found;
+  });
+}
