@@ -17,6 +17,7 @@ import { watchForDependants } from './observed-links.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { Reconciler } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
+import { EventLog } from '../state/events/event-log.js';
 import type { EventInput, EventSink } from '../state/events/types.js';
 import { ObservedRegistry } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
@@ -34,9 +35,14 @@ export interface DaemonOptions {
   onExit?: (code: number) => void;
 }
 
-/** Records events in the daemon log until the persistent event history is wired in. */
-function logEventSink(log: Logger): EventSink {
-  return { emit: (e: EventInput) => log.info(`event ${e.event}`, { ...e }) };
+/** Every event goes to the persistent history, and to the daemon log at debug level. */
+function daemonEventSink(history: EventLog, log: Logger): EventSink {
+  return {
+    emit: (e: EventInput) => {
+      history.emit(e);
+      log.debug(`event ${e.event}`, { ...e });
+    },
+  };
 }
 
 /**
@@ -72,6 +78,7 @@ export class Daemon {
   private reconciler!: Reconciler<string>;
   private observed!: ObservedRegistry;
   private events!: EventSink;
+  private eventLog!: EventLog;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -79,7 +86,15 @@ export class Daemon {
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
-    const events = (this.events = logEventSink(log));
+    const eventLog = (this.eventLog = await EventLog.open({
+      file: config.storage.events_file,
+      keepDays: config.storage.events_keep_days,
+      clock,
+      onError: (msg, fields) => log.error(msg, fields),
+      onPruned: (deleted, cutoffMs) => log.info('event retention pass', { deleted, before: new Date(cutoffMs).toISOString() }),
+    }));
+    this.cleanups.push(() => eventLog.close());
+    const events = (this.events = daemonEventSink(eventLog, log));
     const runtime = new RuntimeStore(store.meta);
 
     const enqueue = (id: string) => this.reconciler.enqueue(id);
@@ -153,7 +168,7 @@ export class Daemon {
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
 
     const actions = new ProgramActions(store, observed, controller);
-    const app = createApp({ config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
+    const app = createApp({ config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
     await this.listen((req, res) => void app.callback()(req, res));
   }
 
@@ -192,13 +207,14 @@ export class Daemon {
     return typeof a === 'string' ? a : `${a.address}:${a.port}`;
   }
 
-  /** Graceful stop: every program in reverse priority, system_shutdown recorded, store closed. */
+  /** Graceful stop: every program in reverse priority, system_shutdown recorded and flushed, stores closed. */
   shutdown(): Promise<void> {
     this.stopping ??= (async () => {
       const { log } = this.opts;
       log.info('shutting down: stopping all programs');
       await stopAllForShutdown(this.store.list(), this.controller, this.observed);
       this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped` });
+      await this.eventLog.flush(); // system_shutdown is on disk before exit; close() follows in teardown
       await this.teardown();
       log.info('svcd stopped');
       this.opts.onExit?.(0);
