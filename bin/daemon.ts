@@ -4,12 +4,15 @@ import { dirname } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
+import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { stopAllForShutdown } from '../controllers/process/shutdown.js';
 import { UsageSampler } from '../controllers/usage-sampler.js';
 import { LogRotator } from '../controllers/log-rotation.js';
+import { readHostStats } from '../controllers/os/host-stats.js';
+import { SystemStatsSampler } from '../controllers/system-stats.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { Reconciler } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
@@ -127,8 +130,19 @@ export class Daemon {
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
 
+    const stats = new SystemStatsSampler({ clock, read: readHostStats, onError: (err) => log.warn('system stats sampling failed', { error: String(err) }) });
+    stats.start();
+    this.cleanups.push(() => stats.stop());
+    const metrics = createDaemonMetrics({
+      store,
+      observed,
+      loop: () => ({ depth: reconciler.queue.length, inFlight: reconciler.queue.inFlight, passes: reconciler.passes, passMs: reconciler.passMs }),
+    });
+    this.cleanups.push(() => metrics.close());
+
     const actions = new ProgramActions(store, observed, controller);
-    const app = createApp({ config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
+    const deps = { config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics };
+    const app = createApp(deps);
     await this.listen((req, res) => void app.callback()(req, res));
   }
 
