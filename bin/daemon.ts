@@ -5,6 +5,7 @@ import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
+import { LogSocket } from '../api/ws/log-socket.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { ProcessController } from '../controllers/process/controller.js';
@@ -71,6 +72,7 @@ export class Daemon {
   private reconciler!: Reconciler<string>;
   private observed!: ObservedRegistry;
   private events!: EventSink;
+  private logSocket: LogSocket | null = null;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -143,6 +145,7 @@ export class Daemon {
     const actions = new ProgramActions(store, observed, controller);
     const deps = { config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics };
     const app = createApp(deps);
+    this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     await this.listen((req, res) => void app.callback()(req, res));
   }
 
@@ -159,6 +162,7 @@ export class Daemon {
   private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
     const { server: cfg } = this.opts.config;
     const server = (this.server = createServer(handler));
+    if (this.logSocket) server.on('upgrade', this.logSocket.upgrade);
     server.keepAliveTimeout = 5000;
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
@@ -196,6 +200,7 @@ export class Daemon {
   }
 
   private async teardown(): Promise<void> {
+    this.logSocket?.close();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     for (const cleanup of this.cleanups.reverse()) await cleanup();
