@@ -30,7 +30,7 @@ test('svc logs -f prints the tail, then streams new lines; Ctrl-C (SIGINT) exits
   await eventually(() => lines.length >= 4, 15_000, `streamed lines (got ${JSON.stringify(lines)}, stderr ${stderr})`);
   for (const l of lines) assert.match(l, /^tick \d+$/);
   const numbers = lines.map((l) => Number(l.split(' ')[1]));
-  assert.ok(numbers[3]! > numbers[0]!, `increasing: ${numbers.join(',')}`);
+  assert.ok(numbers[3] > numbers[0], `increasing: ${numbers.join(',')}`);
 
   assert.ok(child.pid);
   process.kill(child.pid, 'SIGINT');

@@ -14,7 +14,7 @@ test('system stats: sampled at start, refreshed every 3 s by the clock, never on
     { cpuBusy: 150, cpuTotal: 500, memTotalBytes: 8 * GiB, memAvailableBytes: 4 * GiB },
   ];
   let reads = 0;
-  const sampler = new SystemStatsSampler({ clock, read: () => Promise.resolve(readings[Math.min(reads++, readings.length - 1)]!) });
+  const sampler = new SystemStatsSampler({ clock, read: () => Promise.resolve(readings[Math.min(reads++, readings.length - 1)]) });
   assert.equal(sampler.current(), null, 'nothing before the first sample');
   sampler.start();
   await flush();
