@@ -4,6 +4,8 @@ import { coreAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { errorMiddleware } from './errors.js';
 import { eventsRouter } from './routes/events.js';
+import { docsRouter } from './routes/docs.js';
+import { metricsRouter } from './routes/metrics.js';
 import { programsRouter } from './routes/programs.js';
 import { systemRouter } from './routes/system.js';
 
@@ -11,6 +13,7 @@ import { systemRouter } from './routes/system.js';
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
+  if (deps.metrics) app.use(deps.metrics.http.middleware()); // outermost: sees the final status
   app.use(errorMiddleware(deps.log));
   app.use(coreAuth(deps.config.server.auth_secret));
 
@@ -23,6 +26,8 @@ export function createApp(deps: ApiDeps): Koa {
   for (const router of [programsRouter(deps), eventsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
+  if (deps.metrics) app.use(metricsRouter(deps.metrics.metrics).routes());
+  if (deps.config.server.enable_docs) app.use(docsRouter(deps.version).routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   return app;

@@ -22,11 +22,13 @@ export interface ClientOptions {
 export class ApiClient {
   private readonly origin: string;
   private readonly dispatcher: Dispatcher | undefined;
+  private readonly socketPath: string | null = null;
 
   constructor(private readonly opts: ClientOptions) {
     if (opts.url.startsWith('unix:')) {
       const socketPath = opts.url.slice('unix:'.length).replace(/^\/\//, '');
       this.origin = 'http://localhost';
+      this.socketPath = socketPath;
       this.dispatcher = new Agent({ connect: { socketPath } });
     } else {
       this.origin = opts.url.replace(/\/+$/, '');
@@ -36,6 +38,12 @@ export class ApiClient {
 
   get url(): string {
     return this.opts.url;
+  }
+
+  /** Where and how to open a WebSocket on `path` (ws://, or ws+unix: for a socket). */
+  webSocketTarget(path: string): { url: string; headers: Record<string, string> } {
+    const url = this.socketPath ? `ws+unix:${this.socketPath}:${path}` : `${this.origin.replace(/^http/, 'ws')}${path}`;
+    return { url, headers: this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {} };
   }
 
   get<T>(path: string): Promise<T> {
