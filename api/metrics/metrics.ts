@@ -19,7 +19,9 @@ export class SvcMetrics {
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     if (opts.defaultMetrics === false) return;
-    collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+    // Sample event-loop lag every 500 ms, not prom-client's 10 ms: 100 wakeups a second were
+    // most of an idle daemon's CPU, and lag below half a second is not what an operator hunts.
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_', eventLoopMonitoringPrecision: 500 });
     // Gauges named *_total break Prometheus naming rules (promtool rejects them); the same
     // figures remain available per type in svc_nodejs_active_{handles,requests,resources}.
     for (const kind of ['handles', 'requests', 'resources']) this.registry.removeSingleMetric(`svc_nodejs_active_${kind}_total`);
