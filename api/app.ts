@@ -4,6 +4,7 @@ import { coreAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { errorMiddleware } from './errors.js';
 import { programsRouter } from './routes/programs.js';
+import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 
 /** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
@@ -19,7 +20,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  for (const router of [programsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
+  for (const router of [programsRouter(deps), stackRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
   app.use(v1.routes());

@@ -1,4 +1,6 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { StackApplier } from '../stacks/apply.js';
+import type { StackDirStatus } from '../stacks/status.js';
 import type { ProgramActions } from '../state/actions.js';
 import type { ObservedRegistry } from '../state/observed.js';
 import type { ProgramStore } from '../state/store.js';
@@ -16,4 +18,6 @@ export interface ApiDeps {
   requestShutdown: () => void;
   /** System stats snapshot provider (refreshed in the background). */
   systemStats?: () => unknown;
+  /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
+  stacks?: { applier: StackApplier; status(): StackDirStatus };
 }
