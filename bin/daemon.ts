@@ -19,6 +19,8 @@ import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { ProgramStore } from '../state/store.js';
 import { logPaths } from '../state/logs/paths.js';
+import { StackApplier } from '../stacks/apply.js';
+import { startStackDirectory } from '../stacks/watch.js';
 
 export interface DaemonOptions {
   config: SvcConfig;
@@ -128,7 +130,11 @@ export class Daemon {
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
 
     const actions = new ProgramActions(store, observed, controller);
-    const app = createApp({ config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
+    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
+    this.cleanups.push(() => stackDir.close());
+    const stacks = { applier, status: () => stackDir.directory.status() };
+    const app = createApp({ config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), stacks });
     await this.listen((req, res) => void app.callback()(req, res));
   }
 

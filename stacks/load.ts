@@ -41,12 +41,12 @@ export function loadStackText(text: string, format: DocumentFormat, label?: stri
 /**
  * Loads a stack file and, depth first, the files it includes (paths relative to the including
  * file). Syntax errors and positions are written `path:line:col:` for every format. A cycle is
- * refused with the chain of files.
+ * refused with the chain of files. `topLabel` names the file in messages (default: `path`).
  */
-export function loadStackFile(path: string, read: ReadText): LoadedStack {
+export function loadStackFile(path: string, read: ReadText, topLabel = path): LoadedStack {
   const top = resolve(path);
   const base = dirname(top);
-  const label = (abs: string) => (abs === top ? path : relative(base, abs));
+  const label = (abs: string) => (abs === top ? topLabel : relative(base, abs));
   const services: RawService[] = [];
   const includes: string[] = [];
   let prune = false;

@@ -23,8 +23,9 @@ export function stackRouter(deps: ApiDeps): Router {
     const source = sourceParam(ctx.query.source);
     const text = await readText(ctx, config.server.max_body_bytes);
     if (text.trim() === '') throw invalid('body: a stack document is required');
-    const file = source.startsWith('stack:') && source.length > 6 ? source.slice(6) : undefined;
-    const stack = loadStackText(text, format, format === 'json' ? undefined : (file ?? `stack.${format}`));
+    // TOML/YAML positions are written `path:line:col`; the path is the file named by the source, if any.
+    const file = /^stack:.+\.(json|toml|ya?ml)$/i.test(source) ? source.slice('stack:'.length) : `stack.${format}`;
+    const stack = loadStackText(text, format, format === 'json' ? undefined : file);
     const result = await applier.apply({
       stack,
       source,
