@@ -7,8 +7,6 @@ import { readText } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { booleanParam } from '../params.js';
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /**
  * Stack routes: PUT applies a stack (JSON, TOML or YAML body), GET returns the stored desired
  * state as a stack that re-applies to no change, GET /stack/status reports the watched directory.
@@ -50,6 +48,14 @@ export function stackRouter(deps: ApiDeps): Router {
 function sourceParam(value: string | string[] | undefined): string {
   if (Array.isArray(value)) throw invalid('source: given more than once');
   if (value === undefined || value === '') return 'stack:api';
-  if (value.length > 128 || CONTROL.test(value)) throw invalid('source: must not contain control characters (at most 128 characters)');
+  if (value.length > 128 || hasControl(value)) throw invalid('source: must not contain control characters (at most 128 characters)');
   return value;
+}
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }

@@ -5,6 +5,7 @@ import { registerAddUpdate } from './add-update.js';
 import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogs } from './logs.js';
+import { registerStack } from './stack.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -13,4 +14,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerAddUpdate(program, ctx);
   registerActions(program, ctx);
   registerLogs(program, ctx);
+  registerStack(program, ctx);
 }
