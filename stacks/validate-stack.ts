@@ -40,7 +40,9 @@ export function validateServices(stack: LoadedStack, ctx: StackValidationContext
         formatPosition: raw.doc.formatPosition,
         prefix: label,
       });
-      config.source ??= raw.includedFrom ? `include:${raw.includedFrom}` : ctx.source;
+      // `source = ""` means no label (spec: empty clears); `svc export` writes it for unlabelled programs.
+      if (config.source === '') delete config.source;
+      else config.source ??= raw.includedFrom ? `include:${raw.includedFrom}` : ctx.source;
       const first = firstByName.get(config.name);
       if (first) {
         const elsewhere = first.file !== raw.file && first.file ? ` in ${first.file}` : '';

@@ -35,7 +35,8 @@ export function stackRouter(deps: ApiDeps): Router {
 
   router.get('/stack', (ctx) => {
     const records = [...store.list()].sort((a, b) => a.created_at - b.created_at || a.config.name.localeCompare(b.config.name));
-    ctx.body = { prune: false, services: records.map((r) => r.config) };
+    // An unlabelled program is exported with `source: ""` so that re-applying keeps it unlabelled.
+    ctx.body = { prune: false, services: records.map((r) => ({ ...r.config, source: r.config.source ?? '' })) };
   });
 
   router.get('/stack/status', (ctx) => {
