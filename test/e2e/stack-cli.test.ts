@@ -67,7 +67,7 @@ test('svc apply prints the plan as a diff; --dry-run changes nothing; --prune re
   const bad = join(work, 'bad.toml');
   writeFileSync(bad, '[[services]]\nname = "z"\ncommand = \n');
   const err = await svc('apply', 'bad.toml');
-  assert.equal(err.code, 1);
+  assert.equal(err.code, 2, 'an invalid input file is a usage-class error (docs/cli.md)');
   assert.match(err.stderr, /^svc: bad\.toml:3:\d+: /);
 });
 

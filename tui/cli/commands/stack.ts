@@ -81,7 +81,7 @@ function stackBody(file: string, source: string): RawBody {
     });
     return new RawBody(JSON.stringify({ prune: stack.prune, services }), contentTypeOf('json'));
   } catch (err) {
-    if (err instanceof SvcError) throw new CliError(err.message, 1);
+    if (err instanceof SvcError) throw new CliError(err.message, 2);
     throw err;
   }
 }
