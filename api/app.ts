@@ -7,6 +7,7 @@ import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
 import { metricsRouter } from './routes/metrics.js';
 import { programsRouter } from './routes/programs.js';
+import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 
 /** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
@@ -23,7 +24,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  for (const router of [programsRouter(deps), eventsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
+  for (const router of [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
   if (deps.metrics) app.use(metricsRouter(deps.metrics.metrics).routes());

@@ -1,4 +1,6 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { StackApplier } from '../stacks/apply.js';
+import type { StackDirStatus } from '../stacks/status.js';
 import type { ProgramActions } from '../state/actions.js';
 import type { EventLog } from '../state/events/event-log.js';
 import type { ObservedRegistry } from '../state/observed.js';
@@ -23,4 +25,6 @@ export interface ApiDeps {
   systemStats?: () => SystemStats | null;
   /** The metrics registry and HTTP instrumentation; without it `/metrics` answers 404. */
   metrics?: DaemonMetrics;
+  /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
+  stacks?: { applier: StackApplier; status(): StackDirStatus };
 }

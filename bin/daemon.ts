@@ -28,6 +28,8 @@ import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { ProgramStore } from '../state/store.js';
 import { logPaths } from '../state/logs/paths.js';
+import { StackApplier } from '../stacks/apply.js';
+import { startStackDirectory } from '../stacks/watch.js';
 
 export interface DaemonOptions {
   config: SvcConfig;
@@ -184,7 +186,11 @@ export class Daemon {
     this.cleanups.push(() => metrics.close());
 
     const actions = new ProgramActions(store, observed, controller);
-    const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics };
+    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
+    this.cleanups.push(() => stackDir.close());
+    const stacks = { applier, status: () => stackDir.directory.status() };
+    const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
     const app = createApp(deps);
     this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     await this.listen((req, res) => void app.callback()(req, res));

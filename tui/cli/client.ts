@@ -11,6 +11,14 @@ export class CliError extends Error {
   }
 }
 
+/** A body sent as is with its own Content-Type (a stack file in TOML or YAML). */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 export interface ClientOptions {
   /** http://host:port, or unix:/path/to/svcd.sock */
   url: string;
@@ -65,13 +73,14 @@ export class ApiClient {
   async call<T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const raw = body instanceof RawBody ? body : null;
+    if (body !== undefined) headers['content-type'] = raw ? raw.contentType : 'application/json';
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.origin}${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: raw ? raw.text : body === undefined ? undefined : JSON.stringify(body),
         dispatcher: this.dispatcher,
         headersTimeout: this.opts.timeoutMs ?? 120_000,
         bodyTimeout: this.opts.timeoutMs ?? 120_000,
