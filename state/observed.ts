@@ -13,6 +13,34 @@ export interface LastExit {
   msg: string;
 }
 
+/** How the last cron run ended (cron controller; docs/cron.md). */
+export interface CronLastRun {
+  /** The schedule slot it ran for (Unix ms); for a manual trigger, the request time. */
+  slot: number;
+  /** Unix ms; null when the spawn failed. */
+  started_at: number | null;
+  exit_code: number | null;
+  signal: number | null;
+  duration_secs: number;
+  /** ok, failed, spawn_failed, kill_after, overlap, stop, remove, shutdown. */
+  reason: string;
+  msg: string;
+}
+
+/** The schedule side of a cron program, published by the cron controller. */
+export interface CronObserved {
+  /** Unix ms of the next firing (jitter included once drawn); null while paused. */
+  next_fire_at: number | null;
+  /** Runs in flight (including runs being stopped). */
+  running: number;
+  /** Firings waiting for a free slot (on_overlap = queue). */
+  queued: number;
+  /** Firings skipped (on_overlap = skip) and dropped (queue full) since the daemon started. */
+  skipped: number;
+  dropped: number;
+  last_run: CronLastRun | null;
+}
+
 /** What controllers observed about one program; views read it, never the OS. */
 export interface ObservedProgram {
   status: ProgramStatus;
@@ -35,6 +63,8 @@ export interface ObservedProgram {
   /** The intent sequence numbers the controller has acted on (lets a request wait for its effect). */
   applied_start_seq: number;
   applied_restart_seq: number;
+  /** Present for cron programs only (cron controller). */
+  cron?: CronObserved;
 }
 
 export const INITIAL_OBSERVED: ObservedProgram = {

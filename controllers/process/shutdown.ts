@@ -7,7 +7,11 @@ import type { ProcessController } from './controller.js';
  * Stops every program for daemon shutdown, in descending priority: each level is gone (or
  * past its stopsecs, when SIGKILL follows) before the next level is asked to stop.
  */
-export async function stopAllForShutdown(records: ProgramRecord[], controller: ProcessController, observed: ObservedRegistry): Promise<void> {
+export async function stopAllForShutdown(
+  records: ProgramRecord[],
+  controller: Pick<ProcessController, 'markShutdown'>, // process and cron controllers alike
+  observed: ObservedRegistry,
+): Promise<void> {
   const levels = new Map<number, ProgramRecord[]>();
   for (const r of records) {
     const p = withDefaults(r.config).priority;
