@@ -11,7 +11,8 @@ import type { Clock } from './clock.js';
  */
 export class DueTimer<K> {
   private readonly due = new Map<K, number>();
-  private heap: { at: number; key: K }[] = [];
+  private heap: { at: number; seq: number; key: K }[] = [];
+  private seq = 0;
   private cancel: (() => void) | null = null;
   private armedFor = Infinity;
   private closed = false;
@@ -25,7 +26,7 @@ export class DueTimer<K> {
   set(key: K, at: number): void {
     if (this.closed || this.due.get(key) === at) return;
     this.due.set(key, at);
-    this.push({ at, key });
+    this.push({ at, seq: this.seq++, key });
     if (this.heap.length > 64 && this.heap.length > 4 * this.due.size) this.compact();
     this.arm();
   }
@@ -88,19 +89,24 @@ export class DueTimer<K> {
 
   private compact(): void {
     this.heap = [];
-    for (const [key, at] of this.due) this.push({ at, key });
+    for (const [key, at] of this.due) this.push({ at, seq: this.seq++, key });
   }
 
-  private push(entry: { at: number; key: K }): void {
+  private push(entry: { at: number; seq: number; key: K }): void {
     const h = this.heap;
     h.push(entry);
     let i = h.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (h[parent].at <= h[i].at) break;
+      if (!this.before(h[i], h[parent])) break;
       [h[parent], h[i]] = [h[i], h[parent]];
       i = parent;
     }
+  }
+
+  /** Earlier time first; equal times in the order they were set. */
+  private before(a: { at: number; seq: number }, b: { at: number; seq: number }): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
   }
 
   private pop(): void {
@@ -113,8 +119,8 @@ export class DueTimer<K> {
       const l = 2 * i + 1;
       const r = l + 1;
       let min = i;
-      if (l < h.length && h[l].at < h[min].at) min = l;
-      if (r < h.length && h[r].at < h[min].at) min = r;
+      if (l < h.length && this.before(h[l], h[min])) min = l;
+      if (r < h.length && this.before(h[r], h[min])) min = r;
       if (min === i) break;
       [h[min], h[i]] = [h[i], h[min]];
       i = min;
