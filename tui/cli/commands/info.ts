@@ -19,6 +19,14 @@ interface Detail {
     detail: string | null;
     cpu_usage: number;
     mem_usage: number;
+    cron?: {
+      next_fire_at: number | null;
+      running: number;
+      queued: number;
+      skipped: number;
+      dropped: number;
+      last_run: { msg: string; started_at: number | null; slot: number } | null;
+    };
   };
 }
 
@@ -38,9 +46,20 @@ export function registerInfo(program: Command, ctx: CliContext): void {
         `pid:         ${s.pid ?? '-'}   uptime: ${duration(s.uptime_secs)}   cpu: ${s.cpu_usage.toFixed(1)}%   mem: ${bytes(s.mem_usage)}`,
         `restarts:    ${s.restarts} (retries since stable: ${s.retries})${s.next_retry_at ? `   next retry: ${timestamp(s.next_retry_at)}` : ''}`,
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
+        ...(s.cron ? cronLines(d.config, s.cron) : []),
         'config:',
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];
       ctx.print(lines.join('\n'));
     });
+}
+
+/** The schedule of a cron program (docs/cron.md). */
+function cronLines(config: Record<string, unknown>, c: NonNullable<Detail['state']['cron']>): string[] {
+  const zone = typeof config.cron_tz === 'string' ? config.cron_tz : 'local time';
+  return [
+    `schedule:    ${String(config.cron)} (${zone})   next: ${c.next_fire_at ? timestamp(c.next_fire_at) : '- (paused)'}`,
+    `runs:        ${c.running} running, ${c.queued} queued, ${c.skipped} skipped, ${c.dropped} dropped (queue full)`,
+    `last run:    ${c.last_run ? c.last_run.msg : '-'}`,
+  ];
 }
