@@ -158,7 +158,10 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
     const due = schedule.slotsDesc(lastFire, now, CATCHUP_CAP + 2);
     if (due.length > 0) {
       const newest = due[0];
-      const onTime = now - newest <= LATE_GRACE_MS;
+      // Lateness counts from the firing time once its jitter is drawn, so a long jitter wait
+      // interrupted by another pass (an exit, an update) does not turn the slot into a missed one.
+      const drawn = pending?.slot === newest ? pending.at : null;
+      const onTime = now - (drawn ?? newest) <= LATE_GRACE_MS;
       const missed = onTime ? due.slice(1) : due; // newest first
       firings.push(...catchUp(config.catchup, missed, onTime));
       if (missed.length > 0) {
@@ -167,7 +170,7 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
       }
       if (onTime) {
         // The jitter of a slot is drawn once, when it becomes due, and kept until it fires.
-        const at = pending?.slot === newest && pending.at !== null ? pending.at : newest + jitterMs(config, input.random);
+        const at = drawn ?? newest + jitterMs(config, input.random);
         if (now >= at) {
           firings.push({ slot: newest, trigger: 'schedule' });
           lastFire = newest;

@@ -230,6 +230,21 @@ test('jitter delays each firing by random x jitter_sec, drawn once per slot from
   await h.close();
 });
 
+test('a jitter wait longer than the 30 s grace, interrupted by another pass, still fires the slot', async () => {
+  const h = await cronHarness();
+  h.setRandom(0.9);
+  const id = await h.add({ name: 'long', cron: '0 * * * *', jitter_sec: 100, catchup: 'skip' });
+  await h.advance(60 * MIN);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 60 * MIN + 90_000);
+  await h.advance(60_000);
+  await h.store.update(id, (c) => ({ ...c, stopsecs: 3 })); // a pass 60 s after the slot
+  await h.settle();
+  assert.equal(h.os.spawnCount, 0);
+  await h.advance(30_000);
+  assert.equal(h.os.spawnCount, 1);
+  await h.close();
+});
+
 test('jitter with random 0 fires exactly at the slot', async () => {
   const h = await cronHarness();
   h.setRandom(0);
