@@ -7,6 +7,8 @@ import { activeFilter, selectedIndex, visiblePrograms } from './view.js';
 export interface KeyInfo {
   upArrow?: boolean;
   downArrow?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
   pageUp?: boolean;
   pageDown?: boolean;
   home?: boolean;
@@ -127,8 +129,8 @@ function normalKey(s: UiState, input: string, key: KeyInfo, layout: Layout): Key
 function signalKey(s: UiState, input: string, key: KeyInfo): KeyResult {
   const to = (...events: UiEvent[]): KeyResult => ({ state: events.reduce(reduce, s) });
   if (key.escape || input === 'q') return to({ type: 'cancel' });
-  if (key.upArrow) return to({ type: 'signal-move', by: -1 });
-  if (key.downArrow) return to({ type: 'signal-move', by: 1 });
+  if (key.upArrow || key.leftArrow) return to({ type: 'signal-move', by: -1 });
+  if (key.downArrow || key.rightArrow) return to({ type: 'signal-move', by: 1 });
   const digit = Number(input);
   const index = key.return ? s.signalIndex : input >= '1' && input <= '7' ? digit - 1 : -1;
   const signal = SIGNALS[index];
