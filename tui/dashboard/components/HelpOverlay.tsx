@@ -19,17 +19,33 @@ export const KEY_HELP: [string, string][] = [
   ['q  Ctrl-C', 'quit'],
 ];
 
-/** Key bindings, shown in place of the panes. */
-export default function HelpOverlay({ height }: { height: number }) {
+function Entries({ items }: { items: [string, string][] }) {
   return (
-    <Box flexDirection="column" height={height} borderStyle="round" paddingX={1} overflow="hidden">
-      <Text bold>svc ui: keys</Text>
-      {KEY_HELP.map(([keys, what]) => (
+    <Box flexDirection="column" flexGrow={1} flexBasis={0}>
+      {items.map(([keys, what]) => (
         <Text key={keys} wrap="truncate">
           <Text color="cyan">{keys.padEnd(16)}</Text>
           {what}
         </Text>
       ))}
+    </Box>
+  );
+}
+
+/** Key bindings, shown in place of the panes; in two columns when the panes are short. */
+export default function HelpOverlay({ height }: { height: number }) {
+  const rows = Math.max(1, height - 1);
+  const half = Math.ceil(KEY_HELP.length / 2);
+  const [left, right] = rows >= KEY_HELP.length ? [KEY_HELP, []] : [KEY_HELP.slice(0, half), KEY_HELP.slice(half)];
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Text bold color="cyan">
+        svc ui: keys (any key closes)
+      </Text>
+      <Box>
+        <Entries items={left.slice(0, rows)} />
+        {right.length ? <Entries items={right.slice(0, rows)} /> : null}
+      </Box>
     </Box>
   );
 }
