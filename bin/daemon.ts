@@ -27,7 +27,7 @@ import { CronMarks } from '../state/cron-marks.js';
 import type { EventInput, EventSink } from '../state/events/types.js';
 import type { SignalName } from '../state/signals.js';
 import { ObservedRegistry } from '../state/observed.js';
-import { withDefaults } from '../state/program.js';
+import { initialRun, withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { ProgramStore } from '../state/store.js';
 import { logPaths } from '../state/logs/paths.js';
@@ -223,7 +223,7 @@ export class Daemon {
    */
   private async applyBootIntents(adopted: Set<string>): Promise<void> {
     const changes = this.store.list().filter((r) => {
-      const want = adopted.has(r.id) || r.config.autostart !== false ? 'running' : 'stopped';
+      const want = adopted.has(r.id) ? 'running' : initialRun(r.config);
       return r.intent.run !== want;
     });
     if (changes.length === 0) return;

@@ -1,4 +1,4 @@
-import type { Intent, ProgramConfig, ProgramRecord } from '../state/program.js';
+import { initialRun, type Intent, type ProgramConfig, type ProgramRecord } from '../state/program.js';
 import type { Change } from '../state/store.js';
 import type { DesiredService } from './validate-stack.js';
 import { sameConfig } from './same-config.js';
@@ -70,10 +70,9 @@ export function planStack(desired: DesiredService[], existing: ProgramRecord[], 
   return { entries, change };
 }
 
-/** New programs run unless autostart is false; cron programs wait for their schedule. */
+/** New programs run (a cron schedule is active) unless autostart is false, as on create. */
 function newRecord(config: ProgramConfig, opts: PlanOptions): ProgramRecord {
-  const run = config.autostart === false || config.cron ? 'stopped' : 'running';
-  return { id: opts.newId(), config, intent: { run, start_seq: 0, restart_seq: 0, force: false }, revision: 1, created_at: opts.now, updated_at: opts.now };
+  return { id: opts.newId(), config, intent: { run: initialRun(config), start_seq: 0, restart_seq: 0, force: false }, revision: 1, created_at: opts.now, updated_at: opts.now };
 }
 
 function processChanged(a: ProgramConfig, b: ProgramConfig): boolean {

@@ -123,6 +123,14 @@ export interface Intent {
   force: boolean;
 }
 
+/**
+ * The run intent of a program when it is created, and at every daemon boot: running unless
+ * `autostart` is false. For a cron program "running" means its schedule is active.
+ */
+export function initialRun(config: Pick<ProgramConfig, 'autostart'>): Intent['run'] {
+  return config.autostart === false ? 'stopped' : 'running';
+}
+
 /** One stored program: configuration plus intent, written atomically. */
 export interface ProgramRecord {
   id: string;

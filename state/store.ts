@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { conflict, forProgram, invalid, notFound } from './errors.js';
-import type { Intent, ProgramConfig, ProgramRecord } from './program.js';
+import { initialRun, type Intent, type ProgramConfig, type ProgramRecord } from './program.js';
 import { checkDependencies, dependantsOf } from './dependencies.js';
 import { Mutex } from './mutex.js';
 
@@ -127,7 +127,7 @@ export class ProgramStore {
       const records = configs.map((config): ProgramRecord => ({
         id: randomUUID(),
         config,
-        intent: { run: config.autostart === false ? 'stopped' : 'running', start_seq: 0, restart_seq: 0, force: false },
+        intent: { run: initialRun(config), start_seq: 0, restart_seq: 0, force: false },
         revision: 1,
         created_at: now,
         updated_at: now,

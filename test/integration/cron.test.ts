@@ -75,3 +75,11 @@ test('a command that does not exist records cron_spawn_failed with the reason', 
   await eventually(async () => (await d.request<{ event: string }[]>('GET', `/api/v1/programs/${id}/events?event_type=cron_spawn_failed`)).body.length > 0, 5000, 'cron_spawn_failed in the history');
   await d.request('POST', `/api/v1/programs/${id}/stop`);
 });
+
+test('a cron program created by a stack is Scheduled, like one created by the API', async () => {
+  const res = await d.request('PUT', '/api/v1/stack?source=stack:jobs', { services: [{ name: 'stacked-job', command: 'true', cron: '0 3 * * *' }] });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const id = (await d.request<{ id: string; name: string }[]>('GET', '/api/v1/programs')).body.find((p) => p.name === 'stacked-job')!.id;
+  const o = await eventually(async () => ((await detail(id)).state.status === 'Scheduled' ? detail(id) : null), 5000, 'Scheduled');
+  assert.ok(o.state.cron!.next_fire_at! > Date.now());
+});

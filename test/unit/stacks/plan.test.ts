@@ -18,10 +18,10 @@ const stored = (config: Partial<ProgramConfig> & { name: string }, run: 'running
 });
 const lines = (desired: DesiredService[], existing: ProgramRecord[], o = opts()) => planStack(desired, existing, o).entries.map(applyLine);
 
-test('a new service is created with a running intent (stopped when autostart=false or cron)', () => {
+test('a new service is created with a running intent (stopped when autostart=false); a cron schedule is active', () => {
   const plan = planStack([want({ name: 'web' }), want({ name: 'quiet', autostart: false }), want({ name: 'job', cron: '* * * * *' })], [], opts());
   assert.deepEqual(plan.entries.map(applyLine), ['created web', 'created quiet', 'created job']);
-  assert.deepEqual(plan.change.put.map((r) => r.intent.run), ['running', 'stopped', 'stopped']);
+  assert.deepEqual(plan.change.put.map((r) => r.intent.run), ['running', 'stopped', 'running']);
   assert.equal(plan.change.put[0]?.created_at, NOW);
   assert.deepEqual(plan.change.del, []);
 });
