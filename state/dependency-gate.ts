@@ -3,8 +3,9 @@ import type { ProgramStore } from './store.js';
 
 /**
  * Whether a program's dependencies are up: a dependency with an enabled health check must be
- * Healthy, any other must have a live process (Running, Healthy or Unhealthy). Returns what the
- * program waits for (shown as its status detail), or null when it may start.
+ * Healthy; a cron program must have its schedule active (Scheduled, or Running a run); any other
+ * must have a live process (Running, Healthy or Unhealthy). Returns what the program waits for
+ * (shown as its status detail), or null when it may start.
  */
 export function dependencyBlocker(store: ProgramStore, observed: ObservedRegistry, id: string): string | null {
   const deps = store.get(id)?.config.depends_on ?? [];
@@ -13,8 +14,12 @@ export function dependencyBlocker(store: ProgramStore, observed: ObservedRegistr
     const dep = store.getByName(name);
     if (!dep) continue; // validation keeps names known; a race with a removal must not wedge the loop
     const status = observed.get(dep.id).status;
-    const needsHealthy = dep.config.health_check !== undefined && dep.config.health_check.enabled !== false;
-    const up = needsHealthy ? status === 'Healthy' : status === 'Running' || status === 'Healthy' || status === 'Unhealthy';
+    const needsHealthy = !dep.config.cron && dep.config.health_check !== undefined && dep.config.health_check.enabled !== false;
+    const up = dep.config.cron
+      ? status === 'Scheduled' || status === 'Running'
+      : needsHealthy
+        ? status === 'Healthy'
+        : status === 'Running' || status === 'Healthy' || status === 'Unhealthy';
     if (!up) waiting.push(`${name} (${status}${needsHealthy ? ', needs Healthy' : ''})`);
   }
   return waiting.length > 0 ? `waiting for ${waiting.join(', ')}` : null;
