@@ -106,7 +106,8 @@ export class Daemon {
     }));
     this.cleanups.push(() => eventLog.close());
     const events = (this.events = daemonEventSink(eventLog, log));
-    const runtime = new RuntimeStore(store.meta);
+    const runtime = new RuntimeStore(store.meta, (err) => log.warn('runtime record write failed', { error: String(err) }));
+    this.cleanups.push(() => runtime.flush());
     const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
 
     const enqueue = (id: string) => this.reconciler.enqueue(id);

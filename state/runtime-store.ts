@@ -1,3 +1,4 @@
+import { KeyedWriter, type MetaLevel } from './keyed-writer.js';
 
 /** The persisted facts about a live process that let a restarted daemon re-adopt it. */
 export interface RuntimeRecord {
@@ -7,53 +8,26 @@ export interface RuntimeRecord {
   stopsecs: number;
 }
 
-/** The slice of an abstract-level (sub)level this store uses. */
-interface Meta {
-  batch(ops: ({ type: 'put'; key: string; value: string } | { type: 'del'; key: string })[]): Promise<void>;
-  iterator(range: { gte: string; lt: string }): AsyncIterable<[string, string]>;
-}
-
-/**
- * Writes runtime records behind the process controller without making it wait: changes are
- * coalesced per program and written in one batch at a time, in order.
- */
+/** Runtime records under `run:<id>` in store.meta, written behind the process controller. */
 export class RuntimeStore {
-  private pending = new Map<string, RuntimeRecord | null>();
-  private flushing: Promise<void> | null = null;
+  private readonly writer: KeyedWriter<RuntimeRecord>;
 
-  constructor(private readonly meta: Meta) {}
+  constructor(meta: MetaLevel, onError?: (err: unknown) => void) {
+    this.writer = new KeyedWriter(meta, 'run', onError);
+  }
 
   set(id: string, record: RuntimeRecord | null): void {
-    this.pending.set(id, record);
-    this.flushing ??= this.flushLoop();
+    this.writer.set(id, record);
   }
 
-  async loadAll(): Promise<Map<string, RuntimeRecord>> {
-    const out = new Map<string, RuntimeRecord>();
-    for await (const [key, value] of this.meta.iterator({ gte: 'run:', lt: 'run;' })) {
-      out.set(key.slice(4), JSON.parse(value) as RuntimeRecord);
-    }
-    return out;
+  loadAll(): Promise<Map<string, RuntimeRecord>> {
+    return this.writer.loadAll((v) => {
+      const r = v as Partial<RuntimeRecord>;
+      return typeof r.pid === 'number' && typeof r.startTime === 'number' ? (r as RuntimeRecord) : null;
+    });
   }
 
-  /** Resolves when everything set so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-  }
-
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.pending.size > 0) {
-        const batch = this.pending;
-        this.pending = new Map();
-        await this.meta.batch(
-          [...batch].map(([id, record]) =>
-            record ? { type: 'put' as const, key: `run:${id}`, value: JSON.stringify(record) } : { type: 'del' as const, key: `run:${id}` },
-          ),
-        );
-      }
-    } finally {
-      this.flushing = null;
-    }
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 }

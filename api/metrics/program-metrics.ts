@@ -25,7 +25,8 @@ export class ProgramMetrics implements MetricSource {
 
   install(registry: Registry): void {
     const programs = () => this.store.list().map((r) => ({ labels: { name: r.config.name, id: r.id }, o: this.observed.get(r.id) }));
-    const gauge = (name: string, help: string, value: (o: ObservedProgram) => number) =>
+    /** A per-program gauge over the programs `which` selects (all by default). */
+    const gauge = (name: string, help: string, value: (o: ObservedProgram) => number, which: (o: ObservedProgram) => boolean = () => true) =>
       new Gauge({
         name,
         help,
@@ -33,7 +34,7 @@ export class ProgramMetrics implements MetricSource {
         registers: [registry],
         collect() {
           this.reset();
-          for (const p of programs()) this.set(p.labels, value(p.o));
+          for (const p of programs()) if (which(p.o)) this.set(p.labels, value(p.o));
         },
       });
 
@@ -53,37 +54,15 @@ export class ProgramMetrics implements MetricSource {
     gauge('svc_program_cpu_percent', 'CPU usage of the main process, percent of one core', (o) => o.cpu_usage);
     gauge('svc_program_memory_bytes', 'Resident set size of the main process in bytes', (o) => o.mem_usage);
     gauge('svc_program_retries', 'Restarts since the last stable run or manual start', (o) => o.retries);
-    const probed = () => programs().filter((p) => p.o.health?.last);
-    const healthGauge = (name: string, help: string, value: (o: ObservedProgram) => number) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['name', 'id'],
-        registers: [registry],
-        collect() {
-          this.reset();
-          for (const p of probed()) this.set(p.labels, value(p.o));
-        },
-      });
-    healthGauge('svc_health_probe_success', 'Outcome of the last health probe (1 passed, 0 failed)', (o) => (o.health?.last?.ok ? 1 : 0));
-    healthGauge('svc_health_probe_latency_seconds', 'Duration of the last health probe in seconds', (o) => (o.health?.last?.latency_ms ?? 0) / 1000);
-    const scheduled = () => programs().filter((p) => p.o.cron);
-    const cronGauge = (name: string, help: string, value: (c: NonNullable<ObservedProgram['cron']>) => number) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['name', 'id'],
-        registers: [registry],
-        collect() {
-          this.reset();
-          for (const p of scheduled()) this.set(p.labels, value(p.o.cron!));
-        },
-      });
-    cronGauge('svc_cron_runs_in_flight', 'Cron runs in flight', (c) => c.running);
-    cronGauge('svc_cron_queued', 'Cron firings waiting for a free slot', (c) => c.queued);
-    cronGauge('svc_cron_next_fire_timestamp_seconds', 'Unix time of the next firing (0 while paused)', (c) => (c.next_fire_at ?? 0) / 1000);
-    cronGauge('svc_cron_last_duration_seconds', 'Duration of the last finished run', (c) => c.last_run?.duration_secs ?? 0);
-    healthGauge('svc_health_failures', 'Failed health probes in a row', (o) => o.health?.failures ?? 0);
+    const probed = (o: ObservedProgram) => Boolean(o.health?.last);
+    gauge('svc_health_probe_success', 'Outcome of the last health probe (1 passed, 0 failed)', (o) => (o.health?.last?.ok ? 1 : 0), probed);
+    gauge('svc_health_probe_latency_seconds', 'Duration of the last health probe in seconds', (o) => (o.health?.last?.latency_ms ?? 0) / 1000, probed);
+    gauge('svc_health_failures', 'Failed health probes in a row', (o) => o.health?.failures ?? 0, probed);
+    const scheduled = (o: ObservedProgram) => Boolean(o.cron);
+    gauge('svc_cron_runs_in_flight', 'Cron runs in flight', (o) => o.cron?.running ?? 0, scheduled);
+    gauge('svc_cron_queued', 'Cron firings waiting for a free slot', (o) => o.cron?.queued ?? 0, scheduled);
+    gauge('svc_cron_next_fire_timestamp_seconds', 'Unix time of the next firing (0 while paused)', (o) => (o.cron?.next_fire_at ?? 0) / 1000, scheduled);
+    gauge('svc_cron_last_duration_seconds', 'Duration of the last finished run', (o) => o.cron?.last_run?.duration_secs ?? 0, scheduled);
     new Counter({
       name: 'svc_program_restarts_total',
       help: 'Restarts by policy since svcd started',

@@ -1,18 +1,11 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { startDaemon, removeRoot, fixture, eventually, SVC, type RunningDaemon } from '../helpers/daemon.js';
+import { SVC, eventually, fixture, useDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
 
-let d: RunningDaemon;
-before(async () => {
-  d = await startDaemon();
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
 
 test('svc logs -f prints the tail, then streams new lines; Ctrl-C (SIGINT) exits 0', async () => {
   const add = await runCli(['add', 'chatty', '--', process.execPath, fixture('ticker.js'), '200'], { SVC_URL: d.url });

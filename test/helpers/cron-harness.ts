@@ -2,6 +2,7 @@ import { MemoryLevel } from 'memory-level';
 import { CronController } from '../../controllers/cron/controller.js';
 import { FakeOs } from '../../controllers/os/fake.js';
 import { FakeClock } from '../../reconciler/fake-clock.js';
+import { loopDriver } from './loop-driver.js';
 import { Reconciler } from '../../reconciler/reconciler.js';
 import { CronMarks } from '../../state/cron-marks.js';
 import type { EventInput } from '../../state/events/types.js';
@@ -51,25 +52,7 @@ export async function cronHarness(opts: CronHarnessOptions = {}) {
   for (const r of store.list()) reconciler.enqueue(r.id);
   reconciler.start();
 
-  const settle = async () => {
-    for (let i = 0; i < 20; i++) {
-      await reconciler.idle();
-      await new Promise((r) => setImmediate(r));
-      if (reconciler.queue.length === 0 && reconciler.queue.inFlight === 0) return;
-    }
-  };
-  /** Moves time forward, firing each timer at its own time and letting the loop settle after it. */
-  const advance = async (ms: number) => {
-    const target = clock.now() + ms;
-    for (;;) {
-      const next = clock.nextTimerAt();
-      if (next === null || next > target) break;
-      clock.advance(Math.max(0, next - clock.now()));
-      await settle();
-    }
-    clock.advance(target - clock.now());
-    await settle();
-  };
+  const { settle, advance } = loopDriver(clock, [reconciler]);
   const advanceTo = (at: number) => advance(at - clock.now());
   const add = async (config: Partial<ProgramConfig> & { name: string; cron: string }) => {
     const [record] = await store.create([{ command: 'job', cron_tz: 'UTC', ...config }], clock.now());

@@ -1,3 +1,4 @@
+import { before, after } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,11 +24,11 @@ export interface RunningDaemon {
   url: string;
   proc: ChildProcess;
   stderr: string[];
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
+  request: <T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: T }>;
   /** Graceful stop (SIGTERM), then kills whatever it started that is still alive. */
-  stop(): Promise<number | null>;
+  stop: () => Promise<number | null>;
   /** SIGKILL the daemon only (its programs survive, as after a crash). */
-  crash(): Promise<void>;
+  crash: () => Promise<void>;
 }
 
 /** Writes conf/svc.toml under root with the given TOML body (port 0 = a free port). */
@@ -128,4 +129,26 @@ export function pidAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * One real daemon for the whole test file: started before the first test, stopped (with every
+ * process it started) and its root removed after the last. Returns a handle that refers to it.
+ */
+export function useDaemon(opts: { root?: string; config?: string; env?: Record<string, string> } = {}): RunningDaemon {
+  let daemon: RunningDaemon | undefined;
+  before(async () => {
+    daemon = await startDaemon(opts.root ?? tempRoot(), opts);
+  });
+  after(async () => {
+    if (!daemon) return;
+    await daemon.stop();
+    removeRoot(daemon.root);
+  });
+  const current = (): RunningDaemon => {
+    if (!daemon) throw new Error('the daemon is not started yet (use it inside a test)');
+    return daemon;
+  };
+  // Every member of RunningDaemon is a field or a closure, so forwarding reads is enough.
+  return new Proxy({} as RunningDaemon, { get: (_target, key) => current()[key as keyof RunningDaemon] });
 }

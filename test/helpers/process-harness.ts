@@ -2,6 +2,7 @@ import { MemoryLevel } from 'memory-level';
 import { FakeOs } from '../../controllers/os/fake.js';
 import { ProcessController } from '../../controllers/process/controller.js';
 import { FakeClock } from '../../reconciler/fake-clock.js';
+import { loopDriver } from './loop-driver.js';
 import { Reconciler } from '../../reconciler/reconciler.js';
 import { ProgramActions } from '../../state/actions.js';
 import type { EventInput } from '../../state/events/types.js';
@@ -37,25 +38,7 @@ export async function processHarness() {
   reconciler.start();
 
   /** Lets the loop run until nothing is ready (timers in the future stay pending). */
-  const settle = async () => {
-    for (let i = 0; i < 20; i++) {
-      await reconciler.idle();
-      await new Promise((r) => setImmediate(r));
-      if (reconciler.queue.length === 0 && reconciler.queue.inFlight === 0) return;
-    }
-  };
-  const advance = async (ms: number) => {
-    // Step through each timer so that work scheduled by one pass runs before the next fires.
-    const target = clock.now() + ms;
-    for (;;) {
-      const next = clock.nextTimerAt();
-      if (next === null || next > target) break;
-      clock.advance(Math.max(0, next - clock.now()));
-      await settle();
-    }
-    clock.advance(target - clock.now());
-    await settle();
-  };
+  const { settle, advance } = loopDriver(clock, [reconciler]);
   const add = async (config: Partial<ProgramConfig> & { name: string }) => {
     const [record] = await store.create([{ command: 'app', ...config }]);
     await settle();

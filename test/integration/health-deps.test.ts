@@ -1,18 +1,11 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
+import { eventually, fixture, useDaemon } from '../helpers/daemon.js';
 
-let d: RunningDaemon;
-before(async () => {
-  d = await startDaemon();
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -1,15 +1,8 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeRoot, fixture, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
+import { fixture, useDaemon } from '../helpers/daemon.js';
 
-let d: RunningDaemon;
-before(async () => {
-  d = await startDaemon(tempRoot(), { config: '[server]\nport = 0\nmax_body_bytes = 4096\n' });
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon({ config: '[server]\nport = 0\nmax_body_bytes = 4096\n' });
 
 const prog = (name: string, extra: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [fixture('forever.js')], ...extra });
 

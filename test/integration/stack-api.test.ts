@@ -1,15 +1,8 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
+import { eventually, fixture, useDaemon } from '../helpers/daemon.js';
 
-let d: RunningDaemon;
-before(async () => {
-  d = await startDaemon();
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
 
 const FOREVER = fixture('forever.js');
 const svc = (name: string, extra: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [FOREVER], ...extra });

@@ -1,17 +1,10 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDaemon, removeRoot, fixture, eventually, pidAlive, type RunningDaemon } from '../helpers/daemon.js';
+import { eventually, fixture, pidAlive, useDaemon } from '../helpers/daemon.js';
 
-let d: RunningDaemon;
-before(async () => {
-  d = await startDaemon();
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
 
 const node = (script: string, args: string[] = [], extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [fixture(script), ...args], ...extra });
 const create = async (name: string, body: Record<string, unknown>) => (await d.request('POST', '/api/v1/programs', { name, ...body })).body.id as string;
