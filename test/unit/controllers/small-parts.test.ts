@@ -53,3 +53,29 @@ test('rotate copies to .1, shifts older copies and truncates in place', async ()
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the log rotator rotates only files over log_max_bytes, every interval', async () => {
+  const { LogRotator } = await import('../../../controllers/log-rotation.js');
+  const { FakeClock } = await import('../../../reconciler/fake-clock.js');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-'));
+  try {
+    const big = join(dir, 'big.out');
+    const small = join(dir, 'small.out');
+    writeFileSync(big, 'x'.repeat(2000));
+    writeFileSync(small, 'y'.repeat(10));
+    const clock = new FakeClock();
+    const rotator = new LogRotator({ clock, files: () => [big, small, join(dir, 'missing.err')], maxBytes: 1000, keep: 2, intervalMs: 10_000 });
+    rotator.start();
+    clock.advance(9_999);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(readFileSync(big, 'utf8').length, 2000, 'not yet: the check runs every interval');
+    clock.advance(1);
+    for (let i = 0; i < 20 && readFileSync(big, 'utf8').length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(readFileSync(big, 'utf8'), '');
+    assert.equal(readFileSync(`${big}.1`, 'utf8').length, 2000);
+    assert.equal(readFileSync(small, 'utf8'), 'y'.repeat(10));
+    rotator.stop();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
