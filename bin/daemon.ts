@@ -20,7 +20,7 @@ import { watchForDependants } from './observed-links.js';
 import { readHostStats } from '../controllers/os/host-stats.js';
 import { SystemStatsSampler } from '../controllers/system-stats.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
-import { Reconciler } from '../reconciler/reconciler.js';
+import { Reconciler, type Result } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
 import { EventLog } from '../state/events/event-log.js';
 import { CronMarks } from '../state/cron-marks.js';
@@ -122,10 +122,7 @@ export class Daemon {
       enqueue,
       blockedBy: (id) => dependencyBlocker(store, observed, id),
     }));
-    const reconciler = (this.reconciler = new Reconciler(clock, controller.reconcile, {
-      onError: (key, err) => log.error('reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
-    }));
-    this.cleanups.push(() => reconciler.stop());
+    const reconciler = (this.reconciler = this.loop('process', clock, controller.reconcile));
 
     const health = new HealthController({
       store,
@@ -139,22 +136,16 @@ export class Daemon {
       verdictChanged: enqueue,
       restartForHealth: (id, pid) => controller.restartForHealth(id, pid),
     });
-    const healthLoop = new Reconciler(clock, health.reconcile, {
-      onError: (key, err) => log.error('health reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
-    });
-    this.cleanups.push(() => healthLoop.stop());
+    const healthLoop = this.loop('health', clock, health.reconcile);
     watchForDependants(store, observed, { process: enqueue, health: (id) => healthLoop.enqueue(id) });
     // Cron programs (docs/cron.md) run on their own loop with one timer for all schedules; the
     // process controller skips them. Marks (last fire times) are written behind it.
     const marks = new CronMarks(store.meta, (err) => log.warn('cron mark write failed', { error: String(err) }));
     await marks.load();
     const cron = (this.cron = new CronController({ store, observed, events, os, clock, marks, spawnContext, enqueue: (id) => cronLoop.enqueue(id) }));
-    const cronLoop = new Reconciler(clock, cron.reconcile, {
-      onError: (key, err) => log.error('cron reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
-    });
+    const cronLoop = this.loop('cron', clock, cron.reconcile);
     this.cleanups.push(async () => {
       cron.stop();
-      await cronLoop.stop();
       await marks.flush();
     });
 
@@ -216,6 +207,16 @@ export class Daemon {
     const app = createApp(deps);
     this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     await this.listen((req, res) => void app.callback()(req, res));
+  }
+
+  /** A controller's reconcile loop: errors are logged (and the key retried), stopped at teardown. */
+  private loop(name: string, clock: Clock, reconcile: (id: string) => Promise<Result | void>): Reconciler<string> {
+    const log = this.opts.log;
+    const loop = new Reconciler(clock, reconcile, {
+      onError: (key, err) => log.error(`${name} reconcile failed`, { program_id: key, error: (err as Error).stack ?? String(err) }),
+    });
+    this.cleanups.push(() => loop.stop());
+    return loop;
   }
 
   /**
