@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { coreAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { errorMiddleware } from './errors.js';
+import { authRouter } from './routes/auth.js';
 import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
 import { metricsRouter } from './routes/metrics.js';
@@ -24,7 +25,9 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  for (const router of [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps)];
+  if (deps.config.server.auth_secret) routers.push(authRouter(deps.config.server.auth_secret));
+  for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
   if (deps.metrics) app.use(metricsRouter(deps.metrics.metrics).routes());

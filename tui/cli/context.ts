@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ApiClient } from './client.js';
+import { savedToken } from './credentials.js';
 
 /** What every command needs: the API client built from global options, and output mode. */
 export interface CliContext {
@@ -13,7 +14,9 @@ export function createContext(program: Command): CliContext {
   return {
     client() {
       const o = program.opts<{ url?: string; token?: string }>();
-      client ??= new ApiClient({ url: o.url ?? process.env.SVC_URL ?? 'http://127.0.0.1:9002', token: o.token ?? process.env.SVC_TOKEN });
+      const url = o.url ?? process.env.SVC_URL ?? 'http://127.0.0.1:9002';
+      // --token, then SVC_TOKEN, then what `svc login` saved for this daemon.
+      client ??= new ApiClient({ url, token: o.token ?? process.env.SVC_TOKEN ?? savedToken(url) });
       return client;
     },
     json: () => Boolean(program.opts<{ json?: boolean }>().json),

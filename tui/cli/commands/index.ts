@@ -5,6 +5,7 @@ import { registerAddUpdate } from './add-update.js';
 import { registerEvents } from './events.js';
 import { registerInfo } from './info.js';
 import { registerList } from './list.js';
+import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerStack } from './stack.js';
 import { registerUi } from './ui.js';
@@ -16,6 +17,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerAddUpdate(program, ctx);
   registerActions(program, ctx);
   registerLogs(program, ctx);
+  registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
   registerUi(program, ctx);

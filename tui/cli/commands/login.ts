@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { createInterface } from 'node:readline/promises';
+import { ApiClient, CliError } from '../client.js';
+import type { CliContext } from '../context.js';
+import { credentialsFile, saveToken } from '../credentials.js';
+
+/** `svc login` checks a credential against the daemon and saves it; `svc logout` forgets it. */
+export function registerLogin(program: Command, ctx: CliContext): void {
+  program
+    .command('login')
+    .description('check the admin secret (or a token) against svcd and save it for later commands')
+    .action(async () => {
+      const url = ctx.client().url;
+      const token = program.opts<{ token?: string }>().token ?? process.env.SVC_TOKEN ?? (await prompt());
+      if (!token) throw new CliError('no credential given (use --token, SVC_TOKEN, or type it at the prompt)', 2);
+      await new ApiClient({ url, token }).post('/api/v1/auth/login');
+      saveToken(url, token);
+      ctx.print(`logged in to ${url}; credential saved in ${credentialsFile()}`);
+    });
+  program
+    .command('logout')
+    .description('forget the saved credential for this daemon')
+    .action(async () => {
+      const url = ctx.client().url;
+      await ctx.client().post('/api/v1/auth/logout').catch(() => undefined);
+      saveToken(url, null);
+      ctx.print(`logged out of ${url}`);
+    });
+}
+
+async function prompt(): Promise<string> {
+  if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin as AsyncIterable<Buffer>) chunks.push(chunk);
+    return Buffer.concat(chunks).toString().trim();
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question('svcd secret: ')).trim();
+  } finally {
+    rl.close();
+  }
+}
