@@ -1,6 +1,6 @@
 import type { ObservedRegistry } from '../state/observed.js';
 import type { ProgramStore } from '../state/store.js';
-import { dependantIds } from '../state/dependency-gate.js';
+import { DependantsIndex } from '../state/dependency-gate.js';
 
 /**
  * Level-triggered links between controllers through observed state: when a program's pid or
@@ -9,6 +9,7 @@ import { dependantIds } from '../state/dependency-gate.js';
  */
 export function watchForDependants(store: ProgramStore, observed: ObservedRegistry, wake: { process: (id: string) => void; health: (id: string) => void }): () => void {
   const last = new Map<string, string>();
+  const dependants = new DependantsIndex(store);
   return observed.subscribe((id, o) => {
     const fingerprint = o ? `${o.pid}:${o.status}` : 'gone';
     if (last.get(id) === fingerprint) return; // usage samples change nothing here
@@ -17,6 +18,6 @@ export function watchForDependants(store: ProgramStore, observed: ObservedRegist
     else last.delete(id);
     wake.health(id);
     const name = store.get(id)?.config.name;
-    if (statusChanged && name) for (const dependant of dependantIds(store, name)) wake.process(dependant);
+    if (statusChanged && name) for (const dependant of dependants.of(name)) wake.process(dependant);
   });
 }

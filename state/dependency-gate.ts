@@ -25,10 +25,25 @@ export function dependencyBlocker(store: ProgramStore, observed: ObservedRegistr
   return waiting.length > 0 ? `waiting for ${waiting.join(', ')}` : null;
 }
 
-/** Ids of programs that list `name` in depends_on. */
-export function dependantIds(store: ProgramStore, name: string): string[] {
-  return store
-    .list()
-    .filter((r) => r.config.depends_on?.includes(name))
-    .map((r) => r.id);
+/**
+ * Ids of the programs that list a name in depends_on, from an index rebuilt only after the
+ * store changes (status changes are frequent; a scan of every program on each was N x N).
+ */
+export class DependantsIndex {
+  private index: Map<string, string[]> | null = null;
+
+  constructor(private readonly store: ProgramStore) {
+    store.onChange(() => (this.index = null));
+  }
+
+  of(name: string): string[] {
+    this.index ??= this.build();
+    return this.index.get(name) ?? [];
+  }
+
+  private build(): Map<string, string[]> {
+    const index = new Map<string, string[]>();
+    for (const r of this.store.list()) for (const dep of r.config.depends_on ?? []) index.set(dep, [...(index.get(dep) ?? []), r.id]);
+    return index;
+  }
 }

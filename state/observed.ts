@@ -150,10 +150,21 @@ export class ObservedRegistry {
     const next = { ...this.get(id), ...patch };
     this.programs.set(id, next);
     this.feed.emit('change', id, next);
+    this.wake(id, next);
   }
 
   delete(id: string): void {
-    if (this.programs.delete(id)) this.feed.emit('change', id, null);
+    if (!this.programs.delete(id)) return;
+    this.feed.emit('change', id, null);
+    this.wake(id, null);
+  }
+
+  /** Waiters are kept per program: a change wakes only its own (no N x N work when 500 wait). */
+  private readonly waiters = new Map<string, Set<(o: ObservedProgram | null) => void>>();
+
+  private wake(id: string, observed: ObservedProgram | null): void {
+    const waiting = this.waiters.get(id);
+    if (waiting) for (const check of [...waiting]) check(observed);
   }
 
   subscribe(listener: (id: string, observed: ObservedProgram | null) => void): () => void {
@@ -166,14 +177,18 @@ export class ObservedRegistry {
     const now = this.programs.get(id) ?? null;
     if (done(now)) return Promise.resolve(now);
     return new Promise((resolve) => {
+      const waiting = this.waiters.get(id) ?? new Set();
+      this.waiters.set(id, waiting);
       const finish = (value: ObservedProgram | null) => {
         clearTimeout(timer);
-        unsubscribe();
+        waiting.delete(check);
+        if (waiting.size === 0 && this.waiters.get(id) === waiting) this.waiters.delete(id);
         resolve(value);
       };
-      const unsubscribe = this.subscribe((changed, observed) => {
-        if (changed === id && done(observed)) finish(observed);
-      });
+      const check = (observed: ObservedProgram | null) => {
+        if (done(observed)) finish(observed);
+      };
+      waiting.add(check);
       const timer = setTimeout(() => finish(this.programs.get(id) ?? null), timeoutMs);
     });
   }

@@ -105,9 +105,16 @@ export type EffectiveConfig = ProgramConfig & {
   max_queued: number;
 };
 
+/** Stored configs are never mutated (every write makes a new object), so the result is cached. */
+const effective = new WeakMap<ProgramConfig, EffectiveConfig>();
+
 export function withDefaults(config: ProgramConfig): EffectiveConfig {
-  const merged = { ...PROGRAM_DEFAULTS, ...config } as EffectiveConfig;
-  if (!config.max_queued) merged.max_queued = PROGRAM_DEFAULTS.max_queued; // spec: 0 means the default
+  let merged = effective.get(config);
+  if (!merged) {
+    merged = { ...PROGRAM_DEFAULTS, ...config } as EffectiveConfig;
+    if (!config.max_queued) merged.max_queued = PROGRAM_DEFAULTS.max_queued; // spec: 0 means the default
+    effective.set(config, merged);
+  }
   return merged;
 }
 

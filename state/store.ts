@@ -17,6 +17,8 @@ export class StoreOpenError extends Error {
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>;
 type Sub = AbstractSublevel<Db, string | Buffer | Uint8Array, string, string>;
 
+type BatchOp = { type: 'put'; key: string; value: string; sublevel: Sub } | { type: 'del'; key: string; sublevel: Sub };
+
 /** A write the store performs atomically: records to put and ids to delete. */
 export interface Change {
   put: ProgramRecord[];
@@ -189,20 +191,22 @@ export class ProgramStore {
 
   private async commitLocked(change: Change): Promise<void> {
     this.checkResultingSet(change);
-    const batch = this.db.batch();
+    // The array form of batch: one call into LevelDB, several times cheaper than a chained batch.
+    const ops: BatchOp[] = [];
     for (const id of change.del) {
       const old = this.records.get(id);
       if (!old) continue;
-      batch.del(id, { sublevel: this.programs });
-      batch.del(old.config.name, { sublevel: this.nameIndex });
+      ops.push({ type: 'del', key: id, sublevel: this.programs }, { type: 'del', key: old.config.name, sublevel: this.nameIndex });
     }
     for (const record of change.put) {
       const old = this.records.get(record.id);
-      if (old && old.config.name !== record.config.name) batch.del(old.config.name, { sublevel: this.nameIndex });
-      batch.put(record.id, JSON.stringify(record), { sublevel: this.programs });
-      batch.put(record.config.name, record.id, { sublevel: this.nameIndex });
+      if (old && old.config.name !== record.config.name) ops.push({ type: 'del', key: old.config.name, sublevel: this.nameIndex });
+      ops.push(
+        { type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.programs },
+        { type: 'put', key: record.config.name, value: record.id, sublevel: this.nameIndex },
+      );
     }
-    await batch.write();
+    await this.db.batch(ops as never); // abstract-level types sublevel ops per sublevel type; these are all string/string
     for (const id of change.del) {
       const old = this.records.get(id);
       if (old) this.names.delete(old.config.name);
