@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { coreAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { errorMiddleware } from './errors.js';
+import { eventsRouter } from './routes/events.js';
 import { programsRouter } from './routes/programs.js';
 import { systemRouter } from './routes/system.js';
 
@@ -19,7 +20,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  for (const router of [programsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
+  for (const router of [programsRouter(deps), eventsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
   app.use(v1.routes());

@@ -1,5 +1,6 @@
 import type { SvcConfig } from '../conf/keys.js';
 import type { ProgramActions } from '../state/actions.js';
+import type { EventLog } from '../state/events/event-log.js';
 import type { ObservedRegistry } from '../state/observed.js';
 import type { ProgramStore } from '../state/store.js';
 import type { ErrorLogger } from './errors.js';
@@ -10,6 +11,8 @@ export interface ApiDeps {
   store: ProgramStore;
   observed: ObservedRegistry;
   actions: ProgramActions;
+  /** The persistent event history (queries and stats). */
+  events: Pick<EventLog, 'query' | 'stats'>;
   log: ErrorLogger & { info(msg: string, fields?: Record<string, unknown>): void };
   version: string;
   /** Starts a graceful daemon shutdown (stops programs, records system_shutdown, exits 0). */

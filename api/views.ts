@@ -31,6 +31,7 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
       next_retry_at: o.next_retry_at,
       last_exit: o.last_exit,
       detail: o.detail,
+      health: o.health,
       cpu_usage: o.cpu_usage,
       mem_usage: o.mem_usage,
     },

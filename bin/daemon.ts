@@ -10,9 +10,14 @@ import { ProcessController } from '../controllers/process/controller.js';
 import { stopAllForShutdown } from '../controllers/process/shutdown.js';
 import { UsageSampler } from '../controllers/usage-sampler.js';
 import { LogRotator } from '../controllers/log-rotation.js';
+import { HealthController } from '../controllers/health/controller.js';
+import { realProbes } from '../controllers/health/probes.js';
+import { dependencyBlocker } from '../state/dependency-gate.js';
+import { watchForDependants } from './observed-links.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { Reconciler } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
+import { EventLog } from '../state/events/event-log.js';
 import type { EventInput, EventSink } from '../state/events/types.js';
 import { ObservedRegistry } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
@@ -30,9 +35,14 @@ export interface DaemonOptions {
   onExit?: (code: number) => void;
 }
 
-/** Records events in the daemon log until the persistent event history is wired in. */
-function logEventSink(log: Logger): EventSink {
-  return { emit: (e: EventInput) => log.info(`event ${e.event}`, { ...e }) };
+/** Every event goes to the persistent history, and to the daemon log at debug level. */
+function daemonEventSink(history: EventLog, log: Logger): EventSink {
+  return {
+    emit: (e: EventInput) => {
+      history.emit(e);
+      log.debug(`event ${e.event}`, { ...e });
+    },
+  };
 }
 
 /**
@@ -68,6 +78,7 @@ export class Daemon {
   private reconciler!: Reconciler<string>;
   private observed!: ObservedRegistry;
   private events!: EventSink;
+  private eventLog!: EventLog;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -75,10 +86,19 @@ export class Daemon {
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
-    const events = (this.events = logEventSink(log));
+    const eventLog = (this.eventLog = await EventLog.open({
+      file: config.storage.events_file,
+      keepDays: config.storage.events_keep_days,
+      clock,
+      onError: (msg, fields) => log.error(msg, fields),
+      onPruned: (deleted, cutoffMs) => log.info('event retention pass', { deleted, before: new Date(cutoffMs).toISOString() }),
+    }));
+    this.cleanups.push(() => eventLog.close());
+    const events = (this.events = daemonEventSink(eventLog, log));
     const runtime = new RuntimeStore(store.meta);
 
     const enqueue = (id: string) => this.reconciler.enqueue(id);
+    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
     const controller = (this.controller = new ProcessController({
       store,
       observed,
@@ -86,13 +106,32 @@ export class Daemon {
       os,
       clock,
       runtime,
-      spawnContext: { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env },
+      spawnContext,
       enqueue,
+      blockedBy: (id) => dependencyBlocker(store, observed, id),
     }));
     const reconciler = (this.reconciler = new Reconciler(clock, controller.reconcile, {
       onError: (key, err) => log.error('reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
     }));
     this.cleanups.push(() => reconciler.stop());
+
+    const health = new HealthController({
+      store,
+      observed,
+      events,
+      clock,
+      probes: realProbes,
+      os,
+      spawnContext,
+      enqueue: (id) => healthLoop.enqueue(id),
+      verdictChanged: enqueue,
+      restartForHealth: (id, pid) => controller.restartForHealth(id, pid),
+    });
+    const healthLoop = new Reconciler(clock, health.reconcile, {
+      onError: (key, err) => log.error('health reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
+    });
+    this.cleanups.push(() => healthLoop.stop());
+    watchForDependants(store, observed, { process: enqueue, health: (id) => healthLoop.enqueue(id) });
 
     // Processes that outlived a previous daemon are adopted, not started twice.
     const adopted = new Set<string>();
@@ -101,11 +140,12 @@ export class Daemon {
       else runtime.set(id, null);
     }
     await this.applyBootIntents(adopted);
-    store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
+    store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id))));
     for (const r of [...store.list()].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)) {
       reconciler.enqueue(r.id);
     }
     reconciler.start();
+    healthLoop.start();
     if (adopted.size > 0) log.info('re-adopted running programs', { count: adopted.size });
 
     const sampler = new UsageSampler({ os, clock, observed, livePids: () => controller.livePids(), intervalMs: config.supervisor.sample_interval_secs * 1000 });
@@ -128,7 +168,7 @@ export class Daemon {
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
 
     const actions = new ProgramActions(store, observed, controller);
-    const app = createApp({ config, store, observed, actions, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
+    const app = createApp({ config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
     await this.listen((req, res) => void app.callback()(req, res));
   }
 
@@ -167,13 +207,14 @@ export class Daemon {
     return typeof a === 'string' ? a : `${a.address}:${a.port}`;
   }
 
-  /** Graceful stop: every program in reverse priority, system_shutdown recorded, store closed. */
+  /** Graceful stop: every program in reverse priority, system_shutdown recorded and flushed, stores closed. */
   shutdown(): Promise<void> {
     this.stopping ??= (async () => {
       const { log } = this.opts;
       log.info('shutting down: stopping all programs');
       await stopAllForShutdown(this.store.list(), this.controller, this.observed);
       this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped` });
+      await this.eventLog.flush(); // system_shutdown is on disk before exit; close() follows in teardown
       await this.teardown();
       log.info('svcd stopped');
       this.opts.onExit?.(0);

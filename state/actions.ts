@@ -3,6 +3,7 @@ import type { ObservedProgram, ObservedRegistry } from './observed.js';
 import { withDefaults, type ProgramRecord } from './program.js';
 import { SIGNALS, isSignalKey, type Signaller } from './signals.js';
 import { ALIVE } from './status.js';
+import { stopLevels } from './stop-order.js';
 import type { ProgramStore } from './store.js';
 
 /** The outcome of an action on one program, as views report it. */
@@ -54,10 +55,10 @@ export class ProgramActions {
     );
   }
 
-  /** Stops in descending priority: each priority level is gone before the next is asked. */
+  /** Stops dependants first, then in descending priority; each level is gone before the next. */
   async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
     const outcomes: ActionOutcome[] = [];
-    for (const level of priorityLevels(records, 'desc')) {
+    for (const level of stopLevels(records)) {
       const written = await this.store.setIntents(level.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
       outcomes.push(...(await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), stopWaitMs(r))))));
     }
@@ -99,14 +100,5 @@ function stopWaitMs(r: ProgramRecord): number {
 function byPriority(records: ProgramRecord[], order: 'asc' | 'desc'): ProgramRecord[] {
   const sign = order === 'asc' ? 1 : -1;
   return [...records].sort((a, b) => sign * (withDefaults(a.config).priority - withDefaults(b.config).priority));
-}
-
-function priorityLevels(records: ProgramRecord[], order: 'asc' | 'desc'): ProgramRecord[][] {
-  const levels = new Map<number, ProgramRecord[]>();
-  for (const r of byPriority(records, order)) {
-    const p = withDefaults(r.config).priority;
-    levels.set(p, [...(levels.get(p) ?? []), r]);
-  }
-  return [...levels.values()];
 }
 

@@ -13,6 +13,26 @@ export interface LastExit {
   msg: string;
 }
 
+/** One probe outcome. */
+export interface ProbeResult {
+  /** Unix ms when the probe finished. */
+  at: number;
+  ok: boolean;
+  latency_ms: number;
+  message: string;
+}
+
+/** The health controller's verdict for the current process of a program. */
+export interface HealthView {
+  /** null until the first verdict (and during start_period). */
+  healthy: boolean | null;
+  failures: number;
+  successes: number;
+  last: ProbeResult | null;
+  /** The most recent results, newest last (at most 10). */
+  recent: ProbeResult[];
+}
+
 /** What controllers observed about one program; views read it, never the OS. */
 export interface ObservedProgram {
   status: ProgramStatus;
@@ -35,6 +55,8 @@ export interface ObservedProgram {
   /** The intent sequence numbers the controller has acted on (lets a request wait for its effect). */
   applied_start_seq: number;
   applied_restart_seq: number;
+  /** Health verdict and recent probe results; null without an enabled health check or process. */
+  health: HealthView | null;
 }
 
 export const INITIAL_OBSERVED: ObservedProgram = {
@@ -50,6 +72,7 @@ export const INITIAL_OBSERVED: ObservedProgram = {
   detail: null,
   applied_start_seq: 0,
   applied_restart_seq: 0,
+  health: null,
 };
 
 /**

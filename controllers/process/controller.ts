@@ -137,6 +137,14 @@ export class ProcessController {
     }
   }
 
+  /** The health controller asks for a restart of this exact process (restart_on_failure). */
+  restartForHealth(id: string, pid: number): void {
+    const state = this.states.get(id);
+    if (!state?.proc || state.proc.pid !== pid) return;
+    this.states.set(id, { ...state, healthRestartPid: pid });
+    this.deps.enqueue(id);
+  }
+
   /** Sends a user signal to the program's process group; false when nothing is running. */
   signal(id: string, signal: SignalName): boolean {
     const proc = this.states.get(id)?.proc;
@@ -160,12 +168,20 @@ export class ProcessController {
     return this.states.get(id);
   }
 
+  /** Re-publishes the status after a health verdict changed. */
+  republish(id: string): void {
+    this.publish(id);
+  }
+
   private publish(id: string): void {
     const s = this.states.get(id);
     if (!s) return;
     const live = s.proc && s.proc.pid > 0 ? s.proc : null;
+    const healthy = this.deps.observed.get(id).health?.healthy ?? null;
+    // Running is refined by the health verdict (published by the health controller).
+    const status = s.status === 'Running' && healthy !== null ? (healthy ? 'Healthy' : 'Unhealthy') : s.status;
     this.deps.observed.update(id, {
-      status: s.status,
+      status,
       pid: live?.pid ?? null,
       started_at: live?.startedAt ?? null,
       retries: s.retries,

@@ -8,6 +8,7 @@ const REASONS: Record<string, string> = {
   restart: 'stopped for a restart',
   remove: 'stopped because the program was removed',
   shutdown: 'stopped by daemon shutdown',
+  health: 'stopped for a restart by its failing health check',
   crash: 'crashed',
   exit: 'exited',
 };

@@ -4,7 +4,7 @@ import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
 import { backoffDelayMs } from './backoff.js';
 import { describeExit } from './describe-exit.js';
-import type { ProcState, StopReason } from './proc-state.js';
+import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js';
 
 export interface PlanInput {
   id: string;
@@ -50,23 +50,24 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
   const proc = s.proc!;
   const exit = s.exit!;
   const durationMs = Math.max(0, now - proc.startedAt);
-  const planned = s.stopping?.reason;
+  const stoppedFor = s.stopping?.reason;
+  const planned = stoppedFor && PLANNED_STOPS.has(stoppedFor) ? stoppedFor : undefined;
   const lastExit: LastExit = {
     exit_code: exit.code,
     signal: exit.signal,
     at: now,
     duration_ms: durationMs,
-    reason: exit.error ? 'spawn_failed' : (planned ?? (isExpected(config, exit.code) ? 'exit' : 'crash')),
+    reason: exit.error ? 'spawn_failed' : (stoppedFor ?? (isExpected(config, exit.code) ? 'exit' : 'crash')),
     msg: '',
   };
   lastExit.msg = describeExit(exit, lastExit.reason, proc.adopted);
-  const next: ProcState = { ...s, proc: null, exit: null, stopping: null, lastExit, nextRetryAt: null };
+  const next: ProcState = { ...s, proc: null, exit: null, stopping: null, lastExit, nextRetryAt: null, healthRestartPid: null };
   effects.push(event(input, { event: 'process_exit', exit_code: exit.code, signal: exit.signal, msg: lastExit.msg }));
   if (planned || !config || !intent || intent.run === 'stopped' || s.shutdown) return { ...next, status: 'Stopped' };
 
   // RUNNING -> (stable run resets the counter) -> EXITED | FATAL | BACKOFF
   const retries = durationMs >= config.startsecs * 1000 ? 0 : s.retries;
-  if (!wantsRestart(config, exit.code, exit.error)) {
+  if (stoppedFor !== 'health' && !wantsRestart(config, exit.code, exit.error)) {
     return { ...next, retries, status: 'Exited' };
   }
   if (config.retry_limit !== undefined && retries >= config.retry_limit) {
@@ -122,6 +123,7 @@ function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   if (s.shutdown) return 'shutdown';
   if (intent.run === 'stopped') return 'stop';
   if (intent.restart_seq > s.appliedRestart) return 'restart';
+  if (s.healthRestartPid !== null && s.healthRestartPid === s.proc?.pid) return 'health';
   return null;
 }
 

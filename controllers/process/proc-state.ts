@@ -4,7 +4,10 @@ import type { ProgramStatus } from '../../state/status.js';
 import type { ExitInfo } from '../os/port.js';
 
 /** Why svc itself ended a process; absent for exits the program chose (or crashes). */
-export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown';
+export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown' | 'health';
+
+/** Stops that end the program's run; a `health` stop is a restart under the restart policy. */
+export const PLANNED_STOPS: ReadonlySet<StopReason> = new Set(['stop', 'restart', 'remove', 'shutdown']);
 
 export interface LiveProcess {
   pid: number;
@@ -35,6 +38,8 @@ export interface ProcState {
   shutdown: boolean;
   /** Why the program is not started yet (dependencies), shown as detail. */
   waiting: string | null;
+  /** The pid the health controller asked to restart (restart_on_failure). */
+  healthRestartPid: number | null;
 }
 
 export function initialProcState(intent: Intent | undefined): ProcState {
@@ -51,5 +56,6 @@ export function initialProcState(intent: Intent | undefined): ProcState {
     lastExit: null,
     shutdown: false,
     waiting: null,
+    healthRestartPid: null,
   };
 }

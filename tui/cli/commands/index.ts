@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerActions } from './actions.js';
 import { registerAddUpdate } from './add-update.js';
+import { registerEvents } from './events.js';
 import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogs } from './logs.js';
@@ -13,4 +14,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerAddUpdate(program, ctx);
   registerActions(program, ctx);
   registerLogs(program, ctx);
+  registerEvents(program, ctx);
 }

@@ -17,6 +17,7 @@ interface Detail {
     next_retry_at: number | null;
     last_exit: { msg: string; at: number; exit_code: number | null; signal: number | null } | null;
     detail: string | null;
+    health: { healthy: boolean | null; failures: number; last: { at: number; ok: boolean; latency_ms: number; message: string } | null } | null;
     cpu_usage: number;
     mem_usage: number;
   };
@@ -38,9 +39,17 @@ export function registerInfo(program: Command, ctx: CliContext): void {
         `pid:         ${s.pid ?? '-'}   uptime: ${duration(s.uptime_secs)}   cpu: ${s.cpu_usage.toFixed(1)}%   mem: ${bytes(s.mem_usage)}`,
         `restarts:    ${s.restarts} (retries since stable: ${s.retries})${s.next_retry_at ? `   next retry: ${timestamp(s.next_retry_at)}` : ''}`,
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
+        `health:      ${describeHealth(s.health)}`,
         'config:',
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];
       ctx.print(lines.join('\n'));
     });
+}
+
+function describeHealth(h: Detail['state']['health']): string {
+  if (!h) return '-';
+  const verdict = h.healthy === null ? 'pending' : h.healthy ? 'healthy' : `unhealthy (${h.failures} failures in a row)`;
+  const last = h.last ? `; last probe ${h.last.ok ? 'passed' : 'failed'} at ${timestamp(h.last.at)} in ${h.last.latency_ms} ms: ${h.last.message}` : '';
+  return `${verdict}${last}`;
 }

@@ -1,0 +1,50 @@
+import { invalid } from '../state/errors.js';
+import { DEFAULT_LIMIT, eventQuery, MAX_LIMIT, SORT_KEYS, type EventQuery, type SortKey } from '../state/events/query-types.js';
+import { EVENT_TYPES, type EventType } from '../state/events/types.js';
+import { integerParam } from './params.js';
+
+type Query = Record<string, string | string[] | undefined>;
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function text(value: string | string[] | undefined, name: string): string | undefined {
+  if (Array.isArray(value)) throw invalid(`${name}: given more than once`);
+  return value === '' ? undefined : value;
+}
+
+/** `program_id`: a program UUID (lower-cased), or undefined when absent. */
+export function programIdParam(value: string | string[] | undefined): string | undefined {
+  const id = text(value, 'program_id');
+  if (id !== undefined && !UUID.test(id)) throw invalid(`program_id: must be a program UUID, got '${id}'`);
+  return id?.toLowerCase();
+}
+
+/**
+ * The history query from URL parameters (spec, Event history); 400 naming the parameter on a
+ * bad value. `limit` defaults to DEFAULT_LIMIT and is at most MAX_LIMIT.
+ */
+export function parseEventQuery(query: Query, programId?: string): EventQuery {
+  const eventType = text(query.event_type, 'event_type');
+  if (eventType !== undefined && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
+    throw invalid(`event_type: unknown event type '${eventType}' (one of ${EVENT_TYPES.join(', ')})`);
+  }
+  const sortBy = text(query.sort_by, 'sort_by') ?? 'time';
+  if (!(SORT_KEYS as readonly string[]).includes(sortBy)) throw invalid(`sort_by: must be one of ${SORT_KEYS.join(', ')}, got '${sortBy}'`);
+  const order = text(query.order, 'order') ?? 'asc';
+  if (order !== 'asc' && order !== 'desc') throw invalid(`order: must be asc or desc, got '${order}'`);
+  const from = integerParam(query.from, 'from', { min: 0 });
+  const to = integerParam(query.to, 'to', { min: 0 });
+  if (from !== undefined && to !== undefined && from > to) throw invalid(`from: must not be after to (${from} > ${to})`);
+  return eventQuery({
+    program_id: programId ?? programIdParam(query.program_id),
+    from,
+    to,
+    event_type: eventType as EventType | undefined,
+    exit_code: integerParam(query.exit_code, 'exit_code'),
+    q: text(query.q, 'q'),
+    limit: integerParam(query.limit, 'limit', { min: 1, max: MAX_LIMIT, fallback: DEFAULT_LIMIT }),
+    offset: integerParam(query.offset, 'offset', { min: 0, fallback: 0 }),
+    sort_by: sortBy as SortKey,
+    order,
+  });
+}

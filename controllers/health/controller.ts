@@ -1,0 +1,106 @@
+import type { Clock } from '../../reconciler/clock.js';
+import type { Result } from '../../reconciler/reconciler.js';
+import type { EventSink } from '../../state/events/types.js';
+import type { ObservedRegistry } from '../../state/observed.js';
+import { withDefaults, type ProgramRecord } from '../../state/program.js';
+import type { ProgramStore } from '../../state/store.js';
+import type { OsPort } from '../os/port.js';
+import { splitCommand } from '../process/command-line.js';
+import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
+import { effectiveCheck, planHealth, type EffectiveCheck, type HealthState } from './plan.js';
+import type { ProbeOutcome, ProbePort } from './probe-port.js';
+
+export interface HealthControllerDeps {
+  store: ProgramStore;
+  observed: ObservedRegistry;
+  events: EventSink;
+  clock: Clock;
+  probes: ProbePort;
+  os: OsPort;
+  spawnContext: SpawnContext;
+  enqueue: (id: string) => void;
+  /** Tells the process controller that the verdict changed (it derives Healthy/Unhealthy). */
+  verdictChanged: (id: string) => void;
+  /** Asks the process controller to restart this process because its health check failed. */
+  restartForHealth: (id: string, pid: number) => void;
+}
+
+/**
+ * Runs the health probes of programs with an enabled health_check while their process is
+ * alive. Probes run in the background: a hanging endpoint costs one timeout, never a stalled
+ * loop. Decisions are in plan.ts.
+ */
+export class HealthController {
+  private readonly states = new Map<string, HealthState>();
+
+  constructor(private readonly deps: HealthControllerDeps) {}
+
+  reconcile = async (id: string): Promise<Result | void> => {
+    const { store, observed, clock } = this.deps;
+    const record = store.get(id);
+    const check = record && !record.config.cron ? effectiveCheck(record.config.health_check) : null;
+    const o = observed.get(id);
+    const alive = o.pid !== null && o.started_at !== null && o.status !== 'Stopping' ? { pid: o.pid, startedAt: o.started_at } : null;
+    const before = this.states.get(id);
+    const plan = planHealth({ id, name: record?.config.name ?? '', check, alive, state: before, now: clock.now() });
+    if (plan.next) this.states.set(id, plan.next);
+    else this.states.delete(id);
+    for (const effect of plan.effects) {
+      switch (effect.kind) {
+        case 'event':
+          this.deps.events.emit(effect.event);
+          break;
+        case 'probe':
+          this.launch(id, record!, check!, plan.next!.pid);
+          break;
+        case 'restart':
+          this.deps.restartForHealth(id, plan.next!.pid);
+          break;
+        default: {
+          const never: never = effect;
+          throw new TypeError(`unknown effect ${JSON.stringify(never)}`);
+        }
+      }
+    }
+    this.publish(id, before, plan.next);
+    if (plan.requeueAt !== undefined) return { requeueAfterMs: Math.max(0, plan.requeueAt - clock.now()) };
+  };
+
+  private publish(id: string, before: HealthState | undefined, after: HealthState | null): void {
+    if (before?.view === after?.view) return;
+    if (!this.deps.observed.has(id)) return;
+    this.deps.observed.update(id, { health: after?.view ?? null });
+    if ((before?.view.healthy ?? null) !== (after?.view.healthy ?? null)) this.deps.verdictChanged(id);
+  }
+
+  private launch(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number): void {
+    const started = this.deps.clock.now();
+    void this.probe(id, record, check).then((outcome) => {
+      const state = this.states.get(id);
+      if (!state || state.pid !== pid) return; // the process changed while probing
+      const at = this.deps.clock.now();
+      this.states.set(id, { ...state, pending: { at, ok: outcome.ok, latency_ms: at - started, message: outcome.message } });
+      this.deps.enqueue(id);
+    });
+  }
+
+  private async probe(id: string, record: ProgramRecord, check: EffectiveCheck): Promise<ProbeOutcome> {
+    const timeoutMs = check.timeout_secs * 1000;
+    try {
+      switch (check.type) {
+        case 'tcp':
+          return await this.deps.probes.tcp(check.host, check.port!, timeoutMs);
+        case 'http':
+          return await this.deps.probes.http(check.url!, timeoutMs);
+        case 'exec': {
+          // The probe runs in the program's own environment and working directory.
+          const spec = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
+          const [file, ...args] = check.args ? [check.command!, ...check.args] : splitCommand(check.command!);
+          return await this.deps.probes.exec({ file, args, cwd: spec.cwd, env: spec.env }, timeoutMs);
+        }
+      }
+    } catch (err) {
+      return { ok: false, message: `probe failed: ${(err as Error).message}` };
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/** What a probe reports: success or the reason it failed. */
+export interface ProbeOutcome {
+  ok: boolean;
+  message: string;
+}
+
+export interface ExecProbeSpec {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Network and command probes, behind a port so the health controller is tested without
+ * sockets. Every call resolves (never rejects) within its timeout.
+ */
+export interface ProbePort {
+  tcp(host: string, port: number, timeoutMs: number): Promise<ProbeOutcome>;
+  /** GET; 2xx and 3xx pass (redirects are not followed). */
+  http(url: string, timeoutMs: number): Promise<ProbeOutcome>;
+  /** Runs a command; exit 0 passes; killed (process group) at the timeout. */
+  exec(spec: ExecProbeSpec, timeoutMs: number): Promise<ProbeOutcome>;
+}

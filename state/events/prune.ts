@@ -1,0 +1,20 @@
+import { padTs } from './keys.js';
+import type { EventStore } from './store.js';
+import type { EventRecord } from './types.js';
+
+const CHUNK = 512;
+
+/**
+ * Deletes every record stamped before `cutoffMs`, oldest first, in batches of `CHUNK` records
+ * (each with its index entries); `onRemoved` sees each committed batch. Returns the count.
+ */
+export async function pruneBefore(store: EventStore, cutoffMs: number, onRemoved: (records: EventRecord[]) => void): Promise<number> {
+  let deleted = 0;
+  for await (const entries of store.entries('events', { gte: '', lt: padTs(cutoffMs) }, CHUNK)) {
+    const records = entries.map(([, value]) => JSON.parse(value) as EventRecord);
+    await store.remove(records);
+    onRemoved(records);
+    deleted += records.length;
+  }
+  return deleted;
+}

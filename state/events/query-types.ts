@@ -1,0 +1,33 @@
+import type { EventType } from './types.js';
+
+/** Keys the history can be sorted by; `time` is `(ts_ms, id)`. */
+export const SORT_KEYS = ['time', 'event', 'exit_code', 'signal', 'retry_count', 'duration_secs', 'msg'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+/** Rows returned when `limit` is not given. */
+export const DEFAULT_LIMIT = 100;
+/** The largest `limit` accepted: bounds the memory and time one request may take. */
+export const MAX_LIMIT = 1000;
+
+/** One history query; every filter is optional and all of them combine (AND). */
+export interface EventQuery {
+  program_id?: string;
+  /** Inclusive lower bound on ts (Unix seconds). */
+  from?: number;
+  /** Inclusive upper bound on ts (Unix seconds). */
+  to?: number;
+  event_type?: EventType;
+  exit_code?: number;
+  /** Case-insensitive substring of msg. */
+  q?: string;
+  limit: number;
+  offset: number;
+  sort_by: SortKey;
+  order: SortOrder;
+}
+
+/** A query with the defaults filled in. */
+export function eventQuery(partial: Partial<EventQuery> = {}): EventQuery {
+  return { limit: DEFAULT_LIMIT, offset: 0, sort_by: 'time', order: 'asc', ...partial };
+}

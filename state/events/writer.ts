@@ -1,0 +1,114 @@
+import { BoundedQueue } from './queue.js';
+import { stampEvent } from './stamp.js';
+import type { EventInput, EventRecord, EventSink } from './types.js';
+import type { EventClock } from './clock.js';
+
+/** Records that wait in memory for the writer; beyond this, new records are dropped. */
+export const QUEUE_CAPACITY = 65_536;
+/** Rows per LevelDB batch (spec: up to 512 rows per flush). */
+export const BATCH_SIZE = 512;
+
+export interface WriterStats {
+  /** Records waiting in the queue now. */
+  queued: number;
+  /** Records committed to disk since open. */
+  written: number;
+  /** Records refused because the queue was full (or the log was closed). */
+  dropped: number;
+  /** Records lost because their batch failed to write. */
+  failed: number;
+}
+
+export interface WriterOptions {
+  clock: EventClock;
+  /** Commits one batch (records and index entries) and updates counters. */
+  write: (records: EventRecord[]) => Promise<void>;
+  /** The sequence number of the first record stamped by this writer. */
+  firstSeq: number;
+  capacity?: number;
+  batchSize?: number;
+  /** Runs the background writer soon; default setImmediate. Tests pass a manual scheduler. */
+  schedule?: (fn: () => void) => void;
+  onWriteError?: (err: unknown, lost: number) => void;
+}
+
+/**
+ * The `EventSink` of the daemon. `emit` stamps the record and queues it, never awaiting or
+ * throwing; a background loop drains the queue in batches of at most `batchSize` rows.
+ */
+export class EventWriter implements EventSink {
+  private readonly queue: BoundedQueue<EventRecord>;
+  private readonly batchSize: number;
+  private readonly schedule: (fn: () => void) => void;
+  private seq: number;
+  private draining: Promise<void> | null = null;
+  private scheduled = false;
+  private closed = false;
+  private readonly counts = { written: 0, dropped: 0, failed: 0 };
+
+  constructor(private readonly opts: WriterOptions) {
+    this.queue = new BoundedQueue(opts.capacity ?? QUEUE_CAPACITY);
+    this.batchSize = opts.batchSize ?? BATCH_SIZE;
+    this.schedule = opts.schedule ?? ((fn) => void setImmediate(fn));
+    this.seq = opts.firstSeq;
+  }
+
+  emit(input: EventInput): void {
+    if (this.closed || !this.queue.push(stampEvent(input, this.opts.clock.now(), this.seq))) {
+      this.counts.dropped++;
+      return;
+    }
+    this.seq++;
+    this.kick();
+  }
+
+  stats(): WriterStats {
+    return { queued: this.queue.size, ...this.counts };
+  }
+
+  /** Resolves once every record queued before the call is on disk (or counted as failed). */
+  async flush(): Promise<void> {
+    while (this.draining || this.queue.size > 0) await (this.draining ?? this.startDrain());
+  }
+
+  /** Refuses new records, then flushes the queue. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private kick(): void {
+    if (this.scheduled || this.draining) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      if (!this.draining) void this.startDrain();
+    });
+  }
+
+  private startDrain(): Promise<void> {
+    const run: Promise<void> = this.drain().finally(() => {
+      if (this.draining === run) this.draining = null;
+    });
+    this.draining = run;
+    return run;
+  }
+
+  /** The background writer: one batch at a time until the queue is empty. Never rejects. */
+  private async drain(): Promise<void> {
+    while (this.queue.size > 0) {
+      const batch = this.queue.take(this.batchSize);
+      try {
+        await this.opts.write(batch);
+        this.counts.written += batch.length;
+      } catch (err) {
+        this.counts.failed += batch.length;
+        try {
+          this.opts.onWriteError?.(err, batch.length);
+        } catch {
+          // a failing error reporter must not stop the writer
+        }
+      }
+    }
+  }
+}

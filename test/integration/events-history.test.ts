@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDaemon, removeRoot, fixture, tempRoot, eventually } from '../helpers/daemon.js';
+
+interface Row {
+  event: string;
+  program_id: string | null;
+  msg: string;
+}
+
+void test('events of a started and stopped program survive a daemon restart and answer over HTTP', async () => {
+  const root = tempRoot();
+  let d = await startDaemon(root);
+  try {
+    const { body } = await d.request('POST', '/api/v1/programs', { name: 'ev', command: process.execPath, args: [fixture('forever.js')], autostart: false });
+    const id = body.id as string;
+    await d.request('POST', `/api/v1/programs/${id}/start`);
+    await eventually(async () => (await d.request('GET', `/api/v1/programs/${id}`)).body.status === 'Running');
+    await d.request('POST', `/api/v1/programs/${id}/stop`);
+    await eventually(async () => (await d.request('GET', `/api/v1/programs/${id}`)).body.status === 'Stopped');
+    assert.equal(await d.stop(), 0);
+
+    d = await startDaemon(root);
+    const rows = (await d.request('GET', `/api/v1/programs/${id}/events`)).body as Row[];
+    assert.deepEqual(rows.map((r) => r.event), ['process_started', 'process_exit']);
+    assert.match(rows[1].msg, /^stopped on request/);
+    const all = (await d.request('GET', '/api/v1/events?event_type=system_shutdown')).body as Row[];
+    assert.equal(all.length, 1, 'system_shutdown was flushed before the first daemon exited');
+    const stats = (await d.request('GET', '/api/v1/events/stats')).body as { total: number; by_type: Record<string, number> };
+    assert.equal(stats.by_type.system_startup, 2);
+  } finally {
+    await d.stop();
+    removeRoot(root);
+  }
+});

@@ -1,0 +1,94 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
+
+let d: RunningDaemon;
+before(async () => {
+  d = await startDaemon();
+});
+after(async () => {
+  await d.stop();
+  removeRoot(d.root);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const node = (script: string, args: (string | number)[], extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [fixture(script), ...args.map(String)], ...extra });
+const create = async (name: string, body: Record<string, unknown>) => {
+  const res = await d.request('POST', '/api/v1/programs', { name, ...body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.id as string;
+};
+const detail = async (id: string) => (await d.request('GET', `/api/v1/programs/${id}`)).body;
+const statusIs = (id: string, status: string, ms = 15_000) => eventually(async () => ((await detail(id)).status === status ? detail(id) : null), ms, `status ${status}`);
+
+test('an http check makes the program Healthy, then Unhealthy, restarts it with health_restart, and it recovers', async () => {
+  const port = await freePort();
+  const flag = join(d.root, 'fail-now');
+  const id = await create('web', node('http-ok.js', [port, flag], {
+    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true },
+    backoff_secs: 0,
+  }));
+  const healthy = await statusIs(id, 'Healthy');
+  assert.equal(healthy.state.health.last.ok, true);
+  assert.match(healthy.state.health.last.message, /HTTP 200/);
+  assert.equal(typeof healthy.state.health.last.latency_ms, 'number');
+  const firstPid = healthy.pid;
+  writeFileSync(flag, '');
+  await eventually(async () => (await detail(id)).state.last_exit?.reason === 'health', 15_000, 'a health restart');
+  const { rmSync } = await import('node:fs');
+  rmSync(flag);
+  const again = await statusIs(id, 'Healthy');
+  assert.notEqual(again.pid, firstPid, 'restarted: a new process');
+  assert.ok(again.state.restarts >= 1);
+});
+
+test('a tcp check and dependency ordering: a three-program chain starts in order', async () => {
+  const dbPort = await freePort();
+  const db = await create('db', node('tcp-after.js', [dbPort, 700], { health_check: { type: 'tcp', port: dbPort, interval_secs: 0.2 } }));
+  const api = await create('api', node('forever.js', [], { depends_on: ['db'] }));
+  const web = await create('web2', node('forever.js', [], { depends_on: ['api'] }));
+  const waiting = await detail(api);
+  assert.equal(waiting.status, 'Starting');
+  assert.match(waiting.state.detail, /waiting for db \((Running|Starting), needs Healthy\)/);
+  assert.equal((await detail(web)).status, 'Starting');
+  await statusIs(web, 'Running');
+  const [dbD, apiD, webD] = await Promise.all([detail(db), detail(api), detail(web)]);
+  assert.equal(dbD.status, 'Healthy');
+  assert.ok(dbD.state.health.last.at <= apiD.started_at, 'api started after db was Healthy');
+  assert.ok(apiD.started_at <= webD.started_at, 'web started after api');
+  // Stopping many stops dependants first.
+  const stop = await d.request('POST', '/api/v1/programs/batch', { target_ids: [db, api, web], action: { type: 'Stop', payload: { force: false } } });
+  assert.deepEqual(stop.body.results.map((r: { name: string }) => r.name), ['web2', 'api', 'db']);
+  const removeDb = await d.request('DELETE', `/api/v1/programs/${db}`);
+  assert.equal(removeDb.status, 400);
+  assert.match(removeDb.body.message, /program 'db': cannot remove or rename: required by 'api'/);
+});
+
+test('an exec check runs in the program environment; a disabled check is stored but not run', async () => {
+  const id = await create('execd', node('forever.js', [], { env: { PROBE_OK: '1' }, health_check: { type: 'exec', command: 'sh', args: ['-c', 'test "$PROBE_OK" = 1'], interval_secs: 0.2 } }));
+  await statusIs(id, 'Healthy');
+  const off = await create('off', node('forever.js', [], { health_check: { type: 'tcp', port: 1, enabled: false } }));
+  await statusIs(off, 'Running');
+  await new Promise((r) => setTimeout(r, 500));
+  const o = await detail(off);
+  assert.equal(o.status, 'Running');
+  assert.equal(o.state.health, null);
+});
+
+test('health_check fields are validated with the field named', async () => {
+  const res = await d.request('POST', '/api/v1/programs', { name: 'h', command: 'x', health_check: { type: 'tcp' } });
+  assert.equal(res.body.message, "program 'h': health_check.port: is required");
+  const res2 = await d.request('POST', '/api/v1/programs', { name: 'h', command: 'x', health_check: { type: 'http', url: 'http://x', interval_secs: 0 } });
+  assert.equal(res2.body.message, "program 'h': health_check.interval_secs: must be > 0");
+});

@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { effectiveCheck, planHealth, type HealthState } from '../../../controllers/health/plan.js';
+
+const T0 = 1_700_000_000_000;
+const alive = { pid: 42, startedAt: T0 };
+const base = { id: 'p1', name: 'web', alive };
+
+/** Runs probes with the given outcomes, each finishing at the time it is due. */
+function run(checkFields: Record<string, unknown>, outcomes: boolean[], startAt = T0) {
+  const check = effectiveCheck({ type: 'tcp', port: 80, ...checkFields });
+  let state: HealthState | undefined;
+  let now = startAt;
+  const events: string[] = [];
+  let restarts = 0;
+  const verdicts: (boolean | null)[] = [];
+  let plan = planHealth({ ...base, check, state, now });
+  for (const ok of outcomes) {
+    assert.ok(plan.effects.some((e) => e.kind === 'probe'), 'a probe is launched when due');
+    state = { ...plan.next!, pending: { at: now, ok, latency_ms: 3, message: ok ? 'up' : 'refused' } };
+    plan = planHealth({ ...base, check, state, now });
+    for (const e of plan.effects) {
+      if (e.kind === 'event') events.push(e.event.event);
+      if (e.kind === 'restart') restarts++;
+    }
+    verdicts.push(plan.next!.view.healthy);
+    if (plan.requeueAt !== undefined) {
+      now = plan.requeueAt;
+      plan = planHealth({ ...base, check, state: plan.next!, now });
+    }
+  }
+  return { verdicts, events, restarts, last: plan.next! };
+}
+
+test('a disabled check, or no live process, plans nothing', () => {
+  assert.equal(effectiveCheck({ type: 'tcp', port: 1, enabled: false }), null);
+  assert.deepEqual(planHealth({ ...base, alive: null, check: effectiveCheck({ type: 'tcp', port: 1 }), state: undefined, now: T0 }), { next: null, effects: [] });
+});
+
+test('the first probe runs at once; passing makes the program Healthy (success_threshold 1)', () => {
+  const r = run({}, [true]);
+  assert.deepEqual(r.verdicts, [true]);
+  assert.deepEqual(r.events, []);
+});
+
+test('failure_threshold failures in a row make it Unhealthy; a success in between resets the count', () => {
+  assert.deepEqual(run({ failure_threshold: 3 }, [true, false, false, true, false, false, false]).verdicts, [true, true, true, true, true, true, false]);
+});
+
+test('recovery after failing records process_recovered once', () => {
+  const r = run({ failure_threshold: 1 }, [true, false, false, true, true]);
+  assert.deepEqual(r.verdicts, [true, false, false, true, true]);
+  assert.deepEqual(r.events, ['process_recovered']);
+});
+
+test('success_threshold needs that many passes in a row', () => {
+  assert.deepEqual(run({ success_threshold: 2 }, [true, false, true, true]).verdicts, [null, null, null, true]);
+});
+
+test('restart_on_failure asks for one restart and records health_restart', () => {
+  const r = run({ failure_threshold: 2, restart_on_failure: true }, [true, false, false, false, false]);
+  assert.equal(r.restarts, 1);
+  assert.deepEqual(r.events, ['health_restart']);
+});
+
+test('without restart_on_failure an unhealthy program is only marked', () => {
+  const r = run({ failure_threshold: 1 }, [false, false]);
+  assert.equal(r.restarts, 0);
+  assert.deepEqual(r.verdicts, [false, false]);
+});
+
+test('failures inside start_period do not count until the first success', () => {
+  const r = run({ failure_threshold: 1, start_period_secs: 3, interval_secs: 10 }, [false, false, false, true, false]);
+  // probes at T0, +1s, +2s fall inside the 3 s grace (probing every 1 s before a verdict)
+  assert.deepEqual(r.verdicts, [null, null, null, true, false]);
+});
+
+test('before the first verdict probes run every second; after it, every interval', () => {
+  const check = effectiveCheck({ type: 'tcp', port: 80, interval_secs: 30 });
+  const start = planHealth({ ...base, check, state: undefined, now: T0 });
+  const first = planHealth({ ...base, check, state: { ...start.next!, pending: { at: T0, ok: false, latency_ms: 1, message: 'x' } }, now: T0 });
+  assert.equal(first.requeueAt, T0 + 1000);
+  const healthy = planHealth({ ...base, check, state: { ...first.next!, probing: true, pending: { at: T0, ok: true, latency_ms: 1, message: 'ok' } }, now: T0 + 1000 });
+  assert.equal(healthy.requeueAt, T0 + 1000 + 30_000);
+});
+
+test('a new process (another pid) starts a fresh verdict', () => {
+  const r = run({}, [true]);
+  const next = planHealth({ ...base, alive: { pid: 43, startedAt: T0 + 5000 }, check: effectiveCheck({ type: 'tcp', port: 80 }), state: r.last, now: T0 + 5000 });
+  assert.equal(next.next!.view.healthy, null);
+  assert.equal(next.next!.pid, 43);
+});
+
+test('recent results keep the last 10, newest last', () => {
+  const r = run({ failure_threshold: 100 }, Array.from({ length: 12 }, (_, i) => i % 2 === 0));
+  assert.equal(r.last.view.recent.length, 10);
+  assert.equal(r.last.view.last, r.last.view.recent.at(-1));
+});

@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import { CliError } from '../client.js';
+import type { CliContext } from '../context.js';
+import { table, timestamp } from '../format.js';
+import { resolvePrograms } from '../programs.js';
+
+/** The API's event record and statistics (docs/events.md); the CLI reads them over HTTP only. */
+interface EventRow {
+  ts_ms: number;
+  program_name: string | null;
+  event: string;
+  exit_code: number | null;
+  signal: number | null;
+  retry_count: number | null;
+  msg: string;
+}
+interface EventStats {
+  total: number;
+  by_type: Record<string, number>;
+  first_ts: number | null;
+  last_ts: number | null;
+}
+interface Flags {
+  limit: string;
+  from?: string;
+  to?: string;
+  type?: string;
+  exitCode?: string;
+  q?: string;
+  stats?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function integer(value: string | undefined, flag: string): string | undefined {
+  if (value !== undefined && !/^-?\d+$/.test(value)) throw new CliError(`${flag}: must be a whole number, got '${value}'`, 2);
+  return value;
+}
+
+/** The query string of `svc events`: newest first, every flag mapped to its API parameter. */
+export function eventsQuery(o: Flags, programId: string | undefined): URLSearchParams {
+  const q = new URLSearchParams({ order: 'desc', limit: integer(o.limit, '--limit') ?? '50' });
+  const add = (name: string, value: string | undefined) => value !== undefined && q.set(name, value);
+  add('program_id', programId);
+  add('from', integer(o.from, '--from'));
+  add('to', integer(o.to, '--to'));
+  add('event_type', o.type);
+  add('exit_code', integer(o.exitCode, '--exit-code'));
+  add('q', o.q);
+  return q;
+}
+
+function renderStats(s: EventStats): string {
+  const range = s.first_ts === null ? 'no events' : `${timestamp(s.first_ts * 1000)} .. ${timestamp((s.last_ts ?? s.first_ts) * 1000)}`;
+  const rows = Object.entries(s.by_type).sort((a, b) => b[1] - a[1]);
+  return `total ${s.total} (${range})\n${table(['TYPE', 'COUNT'], rows)}`;
+}
+
+function renderEvents(rows: EventRow[]): string {
+  if (rows.length === 0) return 'no events';
+  const detail = (r: EventRow) =>
+    [r.exit_code !== null ? `code=${r.exit_code}` : '', r.signal !== null ? `sig=${r.signal}` : '', r.retry_count !== null ? `retry=${r.retry_count}` : '']
+      .filter(Boolean)
+      .join(' ');
+  return table(['TIME', 'PROGRAM', 'EVENT', 'DETAIL', 'MESSAGE'], rows.map((r) => [timestamp(r.ts_ms), r.program_name, r.event, detail(r) || '-', r.msg]));
+}
+
+export function registerEvents(program: Command, ctx: CliContext): void {
+  program
+    .command('events [program]')
+    .description('event history of a program (name or UUID, removed programs by UUID) or of the whole daemon, newest first')
+    .option('--limit <n>', 'rows to show (max 1000)', '50')
+    .option('--from <ts>', 'events at or after this Unix time (seconds)')
+    .option('--to <ts>', 'events at or before this Unix time (seconds)')
+    .option('--type <name>', 'only this event type, e.g. process_exit')
+    .option('--exit-code <n>', 'only this exit code')
+    .option('--q <text>', 'only events whose message contains this text (any case)')
+    .option('--stats', 'counts by type and the time range instead of the list')
+    .action(async (ref: string | undefined, o: Flags) => {
+      const client = ctx.client();
+      // A UUID is used as is, so events of a removed program stay reachable.
+      const programId = ref === undefined ? undefined : UUID.test(ref) ? ref : (await resolvePrograms(client, [ref]))[0].id;
+      if (o.stats) {
+        const stats = await client.get<EventStats>(`/api/v1/events/stats${programId ? `?program_id=${programId}` : ''}`);
+        return ctx.print(ctx.json() ? JSON.stringify(stats, null, 2) : renderStats(stats));
+      }
+      const rows = await client.get<EventRow[]>(`/api/v1/events?${eventsQuery(o, programId)}`);
+      ctx.print(ctx.json() ? JSON.stringify(rows, null, 2) : renderEvents(rows));
+    });
+}
