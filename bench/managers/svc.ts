@@ -52,7 +52,7 @@ export class SvcManager implements Manager {
     const proc = (this.proc = spawn(process.execPath, [...this.extraArgs, SVCD], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root }, stdio: ['ignore', 'ignore', 'pipe'] }));
     const lines: string[] = [];
     this.url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: proc.stderr! }).on('line', (line) => {
+      createInterface({ input: proc.stderr }).on('line', (line) => {
         if (lines.length < 200) lines.push(line);
         const m = /"msg":"svcd ready".*"listen":"([^"]+)"/.exec(line);
         if (m) resolve(`http://${m[1]}`);
