@@ -5,7 +5,7 @@
  * asserts timings. Every process it starts carries a run marker and is killed by pid at the end,
  * also on SIGINT/SIGTERM.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,6 @@ import type { Manager } from './managers/manager.js';
 import { Pm2Manager } from './managers/pm2.js';
 import { SupervisordManager } from './managers/supervisord.js';
 import { SvcManager } from './managers/svc.js';
-import { median } from './stats.js';
 import { parseStamps } from './programs.js';
 import { MANAGERS, resultsTable, type ManagerName } from './report.js';
 import { Results } from './results.js';
@@ -27,9 +26,8 @@ import { killFloor, respawnFloor, startFloor } from './scenarios/floor.js';
 import { idle } from './scenarios/idle.js';
 import { listLatency } from './scenarios/list-latency.js';
 import { stopAll } from './scenarios/stop-all.js';
-import { gaps } from './stats.js';
+import { gaps, median } from './stats.js';
 import { ensurePm2, ensureSupervisord } from './tools.js';
-import { readFileSync } from 'node:fs';
 
 const BENCH_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench');
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -194,8 +192,12 @@ async function main(): Promise<void> {
   process.stdout.write(`${table}\n\nwritten to ${out}\n`);
 }
 
-main().catch(async (err: unknown) => {
-  log(`failed: ${(err as Error).stack ?? String(err)}`);
-  await cleanupAll();
-  process.exit(1);
-});
+// PM2's client library keeps handles open after disconnect: exit explicitly once done.
+main().then(
+  () => process.exit(0),
+  async (err: unknown) => {
+    log(`failed: ${(err as Error).stack ?? String(err)}`);
+    await cleanupAll();
+    process.exit(1);
+  },
+);
