@@ -4,13 +4,17 @@ import { coreAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { errorMiddleware } from './errors.js';
 import { eventsRouter } from './routes/events.js';
+import { docsRouter } from './routes/docs.js';
+import { metricsRouter } from './routes/metrics.js';
 import { programsRouter } from './routes/programs.js';
+import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 
 /** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
+  if (deps.metrics) app.use(deps.metrics.http.middleware()); // outermost: sees the final status
   app.use(errorMiddleware(deps.log));
   app.use(coreAuth(deps.config.server.auth_secret));
 
@@ -20,9 +24,11 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  for (const router of [programsRouter(deps), eventsRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
+  for (const router of [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps)]) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
+  if (deps.metrics) app.use(metricsRouter(deps.metrics.metrics).routes());
+  if (deps.config.server.enable_docs) app.use(docsRouter(deps.version).routes());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   return app;

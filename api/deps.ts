@@ -1,8 +1,12 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { StackApplier } from '../stacks/apply.js';
+import type { StackDirStatus } from '../stacks/status.js';
 import type { ProgramActions } from '../state/actions.js';
 import type { EventLog } from '../state/events/event-log.js';
 import type { ObservedRegistry } from '../state/observed.js';
 import type { ProgramStore } from '../state/store.js';
+import type { SystemStats } from '../state/system-stats.js';
+import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { ErrorLogger } from './errors.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
@@ -17,6 +21,10 @@ export interface ApiDeps {
   version: string;
   /** Starts a graceful daemon shutdown (stops programs, records system_shutdown, exits 0). */
   requestShutdown: () => void;
-  /** System stats snapshot provider (refreshed in the background). */
-  systemStats?: () => unknown;
+  /** System stats snapshot provider (refreshed in the background); null before the first sample. */
+  systemStats?: () => SystemStats | null;
+  /** The metrics registry and HTTP instrumentation; without it `/metrics` answers 404. */
+  metrics?: DaemonMetrics;
+  /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
+  stacks?: { applier: StackApplier; status(): StackDirStatus };
 }

@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
+import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
+import { LogSocket } from '../api/ws/log-socket.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { ProcessController } from '../controllers/process/controller.js';
@@ -14,6 +16,8 @@ import { HealthController } from '../controllers/health/controller.js';
 import { realProbes } from '../controllers/health/probes.js';
 import { dependencyBlocker } from '../state/dependency-gate.js';
 import { watchForDependants } from './observed-links.js';
+import { readHostStats } from '../controllers/os/host-stats.js';
+import { SystemStatsSampler } from '../controllers/system-stats.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { Reconciler } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
@@ -24,6 +28,8 @@ import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { ProgramStore } from '../state/store.js';
 import { logPaths } from '../state/logs/paths.js';
+import { StackApplier } from '../stacks/apply.js';
+import { startStackDirectory } from '../stacks/watch.js';
 
 export interface DaemonOptions {
   config: SvcConfig;
@@ -79,6 +85,7 @@ export class Daemon {
   private observed!: ObservedRegistry;
   private events!: EventSink;
   private eventLog!: EventLog;
+  private logSocket: LogSocket | null = null;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -167,8 +174,25 @@ export class Daemon {
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
 
+    const stats = new SystemStatsSampler({ clock, read: readHostStats, onError: (err) => log.warn('system stats sampling failed', { error: String(err) }) });
+    stats.start();
+    this.cleanups.push(() => stats.stop());
+    const metrics = createDaemonMetrics({
+      store,
+      observed,
+      loop: () => ({ depth: reconciler.queue.length, inFlight: reconciler.queue.inFlight, passes: reconciler.passes, passMs: reconciler.passMs }),
+      eventWriter: () => eventLog.writerStats(),
+    });
+    this.cleanups.push(() => metrics.close());
+
     const actions = new ProgramActions(store, observed, controller);
-    const app = createApp({ config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown() });
+    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
+    this.cleanups.push(() => stackDir.close());
+    const stacks = { applier, status: () => stackDir.directory.status() };
+    const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
+    const app = createApp(deps);
+    this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     await this.listen((req, res) => void app.callback()(req, res));
   }
 
@@ -185,6 +209,7 @@ export class Daemon {
   private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
     const { server: cfg } = this.opts.config;
     const server = (this.server = createServer(handler));
+    if (this.logSocket) server.on('upgrade', this.logSocket.upgrade);
     server.keepAliveTimeout = 5000;
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
@@ -223,6 +248,7 @@ export class Daemon {
   }
 
   private async teardown(): Promise<void> {
+    this.logSocket?.close();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     for (const cleanup of this.cleanups.reverse()) await cleanup();

@@ -45,15 +45,39 @@ function parseTomlText(text: string, path: string): unknown {
   }
 }
 
-/** TOML has no position API: find `key =` lines, good enough to point at an unknown field. */
+/**
+ * TOML has no position API. Good enough for messages: `[[services]]` headers locate
+ * `services[i]`, and a `key =` line inside that table (or anywhere, at the top) locates a field.
+ */
 function tomlLocator(text: string): Locator {
   const lines = text.split('\n');
+  const escape = (k: string) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const at = (index: number) => ({ line: index + 1, column: (lines[index]?.search(/\S/) ?? 0) + 1 });
   return (path) => {
-    const key = path[path.length - 1];
-    if (typeof key !== 'string') return null;
-    const re = new RegExp(`^\\s*["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*=`);
-    const index = lines.findIndex((l) => re.test(l));
-    return index < 0 ? null : { line: index + 1, column: (lines[index]?.search(/\S/) ?? 0) + 1 };
+    let from = 0;
+    let to = lines.length;
+    let found: number | null = null;
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i];
+      const next = path[i + 1];
+      if (typeof seg === 'string' && typeof next === 'number') {
+        const header = new RegExp(`^\\s*\\[\\[\\s*${escape(seg)}\\s*\\]\\]`);
+        const headers = lines.map((l, n) => (n >= from && n < to && header.test(l) ? n : -1)).filter((n) => n >= 0);
+        const start = headers[next];
+        if (start === undefined) return found === null ? null : at(found);
+        found = start;
+        from = start + 1;
+        const end = lines.findIndex((l, n) => n >= from && /^\s*\[/.test(l));
+        to = end < 0 ? lines.length : end;
+        i++;
+      } else if (typeof seg === 'string') {
+        const key = new RegExp(`^\\s*["']?${escape(seg)}["']?\\s*=`);
+        const index = lines.findIndex((l, n) => n >= from && n < to && key.test(l));
+        if (index < 0) return found === null ? null : at(found);
+        found = index;
+      } else return found === null ? null : at(found);
+    }
+    return found === null ? null : at(found);
   };
 }
 

@@ -59,6 +59,9 @@ export interface ObservedProgram {
   health: HealthView | null;
 }
 
+/** How long after the last read of usage figures they count as watched. */
+export const USAGE_DEMAND_WINDOW_MS = 60_000;
+
 export const INITIAL_OBSERVED: ObservedProgram = {
   status: 'Stopped',
   pid: null,
@@ -82,8 +85,20 @@ export const INITIAL_OBSERVED: ObservedProgram = {
 export class ObservedRegistry {
   private readonly programs = new Map<string, ObservedProgram>();
   private readonly feed = new EventEmitter();
-  /** Unix ms of the last read of usage figures; the sampler sleeps when nobody looks. */
+  /** Unix ms of the last read of usage figures; the sampler slows down when nobody looks. */
   lastUsageRead = 0;
+
+  /** A view read cpu/memory figures. Wakes the sampler when reads resume after a quiet spell. */
+  noteUsageRead(now: number): void {
+    const quiet = now - this.lastUsageRead > USAGE_DEMAND_WINDOW_MS;
+    this.lastUsageRead = now;
+    if (quiet) this.feed.emit('usage-demand');
+  }
+
+  onUsageDemand(listener: () => void): () => void {
+    this.feed.on('usage-demand', listener);
+    return () => this.feed.off('usage-demand', listener);
+  }
 
   constructor() {
     this.feed.setMaxListeners(0);

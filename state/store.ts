@@ -220,6 +220,13 @@ export class ProgramStore {
     for (const id of change.del) next.delete(id);
     for (const record of change.put) next.set(record.id, record);
     const configs = [...next.values()].map((r) => r.config);
+    // Names stay unique whatever path wrote them (a stack planned from a snapshot included).
+    const owners = new Map<string, string>();
+    for (const r of next.values()) {
+      const other = owners.get(r.config.name);
+      if (other !== undefined) throw conflict(forProgram(r.config.name, `name: a program named '${r.config.name}' already exists`));
+      owners.set(r.config.name, r.id);
+    }
     const changedNames = new Set(change.put.filter((r) => this.configChanged(r)).map((r) => r.config.name));
     if (changedNames.size > 0) checkDependencies(configs, changedNames);
     const nextNames = new Set(configs.map((c) => c.name));

@@ -32,7 +32,7 @@ export function programsRouter(deps: ApiDeps): Router {
   };
 
   router.get('/programs', (ctx) => {
-    observed.lastUsageRead = Date.now();
+    observed.noteUsageRead(Date.now());
     ctx.body = store.list().map((r) => programSummary(r, observed.get(r.id)));
   });
 
@@ -54,7 +54,7 @@ export function programsRouter(deps: ApiDeps): Router {
 
   router.get('/programs/:id', (ctx) => {
     const record = find(ctx);
-    observed.lastUsageRead = Date.now();
+    observed.noteUsageRead(Date.now());
     ctx.body = programDetail(record, observed.get(record.id), Date.now());
   });
 

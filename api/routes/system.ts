@@ -1,7 +1,8 @@
 import Router from '@koa/router';
+import { SvcError } from '../../state/errors.js';
 import type { ApiDeps } from '../deps.js';
 
-/** Daemon-wide routes: shutdown and (later) stats, license. */
+/** Daemon-wide routes: shutdown, stats and (later) license. */
 export function systemRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/system/shutdown', (ctx) => {
@@ -9,6 +10,12 @@ export function systemRouter(deps: ApiDeps): Router {
     ctx.body = { status: 'shutting_down', message: 'stopping all programs, then svcd exits' };
     // Answer first, then stop: the client gets its reply before the listener closes.
     setImmediate(deps.requestShutdown);
+  });
+  router.get('/system/stats', (ctx) => {
+    // A background snapshot (about every 3 s): never computed per request.
+    const stats = deps.systemStats?.() ?? null;
+    if (!stats) throw new SvcError('SVC_UNAVAILABLE', 'system stats are not sampled yet; retry in a few seconds');
+    ctx.body = stats;
   });
   return router;
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { request } from 'undici';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { ExecProbeSpec, ProbeOutcome, ProbePort } from './probe-port.js';
 
 /** Real probes: TCP connect, HTTP GET (undici), command execution. */
@@ -19,17 +20,21 @@ export const realProbes: ProbePort = {
     });
   },
 
-  async http(url, timeoutMs) {
-    try {
-      const res = await request(url, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-      await res.body.dump();
-      const ok = res.statusCode >= 200 && res.statusCode < 400;
-      return { ok, message: `GET ${url}: HTTP ${res.statusCode}` };
-    } catch (err) {
-      const e = err as { code?: string; name?: string; message: string };
-      const why = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' ? `no answer within ${timeoutMs} ms` : (e.code ?? e.message);
-      return { ok: false, message: `GET ${url}: ${why}` };
-    }
+  http(url, timeoutMs) {
+    // node:http rather than undici: the daemon already has it loaded, which keeps svcd small.
+    return new Promise<ProbeOutcome>((resolve) => {
+      const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+      const req = request(url, { method: 'GET', timeout: timeoutMs, headers: { 'user-agent': 'svc-health' } }, (res) => {
+        res.resume();
+        const status = res.statusCode ?? 0;
+        resolve({ ok: status >= 200 && status < 400, message: `GET ${url}: HTTP ${status}` });
+      });
+      req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+      req.once('error', (err: NodeJS.ErrnoException) => {
+        resolve({ ok: false, message: `GET ${url}: ${err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)}` });
+      });
+      req.end();
+    });
   },
 
   exec(spec: ExecProbeSpec, timeoutMs) {

@@ -34,6 +34,15 @@ export class FakeOs implements OsPort {
     return { pid, startTime: pid * 10 };
   }
 
+  /** Hook runs, and the exit code each hook command returns (default 0). */
+  readonly hookRuns: SpawnSpec[] = [];
+  readonly hookExitCodes = new Map<string, number>();
+
+  async runToCompletion(spec: SpawnSpec, _timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
+    this.hookRuns.push(spec);
+    return { code: this.hookExitCodes.get(spec.file) ?? 0, signal: null, timedOut: false };
+  }
+
   /** Ends a process as if it exited by itself. */
   exit(pid: number, code: number | null, signal: number | null = null): void {
     const proc = this.processes.get(pid);

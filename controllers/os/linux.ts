@@ -48,6 +48,26 @@ export class LinuxOs implements OsPort {
     });
   }
 
+  async runToCompletion(spec: SpawnSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    try {
+      const exit = await new Promise<ExitInfo>((resolve, reject) => {
+        this.spawn(spec, resolve).then((handle) => {
+          timer = setTimeout(() => {
+            timedOut = true;
+            this.signal(handle.pid, 'SIGKILL', true);
+          }, timeoutMs);
+        }, reject);
+      });
+      return { ...exit, timedOut };
+    } catch (err) {
+      return { code: null, signal: null, error: (err as Error).message, timedOut };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   signal(pid: number, signal: SignalName, group: boolean): void {
     try {
       process.kill(group ? -pid : pid, signal);

@@ -50,6 +50,11 @@ export interface UserInfo {
 export interface OsPort {
   /** Starts a process in a new session; rejects with a readable message if it cannot start. */
   spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle>;
+  /**
+   * Runs a short command (a hook) in its own process group with output to the spec's log files
+   * and waits for it; at the timeout the group is killed and `timedOut` is set.
+   */
+  runToCompletion(spec: SpawnSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }>;
   /** Sends a signal to the process group led by pid (or the pid alone); a gone target is ignored. */
   signal(pid: number, signal: SignalName, group: boolean): void;
   /** The start time of a live pid, or null when no such process exists. */

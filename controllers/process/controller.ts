@@ -10,6 +10,7 @@ import type { ExitInfo, OsPort } from '../os/port.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
 import { initialProcState, type ProcState } from './proc-state.js';
 import { buildSpawnSpec, type SpawnContext } from './spawn-spec.js';
+import { runHook } from './hooks.js';
 
 export interface ProcessControllerDeps {
   store: ProgramStore;
@@ -78,6 +79,18 @@ export class ProcessController {
         return false;
       case 'spawn':
         return this.spawn(id, input, clock.now());
+      case 'post_stop': {
+        // Awaited so that a restart waits for it; a failure is only logged to the program's log.
+        const config = input.config;
+        if (config?.hooks?.post_stop) {
+          try {
+            await runHook(os, 'post_stop', config.hooks.post_stop, buildSpawnSpec(id, config, this.deps.spawnContext, os), effect.exit);
+          } catch {
+            // the environment cannot be built (e.g. env_file gone): the next start reports it
+          }
+        }
+        return false;
+      }
       default: {
         const never: never = effect;
         throw new TypeError(`unknown effect ${JSON.stringify(never)}`);
@@ -91,6 +104,10 @@ export class ProcessController {
     const stopsecs = config.stopsecs;
     try {
       const spec = buildSpawnSpec(id, config, this.deps.spawnContext, this.deps.os);
+      if (config.hooks?.pre_start) {
+        const failure = await runHook(this.deps.os, 'pre_start', config.hooks.pre_start, spec);
+        if (failure) throw new Error(failure);
+      }
       const handle = await this.deps.os.spawn(spec, (exit) => this.observeExit(id, handle.pid, exit));
       const startedAt = this.deps.clock.now();
       const proc = { pid: handle.pid, startTime: handle.startTime, startedAt, stopsecs, adopted: false };

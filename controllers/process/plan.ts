@@ -21,6 +21,7 @@ export interface PlanInput {
 
 export type Effect =
   | { kind: 'spawn' }
+  | { kind: 'post_stop'; exit: LastExit }
   | { kind: 'signal'; signal: SignalName }
   | { kind: 'event'; event: EventInput }
   | { kind: 'forget' };
@@ -63,6 +64,7 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
   lastExit.msg = describeExit(exit, lastExit.reason, proc.adopted);
   const next: ProcState = { ...s, proc: null, exit: null, stopping: null, lastExit, nextRetryAt: null, healthRestartPid: null };
   effects.push(event(input, { event: 'process_exit', exit_code: exit.code, signal: exit.signal, msg: lastExit.msg }));
+  if (config?.hooks?.post_stop && !exit.error) effects.push({ kind: 'post_stop', exit: lastExit });
   if (planned || !config || !intent || intent.run === 'stopped' || s.shutdown) return { ...next, status: 'Stopped' };
 
   // RUNNING -> (stable run resets the counter) -> EXITED | FATAL | BACKOFF

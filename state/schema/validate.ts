@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
 import { invalid, forProgram } from '../errors.js';
 import type { ProgramConfig } from '../program.js';
 import { programCreateSchema, programUpdateSchema } from './program-schema.js';
@@ -107,9 +107,13 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (problems.length > 0) throw invalid(withPrefix(ctx, name, problems.join('; ')));
 }
 
+// cron-parser (and its date library) is loaded on first use: most daemons never see a cron field.
+const requireCjs = createRequire(import.meta.url);
+type CronParser = typeof import('cron-parser');
+
 function cronProblem(expression: string): string | null {
   try {
-    CronExpressionParser.parse(expression, { strict: false });
+    (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false });
     return null;
   } catch (err) {
     return `invalid expression '${expression}': ${(err as Error).message}`;

@@ -78,6 +78,11 @@ test('a tcp check and dependency ordering: a three-program chain starts in order
 test('an exec check runs in the program environment; a disabled check is stored but not run', async () => {
   const id = await create('execd', node('forever.js', [], { env: { PROBE_OK: '1' }, health_check: { type: 'exec', command: 'sh', args: ['-c', 'test "$PROBE_OK" = 1'], interval_secs: 0.2 } }));
   await statusIs(id, 'Healthy');
+  const metrics = await fetch(`${d.url}/metrics`).then((r) => r.text());
+  assert.match(metrics, new RegExp(`svc_health_probe_success\\{name="execd",id="${id}"\\} 1`));
+  assert.match(metrics, /svc_health_probe_latency_seconds\{name="execd"/);
+  assert.match(metrics, /svc_events_written_total \d+/);
+  assert.match(metrics, /svc_events_dropped_total 0/);
   const off = await create('off', node('forever.js', [], { health_check: { type: 'tcp', port: 1, enabled: false } }));
   await statusIs(off, 'Running');
   await new Promise((r) => setTimeout(r, 500));

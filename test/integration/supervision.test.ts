@@ -116,3 +116,23 @@ test('batch: by group, by ids (unknown ids reported, others done), select_all, b
   const remove = await d.request('POST', '/api/v1/programs/batch', { target_ids: [a, b], action: { type: 'Remove', payload: null } });
   assert.equal(remove.body.results.length, 2);
 });
+
+test('hooks run for real: pre_start before the start, post_stop after the exit with its code', async () => {
+  const marks = join(d.root, 'hook-marks');
+  const id = await create('hooks', {
+    command: 'sh',
+    args: ['-c', 'exit 7'],
+    autorestart: 'false',
+    hooks: { pre_start: `sh -c 'echo pre >> ${marks}'`, post_stop: `sh -c 'echo "post $SVC_EXIT_CODE $SVC_EXIT_REASON" >> ${marks}'` },
+  });
+  await statusIs(id, 'Exited');
+  const text = await eventually(() => {
+    try {
+      const t = readFileSync(marks, 'utf8');
+      return t.includes('post') ? t : null;
+    } catch {
+      return null;
+    }
+  });
+  assert.equal(text, 'pre\npost 7 crash\n');
+});

@@ -11,6 +11,14 @@ export class CliError extends Error {
   }
 }
 
+/** A body sent as is with its own Content-Type (a stack file in TOML or YAML). */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 export interface ClientOptions {
   /** http://host:port, or unix:/path/to/svcd.sock */
   url: string;
@@ -22,11 +30,13 @@ export interface ClientOptions {
 export class ApiClient {
   private readonly origin: string;
   private readonly dispatcher: Dispatcher | undefined;
+  private readonly socketPath: string | null = null;
 
   constructor(private readonly opts: ClientOptions) {
     if (opts.url.startsWith('unix:')) {
       const socketPath = opts.url.slice('unix:'.length).replace(/^\/\//, '');
       this.origin = 'http://localhost';
+      this.socketPath = socketPath;
       this.dispatcher = new Agent({ connect: { socketPath } });
     } else {
       this.origin = opts.url.replace(/\/+$/, '');
@@ -36,6 +46,12 @@ export class ApiClient {
 
   get url(): string {
     return this.opts.url;
+  }
+
+  /** Where and how to open a WebSocket on `path` (ws://, or ws+unix: for a socket). */
+  webSocketTarget(path: string): { url: string; headers: Record<string, string> } {
+    const url = this.socketPath ? `ws+unix:${this.socketPath}:${path}` : `${this.origin.replace(/^http/, 'ws')}${path}`;
+    return { url, headers: this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {} };
   }
 
   get<T>(path: string): Promise<T> {
@@ -57,13 +73,14 @@ export class ApiClient {
   async call<T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const raw = body instanceof RawBody ? body : null;
+    if (body !== undefined) headers['content-type'] = raw ? raw.contentType : 'application/json';
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.origin}${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: raw ? raw.text : body === undefined ? undefined : JSON.stringify(body),
         dispatcher: this.dispatcher,
         headersTimeout: this.opts.timeoutMs ?? 120_000,
         bodyTimeout: this.opts.timeoutMs ?? 120_000,

@@ -324,3 +324,31 @@ test('signal is delivered to a live process and refused for a stopped one', asyn
   assert.match(refused.error!, /not running \(status Stopped\)/);
   await h.close();
 });
+
+test('hooks.pre_start runs before each start in the program environment; a failing one fails the start', async () => {
+  const h = await processHarness();
+  h.os.hookExitCodes.set('prepare', 3);
+  const id = await h.add({ name: 'hooked', hooks: { pre_start: 'prepare --db' }, retry_limit: 0, env: { A: '1' } });
+  assert.equal(h.status(id), 'Fatal');
+  assert.match(h.observed.get(id).last_exit!.msg, /spawn failed: hooks\.pre_start failed: exit code 3/);
+  assert.equal(h.os.hookRuns[0].file, 'prepare');
+  assert.deepEqual(h.os.hookRuns[0].args, ['--db']);
+  assert.equal(h.os.hookRuns[0].env.SVC_HOOK, 'pre_start');
+  assert.equal(h.os.hookRuns[0].env.A, '1');
+  h.os.hookExitCodes.set('prepare', 0);
+  await h.actions.start([h.store.get(id)!]);
+  assert.equal(h.status(id), 'Running');
+  await h.close();
+});
+
+test('hooks.post_stop runs after the process ends, with the exit described in its environment', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'cleanup', hooks: { post_stop: 'cleanup.sh' }, autorestart: 'false' });
+  h.os.exit(h.pidOf(id), 4);
+  await h.settle();
+  const run = h.os.hookRuns.find((r) => r.env.SVC_HOOK === 'post_stop')!;
+  assert.equal(run.file, 'cleanup.sh');
+  assert.equal(run.env.SVC_EXIT_CODE, '4');
+  assert.equal(run.env.SVC_EXIT_REASON, 'crash');
+  await h.close();
+});

@@ -6,6 +6,7 @@ import { registerEvents } from './events.js';
 import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogs } from './logs.js';
+import { registerStack } from './stack.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -15,4 +16,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerActions(program, ctx);
   registerLogs(program, ctx);
   registerEvents(program, ctx);
+  registerStack(program, ctx);
 }

@@ -1,21 +1,39 @@
 import type { Command } from 'commander';
 import { CliError } from '../client.js';
 import type { CliContext } from '../context.js';
+import { openLogStream, type StreamedLine } from '../log-stream.js';
 import { resolvePrograms } from '../programs.js';
 
 export function registerLogs(program: Command, ctx: CliContext): void {
   program
     .command('logs <program>')
-    .description('print the last lines of a program\'s stdout and stderr')
+    .description('print the last lines of a program\'s stdout and stderr (-f: then follow new lines)')
     .option('-n, --tail <lines>', 'lines from the end of each file (max 5000)', '200')
     .option('-s, --source <source>', 'stdout, stderr or both', 'both')
-    .action(async (ref: string, o: { tail: string; source: string }) => {
+    .option('-f, --follow', 'keep streaming new lines until Ctrl-C')
+    .action(async (ref: string, o: { tail: string; source: string; follow?: boolean }) => {
       if (!/^\d+$/.test(o.tail)) throw new CliError(`--tail: must be a whole number, got '${o.tail}'`, 2);
       const [p] = await resolvePrograms(ctx.client(), [ref]);
+      // Follow: open the stream before reading the tail, so no line falls between the two.
+      const stream = o.follow ? await openLogStream(ctx.client(), p.id) : null;
       const q = new URLSearchParams({ tail: o.tail, source: o.source });
       const res = await ctx.client().get<{ logs: { source: string; content: string }[] }>(`/api/v1/programs/${p.id}/logs?${q}`);
-      if (ctx.json()) return ctx.print(JSON.stringify(res, null, 2));
       const both = o.source === 'both';
-      for (const line of res.logs) process.stdout.write(`${both ? `${line.source === 'stderr' ? 'err' : 'out'} | ` : ''}${line.content}\n`);
+      const print = (line: { source: string; content: string }) => process.stdout.write(`${both ? `${line.source === 'stderr' ? 'err' : 'out'} | ` : ''}${line.content}\n`);
+      if (!stream) {
+        if (ctx.json()) return ctx.print(JSON.stringify(res, null, 2));
+        for (const line of res.logs) print(line);
+        return;
+      }
+      const show = (line: { source: string; content: string }) => (ctx.json() ? ctx.print(JSON.stringify(line)) : print(line));
+      for (const line of res.logs) show(line);
+      process.once('SIGINT', () => {
+        stream.close();
+        process.exit(0); // Ctrl-C is the normal way to stop following
+      });
+      stream.start((line: StreamedLine) => {
+        if (both || line.source === o.source) show(line);
+      });
+      await stream.done;
     });
 }

@@ -1,0 +1,73 @@
+import type { ObservedRegistry } from '../../state/observed.js';
+import type { ProgramStore } from '../../state/store.js';
+import { HttpMetrics } from './http-metrics.js';
+import { SvcMetrics } from './metrics.js';
+import { ProgramMetrics } from './program-metrics.js';
+import { readings } from './readings.js';
+
+/** Counters of the reconcile loop, read at scrape time. */
+export interface LoopStats {
+  /** Keys ready to run. */
+  depth: number;
+  /** Keys being reconciled now. */
+  inFlight: number;
+  /** Reconcile passes since svcd started, and their summed duration. */
+  passes: number;
+  passMs: number;
+}
+
+export interface DaemonMetrics {
+  metrics: SvcMetrics;
+  http: HttpMetrics;
+  close(): void;
+}
+
+/**
+ * The metric families every svcd exports. Later sources (health probes, cron runs, the event
+ * queue) are added by the composition root with `metrics.add(...)`.
+ */
+export function createDaemonMetrics(deps: {
+  store: ProgramStore;
+  observed: ObservedRegistry;
+  loop: () => LoopStats;
+  /** Programs with active cgroup enforcement (isolation plugin); 0 without it. */
+  cgroupEnforced?: () => number;
+  /** The event history writer's queue and counters. */
+  eventWriter?: () => { queued: number; written: number; dropped: number; failed: number };
+}): DaemonMetrics {
+  const metrics = new SvcMetrics();
+  const http = new HttpMetrics();
+  const programs = new ProgramMetrics(deps.store, deps.observed, () => deps.observed.noteUsageRead(Date.now()));
+  metrics.add(programs).add(http);
+  metrics.add(
+    readings([
+      { name: 'svc_reconcile_queue_depth', type: 'gauge', help: 'Program keys waiting for a reconcile pass', read: () => deps.loop().depth },
+      { name: 'svc_reconcile_in_flight', type: 'gauge', help: 'Reconcile passes running now', read: () => deps.loop().inFlight },
+      { name: 'svc_reconcile_passes_total', type: 'counter', help: 'Reconcile passes since svcd started', read: () => deps.loop().passes },
+      {
+        name: 'svc_reconcile_duration_seconds_total',
+        type: 'counter',
+        help: 'Time spent in reconcile passes, in seconds (divide by passes for the mean latency)',
+        read: () => deps.loop().passMs / 1000,
+      },
+      {
+        name: 'svc_cgroup_enforced_total',
+        type: 'counter',
+        help: 'Programs with active cgroup enforcement (0 when isolation is not in use)',
+        read: () => deps.cgroupEnforced?.() ?? 0,
+      },
+    ]),
+  );
+  const writer = deps.eventWriter;
+  if (writer) {
+    metrics.add(
+      readings([
+        { name: 'svc_events_queue_depth', type: 'gauge', help: 'Event records waiting for the history writer', read: () => writer().queued },
+        { name: 'svc_events_written_total', type: 'counter', help: 'Event records written to the history', read: () => writer().written },
+        { name: 'svc_events_dropped_total', type: 'counter', help: 'Event records dropped because the queue was full', read: () => writer().dropped },
+        { name: 'svc_events_failed_total', type: 'counter', help: 'Event records lost to a failed write', read: () => writer().failed },
+      ]),
+    );
+  }
+  return { metrics, http, close: () => programs.close() };
+}

@@ -1,0 +1,189 @@
+import { programCreateSchema, programUpdateSchema } from '../../state/schema/program-schema.js';
+import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
+
+const SIGNALS = Object.keys(SIGNAL_NAMES);
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json(ref('Error'), description);
+const idParam = { name: 'id', in: 'path', required: true, description: 'Program UUID (never the name)', schema: { type: 'string', format: 'uuid' } };
+const withoutId = ({ $id: _id, ...schema }: Json): Json => schema;
+
+/** A route answering with a JSON body, plus the errors every route can give. */
+function op(summary: string, tag: string, ok: Json, extra: Json = {}, errors: Record<string, string> = {}): Json {
+  return {
+    summary,
+    tags: [tag],
+    ...extra,
+    responses: { ...ok, 401: error('Authentication required (auth_secret is set)'), ...Object.fromEntries(Object.entries(errors).map(([code, d]) => [code, error(d)])) },
+  };
+}
+
+const action = (verb: string, extra: Json = {}) =>
+  op(`${verb} a program`, 'programs', { 200: json(ref('ActionOutcome')) }, { parameters: [idParam, ...((extra.parameters as Json[] | undefined) ?? [])] }, { 404: 'Unknown program' });
+
+/**
+ * The OpenAPI 3.1 document of the API, built from the same JSON Schemas the server validates
+ * request bodies with (programCreateSchema, programUpdateSchema): the document cannot drift
+ * from validation. Response shapes are described as served by the routes.
+ */
+export function openApiDocument(version: string): Json {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }],
+    paths: {
+      '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
+      '/api/v1/programs': {
+        get: op('List programs', 'programs', { 200: json({ type: 'array', items: ref('ProgramSummary') }) }),
+        post: op(
+          'Create one program, or several from an array',
+          'programs',
+          { 201: json({ type: 'object', properties: { id: { type: 'string', format: 'uuid' }, ids: { type: 'array', items: { type: 'string', format: 'uuid' } } }, required: ['ids'] }, 'Created') },
+          { requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('ProgramCreate'), { type: 'array', items: ref('ProgramCreate'), minItems: 1 }] } } } } },
+          { 400: 'Invalid configuration', 409: 'Duplicate name', 413: 'Body too large' },
+        ),
+      },
+      '/api/v1/programs/batch': {
+        post: op('Run one action on many programs', 'programs', { 200: json({ type: 'object' }) }, { requestBody: { required: true, content: { 'application/json': { schema: ref('Batch') } } } }, { 400: 'Invalid batch body' }),
+      },
+      '/api/v1/programs/{id}': {
+        get: op('Configuration and state of a program', 'programs', { 200: json(ref('ProgramDetail')) }, { parameters: [idParam] }, { 404: 'Unknown program' }),
+        put: op(
+          'Update a program; only present fields change, null removes an optional field',
+          'programs',
+          { 200: json(ref('ProgramDetail')) },
+          { parameters: [idParam], requestBody: { required: true, content: { 'application/json': { schema: ref('ProgramUpdate') } } } },
+          { 400: 'Invalid configuration or unknown id', 409: 'Duplicate name' },
+        ),
+        delete: action('Stop and remove'),
+      },
+      '/api/v1/programs/{id}/start': { post: action('Start') },
+      '/api/v1/programs/{id}/stop': { post: action('Stop', { parameters: [{ name: 'force', in: 'query', schema: { type: 'boolean', default: false }, description: 'SIGKILL at once' }] }) },
+      '/api/v1/programs/{id}/restart': { post: action('Restart') },
+      '/api/v1/programs/{id}/signal': {
+        post: op(
+          'Send a signal to a running program (its process group)',
+          'programs',
+          { 200: json(ref('ActionOutcome')) },
+          { parameters: [idParam], requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['signal'], properties: { signal: { enum: SIGNALS } } } } } } },
+          { 400: 'Unknown signal', 404: 'Unknown program', 409: 'Not running' },
+        ),
+      },
+      '/api/v1/programs/{id}/logs': {
+        get: op(
+          'Last lines of the stdout and stderr files',
+          'programs',
+          { 200: json(ref('Logs')) },
+          {
+            parameters: [
+              idParam,
+              { name: 'tail', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 5000, default: 200 } },
+              { name: 'source', in: 'query', schema: { enum: ['stdout', 'stderr', 'both'], default: 'both' } },
+            ],
+          },
+          { 400: 'Invalid query', 404: 'Unknown program' },
+        ),
+      },
+      '/api/v1/system/shutdown': { post: op('Stop every program, then svcd exits', 'system', { 202: json({ type: 'object', properties: { status: { const: 'shutting_down' }, message: { type: 'string' } } }, 'Accepted') }) },
+      '/api/v1/system/stats': { get: op('Host cpu and memory, refreshed about every 3 s', 'system', { 200: json(ref('SystemStats')) }, {}, { 503: 'Not sampled yet' }) },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus text exposition (see docs/observability.md for the families)',
+          tags: ['observability'],
+          responses: { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: error('Authentication required (auth_secret is set)') },
+        },
+      },
+      '/ws': {
+        get: {
+          summary: 'WebSocket: stream new stdout and stderr lines of a program',
+          description:
+            'Upgrade to a WebSocket. Each text message is a LogLine JSON object. When auth_secret is set, send Authorization: Bearer <secret> or the `token` query parameter. ' +
+            'Close codes: 4401 authentication required, 4404 unknown program or program removed, 4429 client too slow (reconnect), 1001 svcd shutting down.',
+          tags: ['observability'],
+          parameters: [
+            { name: 'id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
+            { name: 'token', in: 'query', required: false, schema: { type: 'string' }, description: 'Alternative to the Authorization header for browsers' },
+          ],
+          responses: { 101: { description: 'Switching protocols; messages follow the LogLine schema', content: { 'application/json': { schema: ref('LogLine') } } } },
+        },
+      },
+      '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
+      '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret; only required when it is set' } },
+      schemas: {
+        ProgramCreate: withoutId(programCreateSchema),
+        ProgramUpdate: withoutId(programUpdateSchema),
+        Error: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
+        Health: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' }, uptime_secs: { type: 'integer' } } },
+        ProgramSummary: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', format: 'uuid' },
+            name: { type: 'string' },
+            status: { $ref: '#/components/schemas/Status' },
+            pid: { type: ['integer', 'null'] },
+            cpu_usage: { type: 'number', description: 'Percent of one core' },
+            mem_usage: { type: 'integer', description: 'Resident set size, bytes' },
+            restarts: { type: 'integer' },
+            started_at: { type: ['integer', 'null'], description: 'Unix milliseconds' },
+          },
+        },
+        ProgramDetail: {
+          allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object' } } }],
+        },
+        Status: { enum: ['Stopped', 'Starting', 'Running', 'Healthy', 'Unhealthy', 'Backoff', 'Stopping', 'Exited', 'Fatal'] },
+        ActionOutcome: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, ok: { type: 'boolean' }, error: { type: 'string' } } },
+        Batch: {
+          type: 'object',
+          required: ['action'],
+          properties: {
+            target_ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
+            group_name: { type: 'string' },
+            select_all: { type: 'boolean' },
+            action: {
+              type: 'object',
+              required: ['type'],
+              properties: {
+                type: { enum: ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] },
+                payload: { type: ['object', 'null'], properties: { force: { type: 'boolean' }, signal: { enum: SIGNALS } } },
+              },
+            },
+          },
+        },
+        Logs: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', format: 'uuid' },
+            logs: { type: 'array', items: { type: 'object', properties: { source: { enum: ['stdout', 'stderr'] }, content: { type: 'string' } } } },
+          },
+        },
+        LogLine: {
+          type: 'object',
+          required: ['source', 'content', 'ts'],
+          properties: {
+            source: { enum: ['stdout', 'stderr'] },
+            content: { type: 'string', description: 'One line without its newline' },
+            ts: { type: 'number', description: 'Unix seconds (with milliseconds) when svcd read the line' },
+          },
+        },
+        SystemStats: {
+          type: 'object',
+          required: ['cpu_percent', 'memory_used_bytes', 'memory_total_bytes', 'timestamp'],
+          properties: {
+            cpu_percent: { type: 'number' },
+            memory_used_bytes: { type: 'integer' },
+            memory_total_bytes: { type: 'integer' },
+            timestamp: { type: 'integer', description: 'Unix seconds' },
+          },
+        },
+      },
+    },
+  };
+}

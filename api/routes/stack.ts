@@ -1,0 +1,62 @@
+import Router from '@koa/router';
+import { invalid } from '../../state/errors.js';
+import { StackApplier } from '../../stacks/apply.js';
+import { loadStackText } from '../../stacks/load.js';
+import { formatFromContentType } from '../../stacks/media-type.js';
+import { readText } from '../body.js';
+import type { ApiDeps } from '../deps.js';
+import { booleanParam } from '../params.js';
+
+/**
+ * Stack routes: PUT applies a stack (JSON, TOML or YAML body), GET returns the stored desired
+ * state as a stack that re-applies to no change, GET /stack/status reports the watched directory.
+ */
+export function stackRouter(deps: ApiDeps): Router {
+  const { store, config } = deps;
+  const applier = deps.stacks?.applier ?? new StackApplier(store, { logDir: config.storage.log_dir });
+  const router = new Router();
+
+  router.put('/stack', async (ctx) => {
+    const format = formatFromContentType(ctx.get('content-type'));
+    const source = sourceParam(ctx.query.source);
+    const text = await readText(ctx, config.server.max_body_bytes);
+    if (text.trim() === '') throw invalid('body: a stack document is required');
+    // TOML/YAML positions are written `path:line:col`; the path is the file named by the source, if any.
+    const file = /^stack:.+\.(json|toml|ya?ml)$/i.test(source) ? source.slice('stack:'.length) : `stack.${format}`;
+    const stack = loadStackText(text, format, format === 'json' ? undefined : file);
+    const result = await applier.apply({
+      stack,
+      source,
+      prune: booleanParam(ctx.query.prune, 'prune', false),
+      dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),
+    });
+    ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines };
+  });
+
+  router.get('/stack', (ctx) => {
+    const records = [...store.list()].sort((a, b) => a.created_at - b.created_at || a.config.name.localeCompare(b.config.name));
+    // An unlabelled program is exported with `source: ""` so that re-applying keeps it unlabelled.
+    ctx.body = { prune: false, services: records.map((r) => ({ ...r.config, source: r.config.source ?? '' })) };
+  });
+
+  router.get('/stack/status', (ctx) => {
+    ctx.body = deps.stacks?.status() ?? { dir: config.stacks.dir, watching: false, files: [] };
+  });
+
+  return router;
+}
+
+function sourceParam(value: string | string[] | undefined): string {
+  if (Array.isArray(value)) throw invalid('source: given more than once');
+  if (value === undefined || value === '') return 'stack:api';
+  if (value.length > 128 || hasControl(value)) throw invalid('source: must not contain control characters (at most 128 characters)');
+  return value;
+}
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}

@@ -1,0 +1,112 @@
+import { FileFollower, type FollowOptions } from '../../state/logs/follow.js';
+
+/** One message on the log WebSocket. */
+export interface LogLine {
+  source: 'stdout' | 'stderr';
+  /** The line without its newline. */
+  content: string;
+  /** Unix seconds, with milliseconds, when svcd read the line (not when the program wrote it). */
+  ts: number;
+}
+
+/** The part of a WebSocket the hub uses (ws's WebSocket fits; tests pass fakes). */
+export interface LogClient {
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** Close codes sent by the log stream. */
+export const CLOSE = {
+  unauthorized: 4401,
+  notFound: 4404,
+  tooSlow: 4429,
+  goingAway: 1001,
+} as const;
+
+interface Stream {
+  id: string;
+  clients: Set<LogClient>;
+  followers: FileFollower[];
+}
+
+/**
+ * Fans new log lines out to WebSocket clients: one pair of file followers per program, shared by
+ * all its clients, started by the first client and stopped with the last. A client whose send
+ * buffer is over `slowBytes` is dropped (close 4429): it never holds back the program, the
+ * follower or the other clients.
+ */
+export class LogHub {
+  private readonly streams = new Map<string, Stream>();
+
+  constructor(
+    private readonly deps: {
+      /** The stdout and stderr files of a program. */
+      paths: (id: string) => { stdout: string; stderr: string };
+      slowBytes?: number;
+      now?: () => number;
+      follow?: FollowOptions;
+    },
+  ) {}
+
+  /** Adds a client; the returned function removes it (call it when the socket closes). */
+  async join(id: string, client: LogClient): Promise<() => void> {
+    let stream = this.streams.get(id);
+    if (!stream) {
+      const created: Stream = { id, clients: new Set(), followers: [] };
+      stream = created;
+      this.streams.set(id, created);
+      const paths = this.deps.paths(id);
+      created.followers = (['stdout', 'stderr'] as const).map(
+        (source) => new FileFollower(paths[source], (lines) => this.broadcast(created, source, lines), this.deps.follow),
+      );
+      await Promise.all(created.followers.map((f) => f.start()));
+    }
+    stream.clients.add(client);
+    return () => this.leave(id, client);
+  }
+
+  /** Number of programs with a running follower pair (for tests and metrics). */
+  get followedPrograms(): number {
+    return this.streams.size;
+  }
+
+  /** Closes every client of a program (e.g. it was removed). */
+  closeProgram(id: string, code: number, reason: string): void {
+    const stream = this.streams.get(id);
+    if (!stream) return;
+    for (const client of [...stream.clients]) {
+      this.leave(id, client);
+      client.close(code, reason);
+    }
+  }
+
+  ids(): string[] {
+    return [...this.streams.keys()];
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const id of this.ids()) this.closeProgram(id, code, reason);
+  }
+
+  private leave(id: string, client: LogClient): void {
+    const stream = this.streams.get(id);
+    if (!stream?.clients.delete(client) || stream.clients.size > 0) return;
+    for (const f of stream.followers) f.stop();
+    this.streams.delete(id);
+  }
+
+  private broadcast(stream: Stream, source: LogLine['source'], lines: string[]): void {
+    const ts = (this.deps.now ?? Date.now)() / 1000;
+    const messages = lines.map((content) => JSON.stringify({ source, content, ts } satisfies LogLine));
+    const limit = this.deps.slowBytes ?? 1 << 20;
+    for (const client of [...stream.clients]) {
+      if (client.bufferedAmount > limit) {
+        this.leave(stream.id, client);
+        client.close(CLOSE.tooSlow, 'client too slow: dropped; reconnect to resume');
+        continue;
+      }
+      for (const m of messages) client.send(m);
+    }
+  }
+}

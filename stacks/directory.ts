@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import type { ApplyResult } from './apply.js';
+import type { LoadedStack, ReadText } from './load.js';
+import { loadStackFile } from './load.js';
+import { isStackFileName } from './file-names.js';
+import type { StackDirStatus, StackFileStatus } from './status.js';
+
+/** Time as a parameter (structurally the reconciler's Clock), so tests can use a fake clock. */
+export interface Timers {
+  now(): number;
+  setTimer(ms: number, fn: () => void): () => void;
+}
+
+export interface StackDirectoryDeps {
+  /** Absolute path of the watched directory (`[stacks] dir`). */
+  dir: string;
+  clock: Timers;
+  applier: {
+    apply(req: { stack: LoadedStack; source: string }): Promise<ApplyResult>;
+    pruneOwned(source: string, includes: string[]): Promise<ApplyResult>;
+  };
+  read: ReadText;
+  log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
+  /** Quiet period after the last event of a file before it is read (default 300 ms). */
+  debounceMs?: number;
+}
+
+/**
+ * The watched stacks directory, level-triggered: an event only schedules the file; after the
+ * debounce the file is read as it is *now*. Present: applied with source `stack:<file>`.
+ * Missing: what it owned (`stack:<file>` and its includes) is pruned. Broken: the error is
+ * recorded and logged, and the last good state keeps running. Files are handled one at a time.
+ */
+export class StackDirectory {
+  private readonly timers = new Map<string, () => void>();
+  private readonly results = new Map<string, StackFileStatus>();
+  private readonly includes = new Map<string, string[]>();
+  private queue: Promise<void> = Promise.resolve();
+  private watching = false;
+
+  constructor(private readonly deps: StackDirectoryDeps) {}
+
+  /** Something happened to `file` (a name inside the directory); handle it after the quiet period. */
+  notify(file: string): void {
+    if (!isStackFileName(file)) return;
+    this.timers.get(file)?.();
+    const cancel = this.deps.clock.setTimer(this.deps.debounceMs ?? 300, () => {
+      this.timers.delete(file);
+      this.queue = this.queue.then(() => this.handle(file));
+    });
+    this.timers.set(file, cancel);
+  }
+
+  /** Resolves when every handled file is done (tests; shutdown). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  setWatching(watching: boolean): void {
+    this.watching = watching;
+  }
+
+  status(): StackDirStatus {
+    const files = [...this.results.values()].sort((a, b) => a.file.localeCompare(b.file));
+    return { dir: this.deps.dir, watching: this.watching, files };
+  }
+
+  close(): void {
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
+  }
+
+  private async handle(file: string): Promise<void> {
+    const { read, applier, log, clock } = this.deps;
+    const path = join(this.deps.dir, file);
+    const source = `stack:${file}`;
+    let text: string | null;
+    try {
+      text = read(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return this.failed(file, `${file}: cannot read: ${(err as Error).message}`);
+      text = null;
+    }
+    try {
+      if (text === null) {
+        if (!this.results.has(file)) return;
+        const result = await applier.pruneOwned(source, this.includes.get(file) ?? []);
+        this.includes.delete(file);
+        this.results.set(file, { file, state: 'removed', message: null, lines: result.lines, at: clock.now() });
+        log.info('stack file removed: pruned what it owned', { file, lines: result.lines });
+        return;
+      }
+      const body = text;
+      const stack = loadStackFile(path, (p) => (p === path ? body : read(p)), file);
+      const result = await applier.apply({ stack, source });
+      this.includes.set(file, stack.includes);
+      this.results.set(file, { file, state: 'ok', message: null, lines: result.lines, at: clock.now() });
+      const changed = result.lines.filter((l) => !l.startsWith('unchanged '));
+      if (changed.length > 0) log.info('stack applied', { file, lines: changed });
+      this.retryFailed(file);
+    } catch (err) {
+      this.failed(file, (err as Error).message);
+    }
+  }
+
+  private failed(file: string, message: string): void {
+    const last = this.results.get(file);
+    this.results.set(file, { file, state: 'error', message, lines: last?.lines ?? [], at: this.deps.clock.now() });
+    this.deps.log.warn('stack file refused; the last good state keeps running', { file, error: message });
+  }
+
+  /** A file refused because it needs programs of another file (depends_on) may now apply. */
+  private retryFailed(except: string): void {
+    for (const s of this.results.values()) if (s.state === 'error' && s.file !== except) this.notify(s.file);
+  }
+}

@@ -1,0 +1,91 @@
+import { dirname, relative, resolve } from 'node:path';
+import { invalid, SvcError } from '../state/errors.js';
+import { formatFromName, parseDocumentText, type DocumentFormat, type ParsedDocument } from './document.js';
+import { readStackShape } from './shape.js';
+
+/** One element of `services`, not yet validated, with where it came from (for messages). */
+export interface RawService {
+  body: unknown;
+  /** Index inside the `services` list of its own file. */
+  index: number;
+  doc: ParsedDocument;
+  /** Label of the file it came from (relative to the top-level stack's folder); null for an HTTP body. */
+  file: string | null;
+  /** `include:<file>` for services of an included file; null for the top-level stack. */
+  includedFrom: string | null;
+  /** Messages about this service start with this (`path:line:col` of the element), or nothing. */
+  where: string | null;
+}
+
+/** A stack with its includes resolved, in document order (includes first, in `include` order). */
+export interface LoadedStack {
+  prune: boolean;
+  services: RawService[];
+  /** Labels of every included file, transitively (for `include:<file>` sources and prune scope). */
+  includes: string[];
+}
+
+/** Reads a file as text; throws ENOENT-style errors. Injected so the CLI and daemon share this code. */
+export type ReadText = (path: string) => string;
+
+/** Parses a stack body received over HTTP; `include` is refused (the daemon cannot see the caller's files). */
+export function loadStackText(text: string, format: DocumentFormat, label?: string): LoadedStack {
+  const doc = parseDocumentText(text, format, label);
+  const shape = readStackShape(doc, null);
+  if (shape.include.length > 0) {
+    throw invalid('include: not supported in a request body; `svc apply` resolves includes locally, or put the stack in the watched directory');
+  }
+  return { prune: shape.prune, services: shape.services.map((body, index) => ({ body, index, doc, file: null, includedFrom: null, where: null })), includes: [] };
+}
+
+/**
+ * Loads a stack file and, depth first, the files it includes (paths relative to the including
+ * file). Syntax errors and positions are written `path:line:col:` for every format. A cycle is
+ * refused with the chain of files. `topLabel` names the file in messages (default: `path`).
+ */
+export function loadStackFile(path: string, read: ReadText, topLabel = path): LoadedStack {
+  const top = resolve(path);
+  const base = dirname(top);
+  const label = (abs: string) => (abs === top ? topLabel : relative(base, abs));
+  const services: RawService[] = [];
+  const includes: string[] = [];
+  let prune = false;
+  const visit = (abs: string, chain: string[]): void => {
+    if (chain.includes(abs)) {
+      throw invalid(`include: cycle detected: ${[...chain, abs].map(label).join(' -> ')}`);
+    }
+    const name = label(abs);
+    const doc = readDocument(abs, name, read);
+    const shape = readStackShape(doc, name);
+    if (abs === top) prune = shape.prune;
+    else includes.push(name);
+    for (const inc of shape.include) visit(resolve(dirname(abs), inc), [...chain, abs]);
+    shape.services.forEach((body, index) => {
+      const pos = doc.locate(['services', index]);
+      services.push({ body, index, doc, file: name, includedFrom: abs === top ? null : name, where: pos ? doc.formatPosition(pos) : name });
+    });
+  };
+  visit(top, []);
+  return { prune, services, includes: [...new Set(includes)] };
+}
+
+function readDocument(abs: string, name: string, read: ReadText): ParsedDocument {
+  const format = formatFromName(abs);
+  if (!format) throw invalid(`${name}: unknown format (use .json, .toml, .yaml or .yml)`);
+  let text: string;
+  try {
+    text = read(abs);
+  } catch (err) {
+    throw invalid(`${name}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    const doc = parseDocumentText(text, format, name);
+    return format === 'json' ? { ...doc, formatPosition: (p) => `${name}:${p.line}:${p.column}` } : doc;
+  } catch (err) {
+    // JSON syntax errors come as `JSON line N column M: ...`; files use path:line:col everywhere.
+    const m = err instanceof SvcError ? /^JSON line (\d+) column (\d+): (.*)$/s.exec(err.message) : null;
+    if (m) throw invalid(`${name}:${m[1]}:${m[2]}: ${m[3]}`);
+    throw err;
+  }
+}
+

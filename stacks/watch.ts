@@ -1,0 +1,45 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { StackDirectory, type StackDirectoryDeps } from './directory.js';
+import { isStackFileName } from './file-names.js';
+
+export interface WatchedStacks {
+  directory: StackDirectory;
+  close(): Promise<void>;
+}
+
+/**
+ * Production glue for the stacks directory: creates it, schedules every stack file in it (the
+ * start-up apply), and when `watch` is on, forwards chokidar events for files directly inside it.
+ * Sub-folders are not applied on their own: put included files there.
+ */
+export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'> & { watch: boolean }): Promise<WatchedStacks> {
+  const dir = resolve(opts.dir);
+  mkdirSync(dir, { recursive: true });
+  const directory = new StackDirectory({ ...opts, dir, read: (path) => readFileSync(path, 'utf8') });
+  for (const name of readdirSync(dir).sort()) directory.notify(name);
+  let watcher: FSWatcher | null = null;
+  if (opts.watch) {
+    watcher = watch(dir, {
+      ignoreInitial: true,
+      depth: 0,
+      ignored: (path, stats) => path !== dir && stats?.isFile() === true && !isStackFileName(basename(path)),
+    });
+    const forward = (path: string) => {
+      if (dirname(resolve(path)) === dir) directory.notify(basename(path));
+    };
+    watcher.on('add', forward).on('change', forward).on('unlink', forward);
+    watcher.on('error', (err) => opts.log.warn('stacks directory watch error', { dir, error: String(err) }));
+    await new Promise<void>((r) => watcher?.once('ready', () => r()));
+    directory.setWatching(true);
+  }
+  return {
+    directory,
+    async close() {
+      directory.close();
+      await watcher?.close();
+      await directory.idle();
+    },
+  };
+}

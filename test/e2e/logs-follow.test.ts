@@ -1,0 +1,57 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { startDaemon, removeRoot, fixture, eventually, SVC, type RunningDaemon } from '../helpers/daemon.js';
+import { runCli } from '../helpers/cli.js';
+
+let d: RunningDaemon;
+before(async () => {
+  d = await startDaemon();
+});
+after(async () => {
+  await d.stop();
+  removeRoot(d.root);
+});
+
+test('svc logs -f prints the tail, then streams new lines; Ctrl-C (SIGINT) exits 0', async () => {
+  const add = await runCli(['add', 'chatty', '--', process.execPath, fixture('ticker.js'), '200'], { SVC_URL: d.url });
+  assert.equal(add.code, 0, add.stderr);
+  await eventually(async () => (await runCli(['logs', 'chatty', '--tail', '1'], { SVC_URL: d.url })).stdout.includes('tick'), 10_000, 'a first line');
+
+  const child = spawn(process.execPath, [SVC, 'logs', 'chatty', '-f', '--tail', '2', '--source', 'stdout'], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
+
+  // Two tail lines first, then at least two more that can only have come from the stream.
+  await eventually(() => lines.length >= 4, 15_000, `streamed lines (got ${JSON.stringify(lines)}, stderr ${stderr})`);
+  for (const l of lines) assert.match(l, /^tick \d+$/);
+  const numbers = lines.map((l) => Number(l.split(' ')[1]));
+  assert.ok(numbers[3] > numbers[0], `increasing: ${numbers.join(',')}`);
+
+  assert.ok(child.pid);
+  process.kill(child.pid, 'SIGINT');
+  assert.equal(await exited, 0, stderr);
+});
+
+test('svc logs -f on a program that goes away ends with a clear message', async () => {
+  const add = await runCli(['add', 'brief', '--', process.execPath, fixture('forever.js')], { SVC_URL: d.url });
+  assert.equal(add.code, 0, add.stderr);
+  const child = spawn(process.execPath, [SVC, 'logs', 'brief', '-f'], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await eventually(async () => {
+    // The tail is printed after the stream is open: once it shows, the stream is attached.
+    if (!(await runCli(['logs', 'brief'], { SVC_URL: d.url })).stdout.includes('started')) return false;
+    return stdout.includes('started');
+  }, 10_000, 'tail printed by logs -f');
+  assert.equal((await runCli(['rm', 'brief'], { SVC_URL: d.url })).code, 0);
+  assert.equal(await exited, 1);
+  assert.match(stderr, /log stream closed by svcd \(4404: program '[0-9a-f-]{36}' was removed\)/);
+});

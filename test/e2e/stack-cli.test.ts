@@ -1,0 +1,95 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDaemon, removeRoot, fixture, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
+import { runCli } from '../helpers/cli.js';
+
+const FOREVER = fixture('forever.js');
+const svcToml = (name: string, extra = '') => `[[services]]\nname = "${name}"\ncommand = "${process.execPath}"\nargs = ["${FOREVER}"]\n${extra}`;
+
+let d: RunningDaemon;
+let work: string;
+let svc: (...args: string[]) => ReturnType<typeof runCli>;
+before(async () => {
+  d = await startDaemon();
+  work = tempRoot('svc-stack-cli-');
+  svc = (...args) => runCli(args, { SVC_URL: d.url }, work);
+});
+after(async () => {
+  await d.stop();
+  removeRoot(d.root);
+  removeRoot(work);
+});
+
+test('svc check: good files exit 0; bad files exit 1 with path:line:col messages (no daemon needed)', async () => {
+  writeFileSync(join(work, 'good.toml'), svcToml('c-web') + svcToml('c-db'));
+  writeFileSync(join(work, 'good.yaml'), 'services:\n  - name: y\n    command: run\n');
+  writeFileSync(join(work, 'bad.json'), '{\n  "services": [\n    {"name": "x", "command": "run", "max_concurrent": 99}\n  ]\n}\n');
+  writeFileSync(join(work, 'syntax.json'), '{\n  "services": [,]\n}\n');
+  writeFileSync(join(work, 'dup.toml'), svcToml('same') + svcToml('same'));
+  const ok = await runCli(['check', 'good.toml', 'good.yaml'], { SVC_URL: 'http://127.0.0.1:1' }, work);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /^good\.toml: ok \(2 services\)\ngood\.yaml: ok \(1 service\)\n$/);
+  const bad = await runCli(['check', 'good.toml', 'bad.json', 'syntax.json', 'dup.toml'], { SVC_URL: 'http://127.0.0.1:1' }, work);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /^bad\.json:3:5: services\[0\] \(name=x\): max_concurrent: must be <= 64$/m);
+  assert.match(bad.stderr, /^syntax\.json:2:16: /m);
+  assert.match(bad.stderr, /^dup\.toml:\d+:\d+: services\[1\] \(name=same\): name: duplicate of services\[0\]/m);
+  assert.match(bad.stderr, /svc: 3 of 4 files invalid/);
+});
+
+test('svc check follows includes and reports include cycles', async () => {
+  mkdirSync(join(work, 'inc'), { recursive: true });
+  writeFileSync(join(work, 'main.toml'), 'include = ["inc/a.toml"]\n' + svcToml('m', 'depends_on = ["a"]\n'));
+  writeFileSync(join(work, 'inc', 'a.toml'), svcToml('a'));
+  assert.equal((await svc('check', 'main.toml')).code, 0);
+  writeFileSync(join(work, 'loop.toml'), 'include = ["inc/loop2.toml"]\n');
+  writeFileSync(join(work, 'inc', 'loop2.toml'), 'include = ["../loop.toml"]\n');
+  const loop = await svc('check', 'loop.toml');
+  assert.equal(loop.code, 1);
+  assert.match(loop.stderr, /include: cycle detected: loop\.toml -> inc\/loop2\.toml -> loop\.toml/);
+});
+
+test('svc apply prints the plan as a diff; --dry-run changes nothing; --prune removes', async () => {
+  const file = join(work, 'app.toml');
+  writeFileSync(file, svcToml('e-web') + svcToml('e-db') + svcToml('e-old'));
+  const first = await svc('apply', 'app.toml');
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, '+ created e-web\n+ created e-db\n+ created e-old\n');
+  writeFileSync(file, svcToml('e-web', 'env = { V = "2" }\n') + svcToml('e-db'));
+  const dry = await svc('apply', 'app.toml', '--prune', '--dry-run');
+  assert.equal(dry.stdout, '~ updated e-web (restart)\n= unchanged e-db\n- pruned e-old\n(dry run: nothing was changed)\n');
+  const real = await svc('apply', 'app.toml', '--prune');
+  assert.equal(real.stdout, '~ updated e-web (restart)\n= unchanged e-db\n- pruned e-old\n');
+  const info = await svc('info', 'e-web');
+  assert.match(info.stdout, /source = "stack:app\.toml"/);
+  const bad = join(work, 'bad.toml');
+  writeFileSync(bad, '[[services]]\nname = "z"\ncommand = \n');
+  const err = await svc('apply', 'bad.toml');
+  assert.equal(err.code, 2, 'an invalid input file is a usage-class error (docs/cli.md)');
+  assert.match(err.stderr, /^svc: bad\.toml:3:\d+: /);
+});
+
+test('svc apply resolves includes locally (sources include:<file>)', async () => {
+  const res = await svc('apply', 'main.toml');
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal(res.stdout, '+ created a\n+ created m\n');
+  assert.match((await svc('info', 'a')).stdout, /source = "include:inc\/a\.toml"/);
+});
+
+test('svc export writes a stack that re-applies to no change, in each format', async () => {
+  await svc('add', 'e-cli', '--no-autostart', '--', process.execPath, FOREVER);
+  for (const format of ['toml', 'json', 'yaml']) {
+    const out = join(work, `export.${format}`);
+    const res = await svc('export', '--format', format, '-o', out);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(readFileSync(out, 'utf8'), /e-cli/);
+    const again = await svc('apply', `export.${format}`);
+    assert.equal(again.code, 0, again.stderr);
+    const lines = again.stdout.trim().split('\n');
+    assert.ok(lines.length >= 5 && lines.every((l) => l.startsWith('= unchanged ')), again.stdout);
+  }
+  const stdout = await svc('export');
+  assert.match(stdout.stdout, /^prune = false\n\n\[\[services\]\]\n/);
+});

@@ -1,0 +1,172 @@
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startDaemon, removeRoot, fixture, tempRoot, eventually, type RunningDaemon } from '../helpers/daemon.js';
+import { connectWs } from '../helpers/ws.js';
+
+const ticker = (name: string, ms = 100) => ({ name, command: process.execPath, args: [fixture('ticker.js'), String(ms)] });
+
+async function metricsText(d: RunningDaemon, headers: Record<string, string> = {}): Promise<{ status: number; text: string; type: string }> {
+  const res = await fetch(`${d.url}/metrics`, { headers });
+  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '' };
+}
+
+function promtoolAvailable(): boolean {
+  return spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+describe('observability (open daemon, docs disabled)', () => {
+  let d: RunningDaemon;
+  let id: string;
+  before(async () => {
+    d = await startDaemon(tempRoot(), { config: '[server]\nport = 0\n' });
+    id = (await d.request('POST', '/api/v1/programs', ticker('ticker'))).body.id as string;
+    await eventually(async () => (await d.request('GET', `/api/v1/programs/${id}`)).body.status === 'Running', 10_000, 'ticker running');
+  });
+  after(async () => {
+    await d.stop();
+    removeRoot(d.root);
+  });
+
+  test('/metrics: program families labelled by name and id; status gauge follows a stop', async () => {
+    const m = await metricsText(d);
+    assert.equal(m.status, 200);
+    assert.match(m.type, /^text\/plain; version=0\.0\.4/);
+    const labels = `name="ticker",id="${id}"`;
+    assert.ok(m.text.includes(`svc_program_status{${labels},status="Running"} 1`), m.text);
+    assert.ok(m.text.includes(`svc_program_status{${labels},status="Stopped"} 0`));
+    assert.ok(m.text.includes(`svc_program_up{${labels}} 1`));
+    for (const family of ['svc_program_restarts_total', 'svc_program_cpu_percent', 'svc_program_memory_bytes']) assert.ok(m.text.includes(`${family}{${labels}}`), family);
+    for (const line of ['svc_cgroup_enforced_total 0', 'svc_reconcile_queue_depth ', 'svc_reconcile_passes_total ', 'svc_reconcile_duration_seconds_total ']) assert.ok(m.text.includes(line), line);
+    for (const family of ['svc_process_resident_memory_bytes', 'svc_nodejs_heap_size_used_bytes', 'svc_nodejs_eventloop_lag_seconds']) assert.ok(m.text.includes(`# TYPE ${family}`), family);
+    assert.match(m.text, /svc_http_requests_total\{method="POST",route="\/api\/v1\/programs",status="201"\} 1/);
+    assert.match(m.text, /svc_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/programs\/:id",status="200"\}/);
+
+    assert.equal((await d.request('POST', `/api/v1/programs/${id}/stop`)).status, 200);
+    const after = await eventually(async () => {
+      const text = (await metricsText(d)).text;
+      return text.includes(`svc_program_status{${labels},status="Stopped"} 1`) ? text : null;
+    }, 10_000, 'status gauge Stopped');
+    assert.ok(after.includes(`svc_program_status{${labels},status="Running"} 0`));
+    assert.ok(after.includes(`svc_program_up{${labels}} 0`));
+    assert.match(after, new RegExp(`svc_program_exits_total\\{${labels.replace(/[.]/g, '\\.')},reason="stop"\\} 1`));
+    assert.equal((await d.request('POST', `/api/v1/programs/${id}/start`)).status, 200);
+  });
+
+  test('/metrics passes promtool check metrics', async (t) => {
+    if (!promtoolAvailable()) {
+      if (process.env.CI) assert.fail('promtool is required under CI: run scripts/install-system-deps.sh');
+      t.skip('promtool not installed: run scripts/install-system-deps.sh (or apt-get install prometheus)');
+      return;
+    }
+    const { text } = await metricsText(d);
+    const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    assert.equal(check.status, 0, `promtool check metrics:\n${check.stdout}${check.stderr}`);
+  });
+
+  test('GET /api/v1/system/stats: host snapshot', async () => {
+    const res = await eventually(async () => {
+      const r = await d.request('GET', '/api/v1/system/stats');
+      return r.status === 200 ? r : null;
+    }, 5000, 'first stats sample');
+    assert.deepEqual(Object.keys(res.body).sort(), ['cpu_percent', 'memory_total_bytes', 'memory_used_bytes', 'timestamp']);
+    assert.ok(res.body.memory_total_bytes > 0 && res.body.memory_used_bytes > 0 && res.body.memory_used_bytes <= res.body.memory_total_bytes);
+    assert.ok(res.body.cpu_percent >= 0 && res.body.cpu_percent <= 100);
+    assert.ok(Number.isInteger(res.body.timestamp) && Math.abs(res.body.timestamp - Date.now() / 1000) < 30);
+  });
+
+  test('docs are off by default: openapi.json and /api/docs answer the JSON 404', async () => {
+    for (const path of ['/api/v1/openapi.json', '/api/docs']) {
+      const res = await d.request('GET', path);
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.status, 'error');
+    }
+  });
+
+  test('WS /ws?id=: two clients receive new stdout and stderr lines of a running program', async () => {
+    await eventually(async () => (await d.request('GET', `/api/v1/programs/${id}`)).body.status === 'Running', 10_000, 'ticker running again');
+    const wsUrl = `${d.url.replace(/^http/, 'ws')}/ws?id=${id}`;
+    const a = connectWs(wsUrl);
+    const b = connectWs(wsUrl);
+    await Promise.all([a.opened, b.opened]);
+    await eventually(() => [a, b].every((c) => c.messages.some((m) => m.source === 'stdout') && c.messages.some((m) => m.source === 'stderr')), 10_000, 'lines on both clients');
+    const line = a.messages.find((m) => m.source === 'stdout')!;
+    assert.match(line.content, /^tick \d+$/);
+    assert.ok(Math.abs(line.ts - Date.now() / 1000) < 30, 'ts is Unix seconds');
+    assert.deepEqual(Object.keys(line).sort(), ['content', 'source', 'ts']);
+    a.ws.close();
+    b.ws.close();
+  });
+
+  test('WS follows copy+truncate rotation of the log file', async () => {
+    const c = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=${id}`);
+    await c.opened;
+    await eventually(() => c.messages.some((m) => m.source === 'stdout'), 10_000, 'a line before rotation');
+    truncateSync(join(d.root, 'logs', `${id}.out`), 0);
+    const mark = c.messages.length;
+    await eventually(() => c.messages.slice(mark).filter((m) => m.source === 'stdout').length >= 3, 10_000, 'lines after truncation');
+    for (const m of c.messages.slice(mark)) assert.match(m.content, /^(tick|tock) \d+$/, 'whole lines, nothing garbled');
+    c.ws.close();
+  });
+
+  test('WS with an unknown id closes with 4404 and a reason', async () => {
+    const c = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=00000000-0000-4000-8000-000000000000`);
+    const closed = await c.closed;
+    assert.equal(closed.code, 4404);
+    assert.match(closed.reason, /program '00000000-0000-4000-8000-000000000000' not found/);
+  });
+});
+
+describe('observability with auth_secret and enable_docs', () => {
+  let d: RunningDaemon;
+  const secret = 's3cret-for-tests';
+  const bearer = { authorization: `Bearer ${secret}` };
+  before(async () => {
+    d = await startDaemon(tempRoot(), { config: `[server]\nport = 0\nenable_docs = true\nauth_secret = "${secret}"\n` });
+  });
+  after(async () => {
+    await d.stop();
+    removeRoot(d.root);
+  });
+
+  test('/metrics needs the Bearer credential', async () => {
+    assert.equal((await metricsText(d)).status, 401);
+    assert.equal((await metricsText(d, bearer)).status, 200);
+  });
+
+  test('openapi.json is a valid OpenAPI 3.1 document built from the program schema; /api/docs serves local assets', async () => {
+    const res = await d.request('GET', '/api/v1/openapi.json'); // exempt from auth
+    assert.equal(res.status, 200);
+    assert.equal(res.body.openapi, '3.1.0');
+    const result = await new Validator().validate(res.body);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+    assert.deepEqual(res.body.components.schemas.ProgramCreate.required, ['name', 'command']);
+    for (const path of ['/health', '/api/v1/programs', '/api/v1/programs/{id}', '/api/v1/programs/{id}/logs', '/api/v1/programs/batch', '/api/v1/system/stats', '/api/v1/system/shutdown', '/metrics', '/ws']) {
+      assert.ok(res.body.paths[path], path);
+    }
+    const page = await fetch(`${d.url}/api/docs`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /\/api\/docs\/swagger-ui-bundle\.js/);
+    assert.doesNotMatch(html, /https?:\/\//, 'no CDN');
+    const bundle = await fetch(`${d.url}/api/docs/swagger-ui-bundle.js`);
+    assert.equal(bundle.status, 200);
+    assert.ok((await bundle.arrayBuffer()).byteLength > 100_000);
+  });
+
+  test('WS needs the secret: 4401 without, lines with ?token= or the Bearer header', async () => {
+    const id = (await d.request('POST', '/api/v1/programs', ticker('auth-ticker'), bearer)).body.id as string;
+    const base = `${d.url.replace(/^http/, 'ws')}/ws?id=${id}`;
+    const refused = await connectWs(base).closed;
+    assert.equal(refused.code, 4401);
+    for (const c of [connectWs(`${base}&token=${secret}`), connectWs(base, bearer)]) {
+      await c.opened;
+      await eventually(() => c.messages.length > 0, 10_000, 'lines with credentials');
+      c.ws.close();
+    }
+  });
+});
+

@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLOSE, LogHub, type LogClient, type LogLine } from '../../../api/ws/log-hub.js';
+import { FileFollower } from '../../../state/logs/follow.js';
+
+class FakeClient implements LogClient {
+  bufferedAmount = 0;
+  lines: LogLine[] = [];
+  closed: { code: number; reason: string } | null = null;
+  send(data: string) {
+    this.lines.push(JSON.parse(data) as LogLine);
+  }
+  close(code: number, reason: string) {
+    this.closed = { code, reason };
+  }
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const dir = () => mkdtempSync(join(tmpdir(), 'svc-follow-'));
+
+test('follower: only new lines, partial lines held until complete, CRLF trimmed', async () => {
+  const d = dir();
+  const file = join(d, 'a.out');
+  writeFileSync(file, 'old line\n');
+  const got: string[] = [];
+  const f = new FileFollower(file, (lines) => got.push(...lines), { pollMs: 20 });
+  await f.start();
+  appendFileSync(file, 'one\ntw');
+  await until(() => got.length === 1, 'first line');
+  assert.deepEqual(got, ['one']);
+  appendFileSync(file, 'o\r\nthree\n');
+  await until(() => got.length === 3, 'completed lines');
+  assert.deepEqual(got, ['one', 'two', 'three']);
+  f.stop();
+  rmSync(d, { recursive: true });
+});
+
+test('follower: copy+truncate rotation restarts from offset 0; a missing file is waited for', async () => {
+  const d = dir();
+  const file = join(d, 'b.out');
+  const got: string[] = [];
+  const f = new FileFollower(file, (lines) => got.push(...lines), { pollMs: 20 });
+  await f.start();
+  writeFileSync(file, 'first\n');
+  await until(() => got.includes('first'), 'line in a file created after start');
+  appendFileSync(file, 'x'.repeat(100) + '\n');
+  await until(() => got.length === 2, 'long line');
+  truncateSync(file, 0);
+  await new Promise((r) => setTimeout(r, 60));
+  appendFileSync(file, 'after rotation\n');
+  await until(() => got.includes('after rotation'), 'line after truncation');
+  f.stop();
+  rmSync(d, { recursive: true });
+});
+
+test('hub: one follower pair per program shared by its clients; stopped with the last client', async () => {
+  const d = dir();
+  const paths = { stdout: join(d, 'p.out'), stderr: join(d, 'p.err') };
+  writeFileSync(paths.stdout, '');
+  writeFileSync(paths.stderr, '');
+  const hub = new LogHub({ paths: () => paths, now: () => 1_700_000_000_500, follow: { pollMs: 20 } });
+  const a = new FakeClient();
+  const b = new FakeClient();
+  const leaveA = await hub.join('p', a);
+  const leaveB = await hub.join('p', b);
+  assert.equal(hub.followedPrograms, 1);
+  appendFileSync(paths.stdout, 'hello\n');
+  appendFileSync(paths.stderr, 'oops\n');
+  await until(() => a.lines.length === 2 && b.lines.length === 2, 'both clients get both lines');
+  assert.deepEqual(a.lines.find((l) => l.source === 'stdout'), { source: 'stdout', content: 'hello', ts: 1_700_000_000.5 });
+  assert.deepEqual(b.lines.find((l) => l.source === 'stderr'), { source: 'stderr', content: 'oops', ts: 1_700_000_000.5 });
+  leaveA();
+  assert.equal(hub.followedPrograms, 1);
+  leaveB();
+  assert.equal(hub.followedPrograms, 0);
+  rmSync(d, { recursive: true });
+});
+
+test('hub: a slow client is dropped with 4429; the others keep receiving', async () => {
+  const d = dir();
+  const paths = { stdout: join(d, 'p.out'), stderr: join(d, 'p.err') };
+  const hub = new LogHub({ paths: () => paths, slowBytes: 1000, follow: { pollMs: 20 } });
+  const slow = new FakeClient();
+  const fast = new FakeClient();
+  await hub.join('p', slow);
+  await hub.join('p', fast);
+  slow.bufferedAmount = 5000;
+  writeFileSync(paths.stdout, 'line 1\n');
+  await until(() => fast.lines.length === 1, 'fast client line');
+  assert.equal(slow.closed?.code, CLOSE.tooSlow);
+  assert.equal(slow.lines.length, 0);
+  appendFileSync(paths.stdout, 'line 2\n');
+  await until(() => fast.lines.length === 2, 'fast client keeps going');
+  hub.closeAll(CLOSE.goingAway, 'bye');
+  assert.equal(fast.closed?.code, CLOSE.goingAway);
+  assert.equal(hub.followedPrograms, 0);
+  rmSync(d, { recursive: true });
+});

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeOs } from '../../../controllers/os/fake.js';
+import { UsageSampler, IDLE_SLOWDOWN } from '../../../controllers/usage-sampler.js';
+import { FakeClock } from '../../../reconciler/fake-clock.js';
+import { ObservedRegistry } from '../../../state/observed.js';
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+test('samples all live programs in one batch; slows down unwatched; samples at once when reads resume', async () => {
+  const os = new FakeOs();
+  const clock = new FakeClock();
+  const observed = new ObservedRegistry();
+  let passes = 0;
+  const sampleUsage = os.sampleUsage.bind(os);
+  os.sampleUsage = async (pids) => {
+    passes++;
+    return sampleUsage(pids);
+  };
+  const { pid } = await os.spawn({ file: 'x', args: [], cwd: '/', env: {}, stdoutPath: '/o', stderrPath: '/e' }, () => undefined);
+  observed.update('p', { pid, status: 'Running' });
+  const sampler = new UsageSampler({ os, clock, observed, livePids: () => new Map([['p', pid]]), intervalMs: 5000 });
+  sampler.start();
+  clock.advance(0);
+  await flush();
+  assert.equal(passes, 1);
+  assert.equal(observed.get('p').mem_usage, 1024 * 1024);
+  clock.advance(5000);
+  await flush();
+  assert.equal(passes, 1, 'unwatched: the next pass is IDLE_SLOWDOWN intervals away');
+  clock.advance(5000 * (IDLE_SLOWDOWN - 1));
+  await flush();
+  assert.equal(passes, 2);
+  observed.noteUsageRead(clock.now());
+  clock.advance(0);
+  await flush();
+  assert.equal(passes, 3, 'a read after a quiet spell samples at once');
+  clock.advance(5000);
+  await flush();
+  assert.equal(passes, 4, 'watched: every interval');
+  sampler.stop();
+});

@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryLevel } from 'memory-level';
+import { FakeClock } from '../../../reconciler/fake-clock.js';
+import { StackApplier } from '../../../stacks/apply.js';
+import { StackDirectory } from '../../../stacks/directory.js';
+import { isStackFileName } from '../../../stacks/file-names.js';
+import { ProgramStore } from '../../../state/store.js';
+
+/** A StackDirectory over an in-memory folder, a memory-level store and a fake clock. */
+async function setup() {
+  const disk = new Map<string, string>();
+  const clock = new FakeClock();
+  const store = await ProgramStore.fromDb(new MemoryLevel<string, string>());
+  const logs: string[] = [];
+  const dir = new StackDirectory({
+    dir: '/stacks',
+    clock,
+    applier: new StackApplier(store, { logDir: '/logs', now: () => clock.now() }),
+    read: (path) => {
+      const text = disk.get(path);
+      if (text === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+      return text;
+    },
+    log: { info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`) },
+  });
+  const write = (name: string, text: string) => {
+    disk.set(`/stacks/${name}`, text);
+    dir.notify(name);
+  };
+  const remove = (name: string) => {
+    disk.delete(`/stacks/${name}`);
+    dir.notify(name);
+  };
+  const settle = async () => {
+    clock.advance(300);
+    await dir.idle();
+  };
+  const names = () => store.list().map((r) => `${r.config.name}<${r.config.source}>`).sort();
+  return { dir, clock, store, write, remove, settle, names, logs };
+}
+
+const svc = (name: string, command = 'run') => `[[services]]\nname = "${name}"\ncommand = "${command}"\n`;
+
+test('stack file names: editor swap, lock and backup files are ignored', () => {
+  for (const name of ['web.toml', 'a.json', 'b.yaml', 'c.YML']) assert.equal(isStackFileName(name), true, name);
+  for (const name of ['.web.toml.swp', 'web.toml~', '.#web.toml', '#web.toml#', '4913', 'notes.txt', '.hidden.toml']) assert.equal(isStackFileName(name), false, name);
+});
+
+test('events are debounced: nothing happens before the quiet period, one apply after', async () => {
+  const t = await setup();
+  t.write('web.toml', svc('web', 'partial'));
+  t.clock.advance(200);
+  t.write('web.toml', svc('web', 'final'));
+  t.clock.advance(299);
+  await t.dir.idle();
+  assert.deepEqual(t.names(), []);
+  await t.settle();
+  assert.deepEqual(t.names(), ['web<stack:web.toml>']);
+  assert.equal(t.store.list()[0]?.config.command, 'final');
+  assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state, f.lines]), [['web.toml', 'ok', ['created web']]]);
+});
+
+test('a broken file is reported and keeps the last good state; fixing it applies again', async () => {
+  const t = await setup();
+  t.write('web.toml', svc('web'));
+  await t.settle();
+  t.write('web.toml', '[[services]]\nname = \n');
+  await t.settle();
+  assert.deepEqual(t.names(), ['web<stack:web.toml>']);
+  const [status] = t.dir.status().files;
+  assert.equal(status?.state, 'error');
+  assert.match(status?.message ?? '', /^web\.toml:2:\d+: /);
+  assert.ok(t.logs.some((l) => l.startsWith('warn stack file refused')));
+  t.write('web.toml', svc('web', 'v2'));
+  await t.settle();
+  assert.equal(t.dir.status().files[0]?.state, 'ok');
+  assert.deepEqual(t.dir.status().files[0]?.lines, ['updated web (restart)']);
+});
+
+test('deleting a file prunes what it created, and only that', async () => {
+  const t = await setup();
+  t.write('a.toml', svc('a1') + svc('a2'));
+  t.write('b.toml', svc('b1'));
+  await t.settle();
+  assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'a2<stack:a.toml>', 'b1<stack:b.toml>']);
+  t.remove('a.toml');
+  await t.settle();
+  assert.deepEqual(t.names(), ['b1<stack:b.toml>']);
+  assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state]), [['a.toml', 'removed'], ['b.toml', 'ok']]);
+});
+
+test('a file that needs another file (depends_on) is retried after that file applies', async () => {
+  const t = await setup();
+  t.write('api.toml', svc('api') + 'depends_on = ["db"]\n');
+  await t.settle();
+  assert.equal(t.dir.status().files[0]?.state, 'error');
+  t.write('db.toml', svc('db'));
+  await t.settle();
+  await t.settle();
+  assert.deepEqual(t.names(), ['api<stack:api.toml>', 'db<stack:db.toml>']);
+});

@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { checkStackFile } from '../../../stacks/check.js';
+import { loadStackFile, loadStackText } from '../../../stacks/load.js';
+import { checkStackDependencies, validateServices } from '../../../stacks/validate-stack.js';
+import { SvcError } from '../../../state/errors.js';
+
+/** An in-memory folder of files for the loader (paths relative to /stacks). */
+const files = (map: Record<string, string>) => (path: string) => {
+  const text = map[path.replace(/^\/stacks\//, '')];
+  if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+  return text;
+};
+const message = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof SvcError, String(err));
+    return err.message;
+  }
+  return 'no error';
+};
+const ctx = { logDir: '/var/log/svc', source: 'stack:api' };
+
+test('JSON, TOML and YAML bodies load to the same services', () => {
+  const json = loadStackText('{"prune":true,"services":[{"name":"web","command":"run"}]}', 'json');
+  const toml = loadStackText('prune = true\n[[services]]\nname = "web"\ncommand = "run"\n', 'toml');
+  const yaml = loadStackText('prune: true\nservices:\n  - name: web\n    command: run\n', 'yaml');
+  for (const s of [json, toml, yaml]) {
+    assert.equal(s.prune, true);
+    assert.deepEqual(validateServices(s, ctx).map((d) => d.config), [{ name: 'web', command: 'run', source: 'stack:api' }]);
+  }
+});
+
+test('validation names services[i] (name=x) and the field; unknown fields carry their position', () => {
+  const stack = loadStackText('{"services":[{"name":"ok","command":"x"},{"name":"web","command":"x","max_concurrent":99}]}', 'json');
+  assert.equal(message(() => validateServices(stack, ctx)), 'services[1] (name=web): max_concurrent: must be <= 64');
+  const toml = loadStackText('[[services]]\nname = "web"\ncommand = "x"\nbogus = 1\n', 'toml', 'web.toml');
+  assert.equal(message(() => validateServices(toml, ctx)), 'services[0] (name=web): bogus: unknown field at web.toml:4:1');
+  assert.match(message(() => loadStackText('{"services": [', 'json')), /^JSON line 1 column 15: /);
+  assert.match(message(() => loadStackText('[[services]]\nname = \n', 'toml', 'web.toml')), /^web\.toml:2:\d+: /);
+  assert.match(message(() => loadStackText('services:\n  - name: [\n', 'yaml', 'web.yaml')), /^web\.yaml:\d+:\d+: /);
+  assert.match(message(() => loadStackText('{"services":[],"extra":1}', 'json')), /^extra: unknown field at JSON line 1 column 16/);
+});
+
+test('duplicate names are refused naming both indexes', () => {
+  const stack = loadStackText('{"services":[{"name":"a","command":"x"},{"name":"b","command":"x"},{"name":"a","command":"y"}]}', 'json');
+  assert.equal(message(() => validateServices(stack, ctx)), 'services[2] (name=a): name: duplicate of services[0] (names must be unique in a stack)');
+});
+
+test('depends_on may name stack services or existing programs; unknown names and cycles are refused', () => {
+  const stack = loadStackText('{"services":[{"name":"api","command":"x","depends_on":["db","cache"]},{"name":"db","command":"x"}]}', 'json');
+  const desired = validateServices(stack, ctx);
+  checkStackDependencies(desired, [{ name: 'cache', command: 'x' }]);
+  assert.equal(message(() => checkStackDependencies(desired, [])), 'services[0] (name=api): depends_on: unknown service(s): cache');
+  const cyclic = validateServices(loadStackText('{"services":[{"name":"a","command":"x","depends_on":["b"]},{"name":"b","command":"x","depends_on":["a"]}]}', 'json'), ctx);
+  assert.equal(message(() => checkStackDependencies(cyclic, [])), 'services[0] (name=a): depends_on: dependency cycle detected: a -> b -> a');
+});
+
+test('includes: services of included files get source include:<file>; positions name the file', () => {
+  const read = files({
+    'main.toml': 'include = ["lib/common.toml"]\n[[services]]\nname = "web"\ncommand = "x"\ndepends_on = ["db"]\n',
+    'lib/common.toml': '[[services]]\nname = "db"\ncommand = "x"\n',
+  });
+  const stack = loadStackFile('/stacks/main.toml', read, 'main.toml');
+  assert.deepEqual(stack.includes, ['lib/common.toml']);
+  const desired = validateServices(stack, ctx);
+  assert.deepEqual(desired.map((d) => [d.config.name, d.config.source]), [['db', 'include:lib/common.toml'], ['web', 'stack:api']]);
+  const bad = files({ 'main.toml': 'include = ["lib.yaml"]\n', 'lib.yaml': 'services:\n  - name: db\n    commnd: x\n' });
+  assert.match(message(() => validateServices(loadStackFile('/stacks/main.toml', bad), ctx)), /^lib\.yaml:2:5: services\[0\] \(name=db\): command: is required; commnd: unknown field at lib\.yaml:3:5$/);
+});
+
+test('include cycles are refused naming the chain', () => {
+  const read = files({ 'a.toml': 'include = ["b.toml"]\n', 'b.toml': 'include = ["c.json"]\n', 'c.json': '{"include": ["a.toml"]}' });
+  assert.equal(message(() => loadStackFile('/stacks/a.toml', read, 'a.toml')), 'include: cycle detected: a.toml -> b.toml -> c.json -> a.toml');
+});
+
+test('offline check: JSON positions become path:line:col; outside depends_on is a warning', () => {
+  const read = files({ 'bad.json': '{\n  "services": [\n    {"name": "x", "command": 1}\n  ]\n}', 'syntax.json': '{\n  "services": [,]\n}', 'ok.yaml': 'services:\n  - name: a\n    command: x\n    depends_on: [ext]\n' });
+  const bad = checkStackFile(resolve('/stacks/bad.json'), read);
+  assert.deepEqual(bad.errors, ['/stacks/bad.json:3:5: services[0] (name=x): command: must be string']);
+  assert.match(checkStackFile('/stacks/syntax.json', read).errors[0] ?? '', /^\/stacks\/syntax\.json:2:16: /);
+  const ok = checkStackFile('/stacks/ok.yaml', read);
+  assert.deepEqual(ok.errors, []);
+  assert.equal(ok.services, 1);
+  assert.match(ok.warnings[0] ?? '', /depends_on: not in this stack \(must exist in the daemon\): ext/);
+});

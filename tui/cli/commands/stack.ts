@@ -1,0 +1,87 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Option, type Command } from 'commander';
+import { checkStackFile } from '../../../stacks/check.js';
+import { formatFromName, type DocumentFormat } from '../../../stacks/document.js';
+import { loadStackFile } from '../../../stacks/load.js';
+import { contentTypeOf } from '../../../stacks/media-type.js';
+import { stringifyStack } from '../../../stacks/serialize.js';
+import { validateServices } from '../../../stacks/validate-stack.js';
+import { SvcError } from '../../../state/errors.js';
+import type { ProgramConfig } from '../../../state/program.js';
+import { CliError, RawBody } from '../client.js';
+import type { CliContext } from '../context.js';
+
+const read = (path: string) => readFileSync(path, 'utf8');
+const MARKS: Record<string, string> = { created: '+', updated: '~', unchanged: '=', pruned: '-' };
+
+/** `svc apply`, `svc check` (offline) and `svc export`: stacks as files. */
+export function registerStack(program: Command, ctx: CliContext): void {
+  program
+    .command('apply <file>')
+    .description('apply a stack file (JSON, TOML or YAML); prints + created, ~ updated, = unchanged, - pruned')
+    .option('--prune', 'remove programs of this stack (source stack:<file>) that the file no longer lists')
+    .option('--dry-run', 'show what would change and change nothing')
+    .action(async (file: string, o: { prune?: boolean; dryRun?: boolean }) => {
+      const source = `stack:${basename(file)}`;
+      const body = stackBody(file, source);
+      const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
+      const res = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, body);
+      if (ctx.json()) return ctx.print(JSON.stringify(res));
+      const lines = res.lines.map((l) => `${MARKS[l.split(' ')[0] ?? ''] ?? '?'} ${l}`);
+      if (res.dry_run) lines.push('(dry run: nothing was changed)');
+      ctx.print(lines.length > 0 ? lines.join('\n') : 'empty stack: nothing to do');
+    });
+
+  program
+    .command('check <files...>')
+    .description('validate stack files offline (no daemon): syntax, schema, includes, duplicates, depends_on')
+    .action((files: string[]) => {
+      let failed = 0;
+      for (const file of files) {
+        const result = checkStackFile(file, read);
+        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+        if (result.errors.length > 0) {
+          failed++;
+          for (const e of result.errors) process.stderr.write(`${e}\n`);
+        } else if (!ctx.json()) ctx.print(`${file}: ok (${result.services} service${result.services === 1 ? '' : 's'})`);
+      }
+      if (failed > 0) throw new CliError(`${failed} of ${files.length} file${files.length === 1 ? '' : 's'} invalid`, 1);
+    });
+
+  program
+    .command('export')
+    .description('write the desired state as a stack file that re-applies to no change')
+    .addOption(new Option('--format <format>', 'output format (default: from --output, else toml)').choices(['toml', 'json', 'yaml']))
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(async (o: { format?: DocumentFormat; output?: string }) => {
+      const format = o.format ?? (o.output ? formatFromName(o.output) : null) ?? 'toml';
+      const stack = await ctx.client().get<{ prune: boolean; services: ProgramConfig[] }>('/api/v1/stack');
+      const text = stringifyStack(stack, format);
+      if (o.output) writeFileSync(o.output, text);
+      else process.stdout.write(text);
+    });
+}
+
+/**
+ * The request body for a stack file: the file as is, with its Content-Type; a stack with
+ * `include` is resolved and validated here (the daemon cannot read our files) and sent as JSON,
+ * included services labelled `include:<file>`.
+ */
+function stackBody(file: string, source: string): RawBody {
+  const format = formatFromName(file);
+  if (!format) throw new CliError(`${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
+  try {
+    const stack = loadStackFile(file, read);
+    if (stack.includes.length === 0) return new RawBody(read(file), contentTypeOf(format));
+    validateServices(stack, { logDir: '/', logDirUnknown: true, source });
+    const services = stack.services.map((s) => {
+      const body = s.body as Record<string, unknown>;
+      return s.includedFrom && body.source === undefined ? { ...body, source: `include:${s.includedFrom}` } : body;
+    });
+    return new RawBody(JSON.stringify({ prune: stack.prune, services }), contentTypeOf('json'));
+  } catch (err) {
+    if (err instanceof SvcError) throw new CliError(err.message, 2);
+    throw err;
+  }
+}
