@@ -25,6 +25,7 @@ import { crashRestart } from './scenarios/crash-restart.js';
 import { killFloor, respawnFloor, startFloor } from './scenarios/floor.js';
 import { idle } from './scenarios/idle.js';
 import { listLatency } from './scenarios/list-latency.js';
+import { stackApply } from './scenarios/stack-apply.js';
 import { stopAll } from './scenarios/stop-all.js';
 import { gaps, median } from './stats.js';
 import { ensurePm2, ensureSupervisord } from './tools.js';
@@ -59,10 +60,12 @@ interface Contender {
   make(): Manager;
   /** The 'N POSTs' svc variant only runs S1. */
   s1Only?: boolean;
+  /** Runs S6 (stack apply): svc only. */
+  stack?: boolean;
 }
 
 const contenders: Contender[] = [
-  ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []) }] : []),
+  ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), stack: true }] : []),
   ...(only.has('svc') ? [{ make: () => new SvcManager('each', 16), s1Only: true }] : []),
   ...(only.has('pm2') ? [{ make: () => new Pm2Manager() }] : []),
   ...(only.has('supervisord') ? [{ make: () => new SupervisordManager() }] : []),
@@ -87,6 +90,8 @@ results.define(S3, 'added delay over floor', 'ms', '≤5 ms');
 results.define(S4, 'API: svc GET /api/v1/programs; pm2 API list(); supervisord XML-RPC', 'ms', '<5 ms');
 results.define(S4, 'CLI: svc list; pm2 jlist; supervisorctl status', 'ms', '<150 ms');
 results.define(S5, 'time until every child is gone', 'ms', '≤2x floor');
+const S6 = `S6 stack apply (svc only), N=${bigN}`;
+results.define(S6, 'PUT /api/v1/stack to all running', 'ms');
 
 /** Starts a fresh manager, runs `fn`, and always stops it and kills whatever of it is left. */
 async function withManager<T>(c: Contender, fn: (m: Manager) => Promise<T>): Promise<T> {
@@ -107,6 +112,7 @@ async function measureFloors(work: string): Promise<number> {
   for (const n of plan.sizes) results.add(s1(n), 'time to all running; svc: one POST with an array', 'floor', await startFloor(n));
   for (const n of plan.sizes) results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', 'floor', (await startFloor(n)));
   results.add(S5, 'time until every child is gone', 'floor', await killFloor(bigN));
+  if (only.has('svc')) results.add(S6, 'PUT /api/v1/stack to all running', 'floor', await startFloor(bigN));
   const file = join(work, 'floor.stamps');
   rmSync(file, { force: true });
   await respawnFloor(file, plan.crashSecs);
@@ -145,6 +151,13 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
     });
   }
   if (c.s1Only) return;
+  if (c.stack) {
+    await withManager(c, async (m) => {
+      if (!(m instanceof SvcManager)) return;
+      log(`${m.variant}: S6 stack apply N=${bigN}`);
+      results.add(S6, 'PUT /api/v1/stack to all running', 'svc', await stackApply(m, bigN));
+    });
+  }
   await withManager(c, async (m) => {
     log(`${m.variant}: S3 crash-restart ${plan.crashSecs} s`);
     const file = join(work, `${m.name}.stamps`);
@@ -164,7 +177,7 @@ const NOTES = `Notes:
 - S1 floor (S0): a bare Node script spawning N \`sleep 3600\` until each has a pid. S5 floor: the same script SIGTERMs its N sleeps and polls /proc until all are gone.
 - S3 floor: a bare Node loop respawning the same crash program (\`bash -c 'echo $EPOCHREALTIME >> file; exit 1'\`) on its exit; "added delay" = manager's median interval minus that floor.
 - Enforced minimum restart delay: svc backoff_secs = 0 (no delay); PM2 restart_delay = 0 (no exp_backoff_restart_delay, max_restarts 1e6); supervisord has no restart delay once a process reached RUNNING (startsecs=0, autorestart=true, startretries 1e6).
-- S6 (stack apply of 500, event ingest): not measured, those endpoints are not on this branch yet.`;
+- S6: stack apply of N sleeps in one PUT /api/v1/stack (svc only; floor = S0 at that N). Event ingest is not measured (no ingest endpoint to drive from outside).`;
 
 async function main(): Promise<void> {
   installSignalHandlers(log);

@@ -65,7 +65,7 @@ export class SvcManager implements Manager {
     return this.proc?.pid ?? Number.NaN;
   }
 
-  async api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async api<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     const res = await request(`${this.url}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -86,6 +86,11 @@ export class SvcManager implements Manager {
       while (next < programs.length) await this.api('POST', '/api/v1/programs', svcConfig(programs[next++]));
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, programs.length) }, worker));
+  }
+
+  /** Applies a whole stack (PUT /api/v1/stack, JSON) in one request. */
+  async applyStack(programs: BenchProgram[]): Promise<void> {
+    await this.api('PUT', '/api/v1/stack', { services: programs.map(svcConfig) });
   }
 
   async list(): Promise<ProgramState[]> {
