@@ -25,8 +25,10 @@ export function formatValue(v: number): string {
   return v.toFixed(3);
 }
 
+/** A ratio with two decimals, or two significant digits below 0.1 (0.0019x, not 0.00x). */
 export function formatRatio(r: number): string {
-  return Number.isFinite(r) ? `${r.toFixed(2)}x` : '-';
+  if (!Number.isFinite(r)) return '-';
+  return `${Math.abs(r) >= 0.1 || r === 0 ? r.toFixed(2) : r.toPrecision(2)}x`;
 }
 
 /**

@@ -31,6 +31,7 @@ test('formatValue and formatRatio: fewer decimals as values grow, dash when miss
   assert.equal(formatValue(0.01234), '0.012');
   assert.equal(formatValue(Number.NaN), '-');
   assert.equal(formatRatio(0.5), '0.50x');
+  assert.equal(formatRatio(0.0019), '0.0019x');
   assert.equal(formatRatio(Number.NaN), '-');
 });
 
