@@ -12,6 +12,8 @@ export function programSummary(record: ProgramRecord, o: ObservedProgram) {
     mem_usage: o.mem_usage,
     restarts: o.restarts,
     started_at: o.started_at,
+    // Cron programs only (docs/cron.md): when the schedule fires next, and runs in flight.
+    ...(o.cron ? { next_fire_at: o.cron.next_fire_at, cron_running: o.cron.running } : {}),
   };
 }
 
@@ -34,6 +36,7 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
       health: o.health,
       cpu_usage: o.cpu_usage,
       mem_usage: o.mem_usage,
+      ...(o.cron ? { cron: o.cron } : {}),
     },
     revision: record.revision,
     created_at: record.created_at,

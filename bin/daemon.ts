@@ -8,6 +8,7 @@ import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
+import { CronController } from '../controllers/cron/controller.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { stopAllForShutdown } from '../controllers/process/shutdown.js';
 import { UsageSampler } from '../controllers/usage-sampler.js';
@@ -22,7 +23,9 @@ import { systemClock, type Clock } from '../reconciler/clock.js';
 import { Reconciler } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../state/actions.js';
 import { EventLog } from '../state/events/event-log.js';
+import { CronMarks } from '../state/cron-marks.js';
 import type { EventInput, EventSink } from '../state/events/types.js';
+import type { SignalName } from '../state/signals.js';
 import { ObservedRegistry } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
@@ -81,6 +84,7 @@ export class Daemon {
   }
 
   private controller!: ProcessController;
+  private cron!: CronController;
   private reconciler!: Reconciler<string>;
   private observed!: ObservedRegistry;
   private events!: EventSink;
@@ -103,9 +107,9 @@ export class Daemon {
     this.cleanups.push(() => eventLog.close());
     const events = (this.events = daemonEventSink(eventLog, log));
     const runtime = new RuntimeStore(store.meta);
+    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
 
     const enqueue = (id: string) => this.reconciler.enqueue(id);
-    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
     const controller = (this.controller = new ProcessController({
       store,
       observed,
@@ -139,6 +143,19 @@ export class Daemon {
     });
     this.cleanups.push(() => healthLoop.stop());
     watchForDependants(store, observed, { process: enqueue, health: (id) => healthLoop.enqueue(id) });
+    // Cron programs (docs/cron.md) run on their own loop with one timer for all schedules; the
+    // process controller skips them. Marks (last fire times) are written behind it.
+    const marks = new CronMarks(store.meta, (err) => log.warn('cron mark write failed', { error: String(err) }));
+    await marks.load();
+    const cron = (this.cron = new CronController({ store, observed, events, os, clock, marks, spawnContext, enqueue: (id) => cronLoop.enqueue(id) }));
+    const cronLoop = new Reconciler(clock, cron.reconcile, {
+      onError: (key, err) => log.error('cron reconcile failed', { program_id: key, error: (err as Error).stack ?? String(err) }),
+    });
+    this.cleanups.push(async () => {
+      cron.stop();
+      await cronLoop.stop();
+      await marks.flush();
+    });
 
     // Processes that outlived a previous daemon are adopted, not started twice.
     const adopted = new Set<string>();
@@ -147,20 +164,22 @@ export class Daemon {
       else runtime.set(id, null);
     }
     await this.applyBootIntents(adopted);
-    store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id))));
+    store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id), cronLoop.enqueue(id))));
     for (const r of [...store.list()].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)) {
       reconciler.enqueue(r.id);
     }
+    for (const r of store.list()) if (r.config.cron !== undefined) cronLoop.enqueue(r.id);
     reconciler.start();
     healthLoop.start();
+    cronLoop.start();
     if (adopted.size > 0) log.info('re-adopted running programs', { count: adopted.size });
 
-    const sampler = new UsageSampler({ os, clock, observed, livePids: () => controller.livePids(), intervalMs: config.supervisor.sample_interval_secs * 1000 });
+    const sampler = new UsageSampler({ os, clock, observed, livePids: () => new Map([...controller.livePids(), ...cron.livePids()]), intervalMs: config.supervisor.sample_interval_secs * 1000 });
     sampler.start();
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({
       clock,
-      files: () => [...controller.livePids().keys()].flatMap((id) => {
+      files: () => [...controller.livePids().keys(), ...cron.livePids().keys()].flatMap((id) => {
         const r = store.get(id);
         return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
       }),
@@ -185,7 +204,9 @@ export class Daemon {
     });
     this.cleanups.push(() => metrics.close());
 
-    const actions = new ProgramActions(store, observed, controller);
+    // Signals to a cron program go to its runs in flight.
+    const signaller = { signal: (id: string, sig: SignalName) => (cron.owns(id) ? cron.signal(id, sig) : controller.signal(id, sig)) };
+    const actions = new ProgramActions(store, observed, signaller);
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
     this.cleanups.push(() => stackDir.close());
@@ -196,10 +217,13 @@ export class Daemon {
     await this.listen((req, res) => void app.callback()(req, res));
   }
 
-  /** Boot semantics of autostart: programs start at boot unless autostart is false (cron: never). */
+  /**
+   * Boot semantics of autostart: programs start at boot unless autostart is false. For a cron
+   * program "running" means its schedule is active (docs/cron.md).
+   */
   private async applyBootIntents(adopted: Set<string>): Promise<void> {
     const changes = this.store.list().filter((r) => {
-      const want = adopted.has(r.id) || (r.config.autostart !== false && !r.config.cron) ? 'running' : 'stopped';
+      const want = adopted.has(r.id) || r.config.autostart !== false ? 'running' : 'stopped';
       return r.intent.run !== want;
     });
     if (changes.length === 0) return;
@@ -237,7 +261,8 @@ export class Daemon {
     this.stopping ??= (async () => {
       const { log } = this.opts;
       log.info('shutting down: stopping all programs');
-      await stopAllForShutdown(this.store.list(), this.controller, this.observed);
+      const both = { markShutdown: (ids: string[]) => (this.controller.markShutdown(ids), this.cron.markShutdown(ids)) };
+      await stopAllForShutdown(this.store.list(), both, this.observed);
       this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped` });
       await this.eventLog.flush(); // system_shutdown is on disk before exit; close() follows in teardown
       await this.teardown();

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs. Today that is only `promtool` (package
-# `prometheus`), used to check the /metrics output. Safe to run repeatedly: it installs nothing
-# when the tools are already there.
+# Installs the Debian packages the test suite needs: `promtool` (package `prometheus`, checks the
+# /metrics output) and `tmux` (drives the `svc ui` end-to-end test). Safe to run repeatedly: a
+# package is installed only when its command is missing, and `apt-get update` runs at most once.
 #
-# Under CI (CI is set) a failure is fatal, so the promtool test always runs there; on a developer
-# machine a failure only prints how to install by hand and the promtool test is skipped.
+# Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
+# machine a failure only prints how to install by hand, and the tests that need it are skipped.
 set -uo pipefail
 
 missing=()
 command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-system-deps: nothing to install (promtool: $(command -v promtool))"
+  echo "install-system-deps: nothing to install (promtool and tmux are present)"
   exit 0
 fi
 
@@ -19,7 +20,7 @@ fail() {
   echo "install-system-deps: could not install ${missing[*]}: $1" >&2
   echo "install-system-deps: install by hand with: sudo apt-get install --no-install-recommends ${missing[*]}" >&2
   if [ -n "${CI:-}" ]; then exit 1; fi
-  echo "install-system-deps: continuing; tests that need promtool will be skipped" >&2
+  echo "install-system-deps: continuing; tests that need them will be skipped" >&2
   exit 0
 }
 
@@ -35,4 +36,5 @@ echo "install-system-deps: installing ${missing[*]}"
 DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
   || fail "apt-get install failed"
 command -v promtool >/dev/null 2>&1 || fail "promtool still not on PATH after installing prometheus"
-echo "install-system-deps: promtool installed at $(command -v promtool)"
+command -v tmux >/dev/null 2>&1 || fail "tmux still not on PATH after installing it"
+echo "install-system-deps: installed ${missing[*]}"

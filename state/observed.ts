@@ -33,6 +33,34 @@ export interface HealthView {
   recent: ProbeResult[];
 }
 
+/** How the last cron run ended (cron controller; docs/cron.md). */
+export interface CronLastRun {
+  /** The schedule slot it ran for (Unix ms); for a manual trigger, the request time. */
+  slot: number;
+  /** Unix ms; null when the spawn failed. */
+  started_at: number | null;
+  exit_code: number | null;
+  signal: number | null;
+  duration_secs: number;
+  /** ok, failed, spawn_failed, kill_after, overlap, stop, remove, shutdown. */
+  reason: string;
+  msg: string;
+}
+
+/** The schedule side of a cron program, published by the cron controller. */
+export interface CronObserved {
+  /** Unix ms of the next firing (jitter included once drawn); null while paused. */
+  next_fire_at: number | null;
+  /** Runs in flight (including runs being stopped). */
+  running: number;
+  /** Firings waiting for a free slot (on_overlap = queue). */
+  queued: number;
+  /** Firings skipped (on_overlap = skip) and dropped (queue full) since the daemon started. */
+  skipped: number;
+  dropped: number;
+  last_run: CronLastRun | null;
+}
+
 /** What controllers observed about one program; views read it, never the OS. */
 export interface ObservedProgram {
   status: ProgramStatus;
@@ -57,6 +85,8 @@ export interface ObservedProgram {
   applied_restart_seq: number;
   /** Health verdict and recent probe results; null without an enabled health check or process. */
   health: HealthView | null;
+  /** Present for cron programs only (cron controller). */
+  cron?: CronObserved;
 }
 
 /** How long after the last read of usage figures they count as watched. */

@@ -59,10 +59,14 @@ export interface ProgramConfig {
   stdout_logfile?: string;
   stderr_logfile?: string;
   artifact?: Artifact;
+  /** Cron expression (5 fields, or 6 with seconds first, or an @alias); docs/cron.md. */
   cron?: string;
+  /** IANA time zone the cron expression is read in; default the daemon's local zone. */
+  cron_tz?: string;
   on_overlap?: 'skip' | 'queue' | 'kill';
   catchup?: 'skip' | 'latest' | 'all';
   jitter_sec?: number;
+  /** Runtime cap of one cron run: SIGTERM at the cap, SIGKILL stopsecs later. */
   kill_after_secs?: number;
   max_concurrent?: number;
   max_queued?: number;

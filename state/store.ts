@@ -111,7 +111,10 @@ export class ProgramStore {
     return UUID.test(ref) ? (this.records.get(ref.toLowerCase()) ?? this.getByName(ref)) : this.getByName(ref);
   }
 
-  /** Creates programs atomically; all or none. New programs run unless `autostart` is false. */
+  /**
+   * Creates programs atomically; all or none. New programs run unless `autostart` is false; for a
+   * cron program "running" means its schedule is active (docs/cron.md).
+   */
   async create(configs: ProgramConfig[], now = Date.now()): Promise<ProgramRecord[]> {
     return this.lock.run(async () => {
       const seen = new Set<string>();
@@ -124,7 +127,7 @@ export class ProgramStore {
       const records = configs.map((config): ProgramRecord => ({
         id: randomUUID(),
         config,
-        intent: { run: config.autostart === false || config.cron ? 'stopped' : 'running', start_seq: 0, restart_seq: 0, force: false },
+        intent: { run: config.autostart === false ? 'stopped' : 'running', start_seq: 0, restart_seq: 0, force: false },
         revision: 1,
         created_at: now,
         updated_at: now,

@@ -67,6 +67,22 @@ export class ProgramMetrics implements MetricSource {
       });
     healthGauge('svc_health_probe_success', 'Outcome of the last health probe (1 passed, 0 failed)', (o) => (o.health?.last?.ok ? 1 : 0));
     healthGauge('svc_health_probe_latency_seconds', 'Duration of the last health probe in seconds', (o) => (o.health?.last?.latency_ms ?? 0) / 1000);
+    const scheduled = () => programs().filter((p) => p.o.cron);
+    const cronGauge = (name: string, help: string, value: (c: NonNullable<ObservedProgram['cron']>) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['name', 'id'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const p of scheduled()) this.set(p.labels, value(p.o.cron!));
+        },
+      });
+    cronGauge('svc_cron_runs_in_flight', 'Cron runs in flight', (c) => c.running);
+    cronGauge('svc_cron_queued', 'Cron firings waiting for a free slot', (c) => c.queued);
+    cronGauge('svc_cron_next_fire_timestamp_seconds', 'Unix time of the next firing (0 while paused)', (c) => (c.next_fire_at ?? 0) / 1000);
+    cronGauge('svc_cron_last_duration_seconds', 'Duration of the last finished run', (c) => c.last_run?.duration_secs ?? 0);
     healthGauge('svc_health_failures', 'Failed health probes in a row', (o) => o.health?.failures ?? 0);
     new Counter({
       name: 'svc_program_restarts_total',

@@ -2,7 +2,7 @@ import type { Clock } from '../../reconciler/clock.js';
 import type { Result } from '../../reconciler/reconciler.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { ObservedRegistry } from '../../state/observed.js';
-import { withDefaults } from '../../state/program.js';
+import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { RuntimeRecord, RuntimeStore } from '../../state/runtime-store.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { SignalName } from '../../state/signals.js';
@@ -39,8 +39,10 @@ export class ProcessController {
 
   reconcile = async (id: string): Promise<Result | void> => {
     const { store, clock } = this.deps;
-    const record = store.get(id);
     const current = this.states.get(id);
+    // Gate: programs with `cron` belong to the cron controller (controllers/cron), which spawns
+    // and publishes them. One that just gained `cron` is stopped here as if removed.
+    const record = cronOwned(store.get(id)) ? undefined : store.get(id);
     if (!record && !current) return;
     const input: PlanInput = {
       id,
@@ -74,7 +76,7 @@ export class ProcessController {
       }
       case 'forget':
         this.states.delete(id);
-        this.deps.observed.delete(id);
+        if (!cronOwned(this.deps.store.get(id))) this.deps.observed.delete(id);
         this.deps.runtime?.set(id, null);
         return false;
       case 'spawn':
@@ -192,7 +194,7 @@ export class ProcessController {
 
   private publish(id: string): void {
     const s = this.states.get(id);
-    if (!s) return;
+    if (!s || cronOwned(this.deps.store.get(id))) return;
     const live = s.proc && s.proc.pid > 0 ? s.proc : null;
     const healthy = this.deps.observed.get(id).health?.healthy ?? null;
     // Running is refined by the health verdict (published by the health controller).
@@ -211,4 +213,9 @@ export class ProcessController {
       ...(live ? {} : { cpu_usage: 0, mem_usage: 0 }),
     });
   }
+}
+
+/** A program with `cron` is the cron controller's. */
+function cronOwned(record: ProgramRecord | undefined): boolean {
+  return record?.config.cron !== undefined;
 }

@@ -8,7 +8,11 @@ import type { ProcessController } from './controller.js';
  * Stops every program for daemon shutdown: dependants first, then descending priority; each
  * level is gone (or past its stopsecs, when SIGKILL follows) before the next is asked to stop.
  */
-export async function stopAllForShutdown(records: ProgramRecord[], controller: ProcessController, observed: ObservedRegistry): Promise<void> {
+export async function stopAllForShutdown(
+  records: ProgramRecord[],
+  controller: Pick<ProcessController, 'markShutdown'>, // process and cron controllers alike
+  observed: ObservedRegistry,
+): Promise<void> {
   for (const level of stopLevels(records)) {
     controller.markShutdown(level.map((r) => r.id));
     await Promise.all(

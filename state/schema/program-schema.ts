@@ -84,6 +84,7 @@ export const programProperties = {
   stderr_logfile: { type: 'string', minLength: 1, maxLength: 4096 },
   artifact: artifactSchema,
   cron: { type: 'string', minLength: 1, maxLength: 256 },
+  cron_tz: { type: 'string', minLength: 1, maxLength: 64 },
   on_overlap: { enum: ['skip', 'queue', 'kill'] },
   catchup: { enum: ['skip', 'latest', 'all'] },
   jitter_sec: { type: 'number', minimum: 0, maximum: 86400 },

@@ -104,8 +104,11 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
     if (problem) problems.push(`${key}: ${problem}`);
   }
   if (config.cron !== undefined) {
-    const problem = cronProblem(config.cron);
+    const problem = cronProblem(config.cron, config.cron_tz);
     if (problem) problems.push(`cron: ${problem}`);
+  }
+  if (config.cron_tz !== undefined && !isTimeZone(config.cron_tz)) {
+    problems.push(`cron_tz: unknown time zone '${config.cron_tz}' (use an IANA name such as 'UTC' or 'Europe/Berlin')`);
   }
   if (config.depends_on?.includes(config.name)) {
     problems.push(`depends_on: dependency cycle detected: ${config.name} -> ${config.name}`);
@@ -124,12 +127,30 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
 const requireCjs = createRequire(import.meta.url);
 type CronParser = typeof import('cron-parser');
 
-function cronProblem(expression: string): string | null {
+/**
+ * A cron expression is 5 fields (minute hour day-of-month month day-of-week), 6 fields (seconds
+ * first) or one @alias (@hourly, @daily, ...); cron-parser alone would also take 3 or 4 fields.
+ */
+function cronProblem(expression: string, tz: string | undefined): string | null {
+  const fields = expression.trim().split(/\s+/);
+  const alias = fields.length === 1 && fields[0].startsWith('@');
+  if (!alias && fields.length !== 5 && fields.length !== 6) {
+    return `invalid expression '${expression}': expected 5 fields (minute hour day month weekday) or 6 (seconds first), got ${fields.length}`;
+  }
   try {
-    (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false });
+    (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false, tz: tz !== undefined && isTimeZone(tz) ? tz : undefined }).next();
     return null;
   } catch (err) {
     return `invalid expression '${expression}': ${(err as Error).message}`;
+  }
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -21,7 +21,8 @@ export function withConfigOptions(cmd: Command): Command {
     .option('--user <user>', 'run as this user (svcd must be root)')
     .option('--unix-group <group>', 'run with this Unix group (field group; svcd must be root)')
     .option('--depends-on <names>', 'comma-separated program names that must be up first')
-    .option('--cron <expr>', 'run on a cron schedule instead of continuously')
+    .option('--cron <expr>', 'run on a cron schedule instead of continuously (5 fields, or 6 with seconds first)')
+    .option('--cron-tz <zone>', 'IANA time zone of the cron expression (default: the daemon\'s local zone)')
     .option('--no-autostart', 'do not start at boot or on creation')
     .option('--source <label>', 'provenance label (default cli:add / cli:update)')
     .option('--set <field=value>', 'set any field (repeatable); value parsed as JSON when it is valid JSON', collect);
@@ -47,6 +48,7 @@ export interface ConfigOptions {
   unixGroup?: string;
   dependsOn?: string;
   cron?: string;
+  cronTz?: string;
   autostart?: boolean;
   source?: string;
   set?: string[];
@@ -77,6 +79,7 @@ export function configFromOptions(o: ConfigOptions, defaultSource: string): Reco
   put('group', o.unixGroup);
   put('depends_on', o.dependsOn?.split(',').map((n) => n.trim()).filter(Boolean));
   put('cron', o.cron);
+  put('cron_tz', o.cronTz);
   if (o.autostart === false) config.autostart = false;
   for (const [key, value] of Object.entries(parsePairs(o.set ?? [], '--set'))) config[key] = parseLoose(value);
   config.source ??= o.source ?? defaultSource;

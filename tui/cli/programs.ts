@@ -10,6 +10,9 @@ export interface ProgramSummary {
   mem_usage: number;
   restarts: number;
   started_at: number | null;
+  /** Cron programs only: next firing (Unix ms) and runs in flight. */
+  next_fire_at?: number | null;
+  cron_running?: number;
 }
 
 /** Outcome of an action on one program, as the API reports it. */

@@ -352,3 +352,26 @@ test('hooks.post_stop runs after the process ends, with the exit described in it
   assert.equal(run.env.SVC_EXIT_REASON, 'crash');
   await h.close();
 });
+
+test('a program with cron is left to the cron controller: never spawned nor published here', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'nightly', cron: '0 3 * * *' });
+  assert.equal(h.store.get(id)!.intent.run, 'running', 'the schedule is active from creation');
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.observed.has(id), false);
+  await h.store.setIntents([id], (i) => ({ ...i, restart_seq: i.restart_seq + 1 }));
+  await h.settle();
+  assert.equal(h.os.spawnCount, 0);
+  await h.close();
+});
+
+test('a running program that gains cron is stopped here and its observed entry is kept for the cron controller', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'web' });
+  const pid = h.pidOf(id);
+  await h.store.update(id, (c) => ({ ...c, cron: '* * * * *' }));
+  await h.settle();
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM']);
+  assert.equal(h.observed.has(id), true);
+  await h.close();
+});

@@ -129,9 +129,9 @@ test('classic-level: a corrupt store is refused, never silently reset', async ()
 });
 
 test('commit refuses a record whose name another program already has', async () => {
-  const store = await ProgramStore.fromDb(new MemoryLevel() as never);
-  const [a] = await store.create([{ name: 'a', command: 'x' }]);
-  const twin = { ...a!, id: '00000000-0000-4000-8000-000000000001' };
+  const store = await ProgramStore.fromDb(new MemoryLevel());
+  const created = await store.create([{ name: 'a', command: 'x' }]);
+  const twin = { ...created[0], id: '00000000-0000-4000-8000-000000000001' };
   assert.match(await code(store.commit({ put: [twin], del: [] })), /^SVC_CONFLICT: program 'a': name: a program named 'a' already exists/);
   assert.equal(store.list().length, 1);
   await store.close();

@@ -81,6 +81,17 @@ test('a program cannot depend on itself', () => {
   assert.equal(message(() => validateCreate({ name: 'a', command: 'x', depends_on: ['a'] }, ctx)), "program 'a': depends_on: dependency cycle detected: a -> a");
 });
 
+test('cron: 5 or 6 fields or an @alias; anything else is a 400 naming cron; cron_tz must be an IANA zone', () => {
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '* * *' }, ctx)), /^program 'a': cron: invalid expression '\* \* \*': expected 5 fields .* got 3/);
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '* * * * * * *' }, ctx)), /cron: .*got 7/);
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '61 * * * *' }, ctx)), /cron: invalid expression '61 \* \* \* \*'/);
+  assert.equal(validateCreate({ name: 'a', command: 'x', cron: '*/10 * * * * *' }, ctx).cron, '*/10 * * * * *');
+  assert.equal(validateCreate({ name: 'a', command: 'x', cron: '@daily' }, ctx).cron, '@daily');
+  assert.equal(validateCreate({ name: 'a', command: 'x', cron: '0 9 * * 1-5', cron_tz: 'Europe/Berlin' }, ctx).cron_tz, 'Europe/Berlin');
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '0 9 * * *', cron_tz: 'Mars/Olympus' }, ctx)), /^program 'a': cron_tz: unknown time zone 'Mars\/Olympus'/);
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', max_concurrent: 65 }, ctx)), /max_concurrent: must be <= 64/);
+});
+
 test('cron expressions are checked', () => {
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: 'every day' }, ctx)), /^program 'a': cron: invalid expression 'every day'/);
   assert.equal(validateCreate({ name: 'a', command: 'x', cron: '*/5 * * * *' }, ctx).cron, '*/5 * * * *');

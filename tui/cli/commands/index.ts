@@ -7,6 +7,7 @@ import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogs } from './logs.js';
 import { registerStack } from './stack.js';
+import { registerUi } from './ui.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -17,4 +18,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogs(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
+  registerUi(program, ctx);
 }

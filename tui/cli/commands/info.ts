@@ -20,6 +20,14 @@ interface Detail {
     health: { healthy: boolean | null; failures: number; last: { at: number; ok: boolean; latency_ms: number; message: string } | null } | null;
     cpu_usage: number;
     mem_usage: number;
+    cron?: {
+      next_fire_at: number | null;
+      running: number;
+      queued: number;
+      skipped: number;
+      dropped: number;
+      last_run: { msg: string; started_at: number | null; slot: number } | null;
+    };
   };
 }
 
@@ -40,6 +48,7 @@ export function registerInfo(program: Command, ctx: CliContext): void {
         `restarts:    ${s.restarts} (retries since stable: ${s.retries})${s.next_retry_at ? `   next retry: ${timestamp(s.next_retry_at)}` : ''}`,
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
         `health:      ${describeHealth(s.health)}`,
+        ...(s.cron ? cronLines(d.config, s.cron) : []),
         'config:',
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];
@@ -52,4 +61,14 @@ function describeHealth(h: Detail['state']['health']): string {
   const verdict = h.healthy === null ? 'pending' : h.healthy ? 'healthy' : `unhealthy (${h.failures} failures in a row)`;
   const last = h.last ? `; last probe ${h.last.ok ? 'passed' : 'failed'} at ${timestamp(h.last.at)} in ${h.last.latency_ms} ms: ${h.last.message}` : '';
   return `${verdict}${last}`;
+}
+
+/** The schedule of a cron program (docs/cron.md). */
+function cronLines(config: Record<string, unknown>, c: NonNullable<Detail['state']['cron']>): string[] {
+  const zone = typeof config.cron_tz === 'string' ? config.cron_tz : 'local time';
+  return [
+    `schedule:    ${String(config.cron)} (${zone})   next: ${c.next_fire_at ? timestamp(c.next_fire_at) : '- (paused)'}`,
+    `runs:        ${c.running} running, ${c.queued} queued, ${c.skipped} skipped, ${c.dropped} dropped (queue full)`,
+    `last run:    ${c.last_run ? c.last_run.msg : '-'}`,
+  ];
 }

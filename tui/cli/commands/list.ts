@@ -15,7 +15,12 @@ export function registerList(program: Command, ctx: CliContext): void {
       const now = Date.now();
       const rows = [...programs]
         .sort((a, b) => a.name.localeCompare(b.name))
-        .map((p) => [p.name, p.status, p.pid, `${p.cpu_usage.toFixed(1)}%`, bytes(p.mem_usage), p.started_at ? duration((now - p.started_at) / 1000) : '-', p.restarts, p.id]);
+        .map((p) => [p.name, statusText(p), p.pid, `${p.cpu_usage.toFixed(1)}%`, bytes(p.mem_usage), p.started_at ? duration((now - p.started_at) / 1000) : '-', p.restarts, p.id]);
       ctx.print(table(['NAME', 'STATUS', 'PID', 'CPU', 'MEM', 'UPTIME', 'RESTARTS', 'ID'], rows));
     });
+}
+
+/** A cron program with several runs in flight shows how many: `Running (2)`. */
+function statusText(p: { status: string; cron_running?: number }): string {
+  return p.status === 'Running' && (p.cron_running ?? 0) > 1 ? `Running (${p.cron_running})` : p.status;
 }

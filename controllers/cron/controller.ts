@@ -1,0 +1,206 @@
+import type { Clock } from '../../reconciler/clock.js';
+import { DueTimer } from '../../reconciler/due-timer.js';
+import type { Result } from '../../reconciler/reconciler.js';
+import type { CronMarks } from '../../state/cron-marks.js';
+import type { EventSink } from '../../state/events/types.js';
+import type { CronLastRun, LastExit, ObservedRegistry } from '../../state/observed.js';
+import { withDefaults, type EffectiveConfig } from '../../state/program.js';
+import type { SignalName } from '../../state/signals.js';
+import type { ProgramStatus } from '../../state/status.js';
+import type { ProgramStore } from '../../state/store.js';
+import type { ExitInfo, OsPort } from '../os/port.js';
+import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
+import { initialCronState, type CronRun, type CronState, type Firing } from './cron-state.js';
+import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js';
+import { ScheduleCache } from './schedule.js';
+
+export interface CronControllerDeps {
+  store: ProgramStore;
+  observed: ObservedRegistry;
+  events: EventSink;
+  os: OsPort;
+  clock: Clock;
+  /** Durable last-fire marks (store.meta); null keeps them in memory only. */
+  marks: CronMarks | null;
+  spawnContext: SpawnContext;
+  /** Asks the cron loop to reconcile a key now (wired to its reconciler). */
+  enqueue: (id: string) => void;
+  /** In [0, 1): jitter source (injected in tests). */
+  random?: () => number;
+}
+
+/**
+ * Runs programs that have `cron`: fires their schedule by the overlap, catch-up and jitter
+ * policies and ends runs at kill_after_secs. Decisions are in plan.ts; this file observes exits,
+ * applies effects and publishes the observed state. All wake-ups share one DueTimer (one clock
+ * timer for every cron program). The process controller leaves these programs alone.
+ */
+export class CronController {
+  private readonly states = new Map<string, CronState>();
+  private readonly exits = new Map<string, { pid: number; exit: ExitInfo }[]>();
+  private readonly schedules = new ScheduleCache();
+  private readonly timer: DueTimer<string>;
+
+  constructor(private readonly deps: CronControllerDeps) {
+    this.timer = new DueTimer(deps.clock, (id) => deps.enqueue(id));
+  }
+
+  reconcile = async (id: string): Promise<Result | void> => {
+    const { store, clock, marks } = this.deps;
+    const record = store.get(id);
+    const owned = record?.config.cron !== undefined;
+    const current = this.states.get(id);
+    if (!owned && !current) return;
+    const config = owned ? withDefaults(record.config) : undefined;
+    const exits = this.exits.get(id) ?? [];
+    this.exits.delete(id);
+    const plan = planCron({
+      id,
+      config,
+      intent: owned ? record.intent : undefined,
+      schedule: config ? this.schedules.get(config.cron!, config.cron_tz) : null,
+      state: current ?? initialCronState(record?.intent, marks?.get(id)),
+      exits,
+      now: clock.now(),
+      random: (this.deps.random ?? Math.random)(),
+    });
+    this.states.set(id, plan.next);
+    let spawnFailed = false;
+    for (const effect of plan.effects) spawnFailed = (await this.apply(id, config, effect)) || spawnFailed;
+    const state = this.states.get(id);
+    if (!state) return;
+    const wakeAt = wakeAtOf(state);
+    if (wakeAt === null) this.timer.delete(id);
+    else this.timer.set(id, wakeAt);
+    if (owned) this.publish(id, state);
+    // A failed spawn frees its slot at once: let queued firings have it.
+    if (spawnFailed && state.queue.length > 0) return { requeueAfterMs: 0 };
+  };
+
+  /** Returns true when a spawn failed. */
+  private async apply(id: string, config: EffectiveConfig | undefined, effect: CronEffect): Promise<boolean> {
+    const { os, events, marks, observed, store } = this.deps;
+    switch (effect.kind) {
+      case 'event':
+        events.emit(effect.event);
+        return false;
+      case 'signal':
+        os.signal(effect.pid, effect.signal, true);
+        return false;
+      case 'mark':
+        marks?.set(id, effect.mark);
+        return false;
+      case 'forget':
+        this.states.delete(id);
+        this.exits.delete(id);
+        this.timer.delete(id);
+        // A program that lost its `cron` belongs to the process controller now: keep its entry.
+        if (store.get(id)) observed.update(id, { cron: undefined });
+        else observed.delete(id);
+        return false;
+      case 'spawn':
+        return config ? this.spawn(id, config, effect.firing) : false;
+      default: {
+        const never: never = effect;
+        throw new TypeError(`unknown effect ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private async spawn(id: string, config: EffectiveConfig, firing: Firing): Promise<boolean> {
+    const { os, clock, events } = this.deps;
+    const what = `slot ${iso(firing.slot)}${firing.trigger === 'schedule' ? '' : `, ${firing.trigger}`}`;
+    try {
+      const spec = buildSpawnSpec(id, config, this.deps.spawnContext, os);
+      spec.env.SVC_CRON_SLOT = iso(firing.slot);
+      const handle = await os.spawn(spec, (exit) => this.observeExit(id, handle.pid, exit));
+      const startedAt = clock.now();
+      const run: CronRun = {
+        pid: handle.pid,
+        startedAt,
+        slot: firing.slot,
+        trigger: firing.trigger,
+        killAt: config.kill_after_secs ? startedAt + config.kill_after_secs * 1000 : null,
+        stopsecs: config.stopsecs,
+        stopping: null,
+      };
+      const state = this.states.get(id)!;
+      this.states.set(id, { ...state, runs: [...state.runs, run] });
+      events.emit({ event: 'cron_started', program_id: id, program_name: config.name, msg: `run started pid ${handle.pid} for ${what}` });
+      return false;
+    } catch (err) {
+      const msg = `spawn failed for ${what}: ${(err as Error).message}`;
+      const lastRun: CronLastRun = { slot: firing.slot, started_at: null, exit_code: null, signal: null, duration_secs: 0, reason: 'spawn_failed', msg };
+      const state = this.states.get(id)!;
+      this.states.set(id, { ...state, lastRun });
+      events.emit({ event: 'cron_spawn_failed', program_id: id, program_name: config.name, msg });
+      return true;
+    }
+  }
+
+  /** Records an exit reported by the OS (an observation, not a decision) and wakes the key. */
+  private observeExit(id: string, pid: number, exit: ExitInfo): void {
+    this.exits.set(id, [...(this.exits.get(id) ?? []), { pid, exit }]);
+    this.deps.enqueue(id);
+  }
+
+  /** Whether this controller runs the program (it has `cron`, or runs of it are still ending). */
+  owns(id: string): boolean {
+    return this.states.has(id) || this.deps.store.get(id)?.config.cron !== undefined;
+  }
+
+  /** Marks programs to be paused for daemon shutdown (stored intent and marks are kept). */
+  markShutdown(ids: string[]): void {
+    for (const id of ids) {
+      const state = this.states.get(id);
+      if (!state) continue;
+      this.states.set(id, { ...state, shutdown: true });
+      this.deps.enqueue(id);
+    }
+  }
+
+  /** Sends a user signal to every run in flight; false when none is. */
+  signal(id: string, signal: SignalName): boolean {
+    const runs = this.states.get(id)?.runs ?? [];
+    for (const run of runs) this.deps.os.signal(run.pid, signal, true);
+    return runs.length > 0;
+  }
+
+  /** The newest run's pid per program, for the usage sampler and log rotation. */
+  livePids(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [id, state] of this.states) if (state.runs.length > 0) out.set(id, state.runs[state.runs.length - 1].pid);
+    return out;
+  }
+
+  stateOf(id: string): CronState | undefined {
+    return this.states.get(id);
+  }
+
+  /** Cancels the wake-up timer (daemon teardown). */
+  stop(): void {
+    this.timer.stop();
+  }
+
+  private publish(id: string, s: CronState): void {
+    const newest = s.runs[s.runs.length - 1];
+    const status: ProgramStatus = s.runs.length > 0 ? (s.active ? 'Running' : 'Stopping') : s.active ? 'Scheduled' : 'Stopped';
+    this.deps.observed.update(id, {
+      status,
+      pid: newest?.pid ?? null,
+      started_at: newest?.startedAt ?? null,
+      next_retry_at: null,
+      last_exit: s.lastRun ? toLastExit(s.lastRun) : null,
+      detail: null,
+      applied_start_seq: s.appliedStart,
+      applied_restart_seq: s.appliedRestart,
+      cron: { next_fire_at: nextFireAt(s), running: s.runs.length, queued: s.queue.length, skipped: s.skipped, dropped: s.dropped, last_run: s.lastRun },
+      ...(newest ? {} : { cpu_usage: 0, mem_usage: 0 }),
+    });
+  }
+}
+
+function toLastExit(run: CronLastRun): LastExit {
+  const durationMs = Math.round(run.duration_secs * 1000);
+  return { exit_code: run.exit_code, signal: run.signal, at: (run.started_at ?? run.slot) + durationMs, duration_ms: durationMs, reason: run.reason, msg: run.msg };
+}

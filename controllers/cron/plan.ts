@@ -1,0 +1,323 @@
+import type { EventInput } from '../../state/events/types.js';
+import type { EffectiveConfig, Intent } from '../../state/program.js';
+import type { ExitInfo, SignalName } from '../os/port.js';
+import { describeExit } from '../process/describe-exit.js';
+import type { CronMark, CronRun, CronState, Firing, RunStopReason } from './cron-state.js';
+import type { Schedule } from './schedule.js';
+
+/** A slot is fired "on time" up to this late (a stall, a quick daemon restart); later it is missed. */
+export const LATE_GRACE_MS = 30_000;
+/** catchup = all replays at most this many missed slots (the newest ones). */
+export const CATCHUP_CAP = 100;
+
+export interface CronPlanInput {
+  id: string;
+  /** The desired config, or undefined when the program was removed or no longer has `cron`. */
+  config: EffectiveConfig | undefined;
+  intent: Intent | undefined;
+  /** The compiled `cron` of the config (null when absent or unusable). */
+  schedule: Schedule | null;
+  state: CronState;
+  /** Exits of runs reported by the OS since the last pass. */
+  exits: { pid: number; exit: ExitInfo }[];
+  now: number;
+  /** In [0, 1): the jitter of a slot that becomes due in this pass. */
+  random: number;
+}
+
+export type CronEffect =
+  | { kind: 'spawn'; firing: Firing }
+  | { kind: 'signal'; pid: number; signal: SignalName }
+  | { kind: 'event'; event: EventInput }
+  | { kind: 'mark'; mark: CronMark | null }
+  | { kind: 'forget' };
+
+export interface CronPlan {
+  next: CronState;
+  effects: CronEffect[];
+  /** Reconcile again at this time (Unix ms): the next firing or a kill deadline. */
+  wakeAt: number | null;
+}
+
+/**
+ * Decides what the cron controller does for one program. Pure: no I/O, no clock reads.
+ * Exits are judged first, then deadlines (SIGKILL after stopsecs, kill_after_secs), then the
+ * schedule is compared with intent: paused (stop runs) or active (fire due slots by policy).
+ */
+export function planCron(input: CronPlanInput): CronPlan {
+  const effects: CronEffect[] = [];
+  let s = judgeExits(input, input.state, effects);
+  s = enforceDeadlines(input, s, effects);
+  const { config, intent } = input;
+  if (!config?.cron || !intent) return planGone(input, s, effects);
+  if (intent.run === 'stopped' || s.shutdown) return planPaused(input, config, intent, s, effects);
+  return planActive(input, config, intent, s, effects);
+}
+
+/** Records each ended run: a cron_exit event and the last result. */
+function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): CronState {
+  let runs = s.runs;
+  let lastRun = s.lastRun;
+  for (const { pid, exit } of input.exits) {
+    const run = runs.find((r) => r.pid === pid);
+    if (!run) continue;
+    runs = runs.filter((r) => r !== run);
+    const durationSecs = Math.max(0, input.now - run.startedAt) / 1000;
+    const ok = exit.code !== null && (input.config?.exitcodes ?? [0]).includes(exit.code);
+    const reason = run.stopping?.reason ?? (ok ? 'ok' : 'failed');
+    const msg = `run pid ${pid} (slot ${iso(run.slot)}) ${describeExit(exit, REASON_WORDS[reason](input, run), false)} after ${durationSecs.toFixed(1)} s`;
+    lastRun = { slot: run.slot, started_at: run.startedAt, exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, reason, msg };
+    effects.push(event(input, { event: 'cron_exit', exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, msg }));
+  }
+  return runs === s.runs ? s : { ...s, runs, lastRun };
+}
+
+const REASON_WORDS: Record<RunStopReason | 'ok' | 'failed', (input: CronPlanInput, run: CronRun) => string> = {
+  ok: () => 'exited',
+  failed: () => 'failed',
+  stop: () => 'stopped on request',
+  remove: () => 'stopped because the program was removed',
+  shutdown: () => 'stopped by daemon shutdown',
+  overlap: () => 'killed by on_overlap = kill (a newer firing started)',
+  kill_after: (input, run) => `killed for exceeding kill_after_secs (${input.config?.kill_after_secs ?? (run.killAt! - run.startedAt) / 1000} s)`,
+};
+
+/** STOPPING runs get SIGKILL at their deadline; runs past kill_after_secs are stopped. */
+function enforceDeadlines(input: CronPlanInput, s: CronState, effects: CronEffect[]): CronState {
+  const { now } = input;
+  const runs = s.runs.map((run) => {
+    if (run.stopping && !run.stopping.killed && now >= run.stopping.deadline) {
+      effects.push({ kind: 'signal', pid: run.pid, signal: 'SIGKILL' });
+      return { ...run, stopping: { ...run.stopping, killed: true } };
+    }
+    if (!run.stopping && run.killAt !== null && now >= run.killAt) return stopRun(run, 'kill_after', false, now, effects);
+    return run;
+  });
+  return { ...s, runs };
+}
+
+/** SIGTERM (SIGKILL when forced or stopsecs = 0) to the run's process group. */
+function stopRun(run: CronRun, reason: RunStopReason, force: boolean, now: number, effects: CronEffect[]): CronRun {
+  const kill = force || run.stopsecs === 0;
+  effects.push({ kind: 'signal', pid: run.pid, signal: kill ? 'SIGKILL' : 'SIGTERM' });
+  return { ...run, stopping: { reason, deadline: now + run.stopsecs * 1000, killed: kill } };
+}
+
+/** Removed (or no longer a cron program): stop the runs, then forget everything. */
+function planGone(input: CronPlanInput, s: CronState, effects: CronEffect[]): CronPlan {
+  const runs = s.runs.map((r) => (r.stopping ? r : stopRun(r, 'remove', false, input.now, effects)));
+  const next: CronState = { ...s, runs, queue: [], pending: null, active: false };
+  if (runs.length === 0) effects.push({ kind: 'mark', mark: null }, { kind: 'forget' });
+  return { next, effects, wakeAt: deadlines(runs) };
+}
+
+/** PAUSED (intent stopped, or daemon shutdown): stop the runs, drop the queue, fire nothing. */
+function planPaused(input: CronPlanInput, config: EffectiveConfig, intent: Intent, s: CronState, effects: CronEffect[]): CronPlan {
+  const { now } = input;
+  const reason: RunStopReason = intent.run === 'stopped' ? 'stop' : 'shutdown';
+  const force = reason === 'stop' && intent.force;
+  const runs = s.runs.map((r) => {
+    if (!r.stopping) return stopRun(r, reason, force, now, effects);
+    if (force && !r.stopping.killed) {
+      effects.push({ kind: 'signal', pid: r.pid, signal: 'SIGKILL' });
+      return { ...r, stopping: { ...r.stopping, killed: true } };
+    }
+    return r;
+  });
+  // A user pause is durable: slots while paused are not missed. A shutdown keeps the mark, so the
+  // downtime is caught up by policy at the next start.
+  if (reason === 'stop' && s.active !== false) effects.push({ kind: 'mark', mark: { last_fire_at: Math.max(s.lastFire ?? now, now), paused: true } });
+  const next: CronState = { ...s, runs, queue: [], pending: null, active: false, scheduleKey: input.schedule?.key ?? s.scheduleKey };
+  return { next, effects, wakeAt: deadlines(runs) };
+}
+
+function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Intent, s: CronState, effects: CronEffect[]): CronPlan {
+  const { now, schedule } = input;
+  let lastFire = s.lastFire;
+  let pending = s.pending;
+  let marked = false;
+  // PAUSED -> ACTIVE, or a first pass without a durable mark: start from now, nothing to catch up.
+  if (s.active === false || lastFire === null) {
+    lastFire = Math.max(lastFire ?? now, now);
+    pending = null;
+    marked = true;
+  }
+  // A new expression or zone starts afresh: the old schedule's missed slots mean nothing.
+  if (s.scheduleKey !== null && s.scheduleKey !== (schedule?.key ?? null)) {
+    lastFire = Math.max(lastFire, now);
+    pending = null;
+    marked = true;
+  }
+  const firings: Firing[] = [];
+  let appliedRestart = s.appliedRestart;
+  if (intent.restart_seq > appliedRestart) {
+    firings.push({ slot: now, trigger: 'manual' }); // a restart request: one run now
+    appliedRestart = intent.restart_seq;
+  }
+  if (schedule) {
+    const due = schedule.slotsDesc(lastFire, now, CATCHUP_CAP + 2);
+    if (due.length > 0) {
+      const newest = due[0];
+      // Lateness counts from the firing time once its jitter is drawn, so a long jitter wait
+      // interrupted by another pass (an exit, an update) does not turn the slot into a missed one.
+      const drawn = pending?.slot === newest ? pending.at : null;
+      const onTime = now - (drawn ?? newest) <= LATE_GRACE_MS;
+      const missed = onTime ? due.slice(1) : due; // newest first
+      firings.push(...catchUp(config.catchup, missed, onTime));
+      if (missed.length > 0) {
+        lastFire = missed[0];
+        marked = true;
+      }
+      if (onTime) {
+        // The jitter of a slot is drawn once, when it becomes due, and kept until it fires.
+        const at = drawn ?? newest + jitterMs(config, input.random);
+        if (now >= at) {
+          firings.push({ slot: newest, trigger: 'schedule' });
+          lastFire = newest;
+          marked = true;
+          pending = null;
+        } else {
+          pending = { slot: newest, at };
+        }
+      } else {
+        pending = null;
+      }
+    }
+  }
+  const admitted = admit(input, config, { ...s, lastFire }, firings, effects);
+  if (pending === null || pending.slot <= lastFire) {
+    const slot = schedule?.next(Math.max(lastFire, now)) ?? null;
+    pending = slot === null ? null : { slot, at: null };
+  }
+  if (marked) effects.push({ kind: 'mark', mark: { last_fire_at: lastFire, paused: false } });
+  const next: CronState = {
+    ...admitted,
+    scheduleKey: schedule?.key ?? null,
+    active: true,
+    lastFire,
+    pending,
+    appliedStart: intent.start_seq,
+    appliedRestart,
+  };
+  return { next, effects, wakeAt: wakeAtOf(next) };
+}
+
+/**
+ * Missed slots by `catchup`: skip = none; latest = one run for the newest missed slot, unless a
+ * slot is on time (that run stands for them); all = one per missed slot, the newest CATCHUP_CAP,
+ * oldest first. Every firing still goes through the overlap policy.
+ */
+function catchUp(policy: EffectiveConfig['catchup'], missedNewestFirst: number[], onTime: boolean): Firing[] {
+  if (missedNewestFirst.length === 0) return [];
+  switch (policy) {
+    case 'skip':
+      return [];
+    case 'latest':
+      return onTime ? [] : [{ slot: missedNewestFirst[0], trigger: 'catchup' }];
+    case 'all':
+      return missedNewestFirst
+        .slice(0, CATCHUP_CAP)
+        .reverse()
+        .map((slot) => ({ slot, trigger: 'catchup' as const }));
+    default: {
+      const never: never = policy;
+      throw new TypeError(`unknown catchup ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * Starts firings while fewer than max_concurrent runs are live (queued firings first, in order);
+ * at the limit applies on_overlap: skip drops the firing, queue keeps it up to max_queued (the
+ * excess is dropped with queue_full), kill stops the oldest live run and starts the new one.
+ */
+function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firings: Firing[], effects: CronEffect[]): CronState {
+  let runs = s.runs;
+  const queue = [...s.queue];
+  let { skipped, dropped } = s;
+  const spawns: CronEffect[] = [];
+  const live = () => runs.filter((r) => !r.stopping).length + spawns.length;
+  const spawn = (firing: Firing) => {
+    const effect: CronEffect = { kind: 'spawn', firing };
+    spawns.push(effect);
+    effects.push(effect);
+  };
+  while (queue.length > 0 && live() < config.max_concurrent) spawn({ ...queue.shift()!, trigger: 'queue' });
+  for (const firing of firings) {
+    if (live() < config.max_concurrent) {
+      spawn(firing);
+      continue;
+    }
+    switch (config.on_overlap) {
+      case 'skip':
+        skipped++;
+        break;
+      case 'queue':
+        if (queue.length < config.max_queued) {
+          queue.push(firing);
+        } else {
+          dropped++;
+          effects.push(event(input, { event: 'queue_full', msg: `firing for slot ${iso(firing.slot)} dropped: ${queue.length} already queued (max_queued ${config.max_queued})` }));
+        }
+        break;
+      case 'kill': {
+        const victim = runs.filter((r) => !r.stopping).sort((a, b) => a.startedAt - b.startedAt)[0];
+        if (victim) {
+          runs = runs.map((r) => (r === victim ? stopRun(r, 'overlap', false, input.now, effects) : r));
+        } else {
+          // Every live slot is a spawn planned in this pass (catch-up): the newer firing replaces it.
+          const older = spawns.shift()!;
+          effects.splice(effects.indexOf(older), 1);
+          skipped++;
+        }
+        spawn(firing);
+        break;
+      }
+      default: {
+        const never: never = config.on_overlap;
+        throw new TypeError(`unknown on_overlap ${String(never)}`);
+      }
+    }
+  }
+  return { ...s, runs, queue, skipped, dropped };
+}
+
+function jitterMs(config: EffectiveConfig, random: number): number {
+  return config.jitter_sec ? Math.floor(random * config.jitter_sec * 1000) : 0;
+}
+
+/** When a state needs its next pass: the pending firing, a SIGKILL deadline or a kill_after cap. */
+export function wakeAtOf(s: CronState): number | null {
+  return minOf(s.active && s.pending ? (s.pending.at ?? s.pending.slot) : null, deadlines(s.runs));
+}
+
+/** The time shown as the next firing: the drawn jitter once due, else the slot. */
+export function nextFireAt(s: CronState): number | null {
+  return s.active && s.pending ? (s.pending.at ?? s.pending.slot) : null;
+}
+
+function deadlines(runs: CronRun[]): number | null {
+  let at: number | null = null;
+  for (const r of runs) {
+    if (r.stopping) {
+      if (!r.stopping.killed) at = minOf(at, r.stopping.deadline);
+    } else if (r.killAt !== null) {
+      at = minOf(at, r.killAt);
+    }
+  }
+  return at;
+}
+
+function minOf(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function event(input: CronPlanInput, e: EventInput): CronEffect {
+  return { kind: 'event', event: { program_id: input.id, program_name: input.config?.name ?? null, ...e } };
+}

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { startDaemon, removeRoot, fixture, eventually, SVC } from '../helpers/daemon.js';
+import { runCli } from '../helpers/cli.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+void test('svc ui without a terminal explains itself and exits 2', async () => {
+  const r = await runCli(['ui'], { SVC_URL: 'http://127.0.0.1:1' });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /svc ui needs an interactive terminal; use svc list \/ svc events \/ svc logs instead/);
+  const alias = await runCli(['top'], { SVC_URL: 'http://127.0.0.1:1' });
+  assert.equal(alias.code, 2);
+});
+
+void test('svc ui in tmux: shows the programs, stops one after confirmation', { skip: hasTmux ? false : 'tmux is not installed (scripts/install-system-deps.sh installs it)' }, async () => {
+  const d = await startDaemon();
+  const session = `svc-ui-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  try {
+    for (const name of ['alpha', 'beta']) {
+      const res = await d.request('POST', '/api/v1/programs', { name, command: process.execPath, args: [fixture('forever.js')] });
+      assert.equal(res.status, 201);
+    }
+    await eventually(async () => (await d.request('GET', '/api/v1/programs')).body.every((p: any) => p.status === 'Running'), 10_000, 'programs running');
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '45', '-e', `SVC_URL=${d.url}`, `${process.execPath} ${SVC} ui`);
+    await eventually(() => /alpha\s+Running/.test(screen()) && /beta\s+Running/.test(screen()), 15_000, 'program table');
+    assert.match(screen(), /NAME/);
+    tmux('send-keys', '-t', session, 'x');
+    await eventually(() => screen().includes('stop alpha? [y/N]'), 5000, 'confirmation');
+    tmux('send-keys', '-t', session, 'y');
+    await eventually(() => /alpha\s+Stopped/.test(screen()), 15_000, 'alpha Stopped');
+    const alpha = (await d.request('GET', '/api/v1/programs')).body.find((p: any) => p.name === 'alpha');
+    assert.equal(alpha.status, 'Stopped');
+    tmux('send-keys', '-t', session, 'q');
+    // q ends svc ui, and with it the tmux session.
+    await eventually(() => spawnSync('tmux', ['has-session', '-t', session]).status !== 0, 5000, 'svc ui to quit');
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+    await d.stop();
+    removeRoot(d.root);
+  }
+});

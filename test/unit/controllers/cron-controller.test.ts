@@ -1,0 +1,392 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CATCHUP_CAP } from '../../../controllers/cron/plan.js';
+import { cronHarness, MIN, T0 } from '../../helpers/cron-harness.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+test('a cron program is Scheduled, not started at creation; each slot spawns one run in its own process group', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'report', cron: '*/5 * * * *', command: 'backup --full' });
+  assert.equal(h.status(id), 'Scheduled');
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 5 * MIN);
+  await h.advance(5 * MIN - 1);
+  assert.equal(h.os.spawnCount, 0, 'nothing before the slot');
+  await h.advance(1);
+  assert.equal(h.os.spawnCount, 1);
+  assert.equal(h.status(id), 'Running');
+  const [run] = h.alive();
+  assert.equal(run.spec.file, 'backup');
+  assert.deepEqual(run.spec.args, ['--full']);
+  assert.equal(run.spec.stdoutPath, `/srv/logs/${id}.out`, 'appends to the program log files');
+  assert.equal(run.spec.env.SVC_CRON_SLOT, iso(T0 + 5 * MIN));
+  assert.match(h.ofType('cron_started')[0].msg, new RegExp(`run started pid ${run.pid} for slot ${iso(T0 + 5 * MIN)}`));
+  await h.advance(1500);
+  h.os.exit(run.pid, 0);
+  await h.settle();
+  const exit = h.ofType('cron_exit')[0];
+  assert.equal(exit.exit_code, 0);
+  assert.equal(exit.signal, null);
+  assert.equal(exit.duration_secs, 1.5);
+  assert.equal(h.status(id), 'Scheduled');
+  assert.deepEqual(h.cronOf(id).last_run && { ...h.cronOf(id).last_run, msg: '' }, {
+    slot: T0 + 5 * MIN, started_at: T0 + 5 * MIN, exit_code: 0, signal: null, duration_secs: 1.5, reason: 'ok', msg: '',
+  });
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 10 * MIN);
+  await h.close();
+});
+
+test('a failing run is recorded as failed; a run is never restarted by autorestart', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'flaky', cron: '* * * * *', autorestart: 'true' });
+  await h.advance(MIN);
+  h.os.exit(h.alive()[0].pid, 3);
+  await h.settle();
+  assert.equal(h.cronOf(id).last_run!.reason, 'failed');
+  assert.match(h.ofType('cron_exit')[0].msg, /failed: exit code 3/);
+  await h.advance(MIN - 1);
+  assert.equal(h.os.spawnCount, 1, 'no restart until the next slot');
+  await h.advance(1);
+  assert.equal(h.os.spawnCount, 2);
+  await h.close();
+});
+
+test('6-field expressions fire on seconds; cron_tz reads the expression in that zone', async () => {
+  const h = await cronHarness();
+  const fast = await h.add({ name: 'fast', cron: '*/10 * * * * *' });
+  const berlin = await h.add({ name: 'berlin', cron: '0 9 * * *', cron_tz: 'Europe/Berlin' });
+  assert.equal(h.cronOf(fast).next_fire_at, T0 + 10_000);
+  assert.equal(h.cronOf(berlin).next_fire_at, Date.UTC(2024, 0, 1, 8, 0, 0), '09:00 CET is 08:00 UTC');
+  await h.advance(30_000);
+  assert.equal(h.os.spawnCount, 1, 'max_concurrent 1 and skip: the first run is still alive');
+  assert.equal(h.cronOf(fast).skipped, 2);
+  await h.close();
+});
+
+test('overlap skip: a firing at max_concurrent is skipped; max_concurrent 2 allows two runs', async () => {
+  const h = await cronHarness();
+  const one = await h.add({ name: 'one', cron: '* * * * *', on_overlap: 'skip' });
+  const two = await h.add({ name: 'two', cron: '* * * * *', on_overlap: 'skip', max_concurrent: 2 });
+  await h.advance(3 * MIN);
+  assert.equal(h.cronOf(one).running, 1);
+  assert.equal(h.cronOf(one).skipped, 2);
+  assert.equal(h.cronOf(two).running, 2);
+  assert.equal(h.cronOf(two).skipped, 1);
+  assert.equal(h.status(two), 'Running');
+  await h.close();
+});
+
+test('overlap queue: firings wait up to max_queued, the excess is dropped with queue_full; queued runs start in order', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue', max_queued: 2 });
+  await h.advance(4 * MIN);
+  assert.equal(h.cronOf(id).running, 1);
+  assert.equal(h.cronOf(id).queued, 2);
+  assert.equal(h.cronOf(id).dropped, 1);
+  const full = h.ofType('queue_full');
+  assert.equal(full.length, 1);
+  assert.match(full[0].msg, new RegExp(`slot ${iso(T0 + 4 * MIN)} dropped: 2 already queued \\(max_queued 2\\)`));
+  h.os.exit(h.alive()[0].pid, 0);
+  await h.settle();
+  assert.equal(h.cronOf(id).queued, 1);
+  assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, iso(T0 + 2 * MIN), 'the oldest queued slot runs first');
+  assert.match(h.ofType('cron_started')[1].msg, /, queue$/);
+  await h.close();
+});
+
+test('max_queued 0 means the default of 100', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'q0', cron: '*/10 * * * * *', on_overlap: 'queue', max_queued: 0 });
+  await h.advance(102 * 10_000);
+  assert.equal(h.cronOf(id).queued, 100);
+  assert.equal(h.cronOf(id).dropped, 1);
+  await h.close();
+});
+
+test('overlap kill: the oldest run is stopped (SIGTERM, SIGKILL after stopsecs) and the new one starts', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'k', cron: '* * * * *', on_overlap: 'kill', stopsecs: 5 });
+  await h.advance(MIN);
+  const first = h.alive()[0].pid;
+  h.os.ignoreTerm.add(first);
+  await h.advance(MIN);
+  assert.deepEqual(h.os.processes.get(first)!.signals, ['SIGTERM']);
+  assert.equal(h.os.spawnCount, 2, 'the new run started at once');
+  assert.equal(h.cronOf(id).running, 2, 'the old one still shuts down');
+  await h.advance(5000);
+  assert.deepEqual(h.os.processes.get(first)!.signals, ['SIGTERM', 'SIGKILL']);
+  const exit = h.ofType('cron_exit')[0];
+  assert.equal(exit.signal, 9);
+  assert.match(exit.msg, /killed by on_overlap = kill/);
+  assert.equal(h.cronOf(id).running, 1);
+  assert.equal(h.cronOf(id).last_run!.reason, 'overlap');
+  await h.close();
+});
+
+/** Daemon down from just after the slot at T0 until 5 minutes and 45 s later: 5 missed slots, none on time. */
+async function afterDowntime(overlap: 'skip' | 'queue' | 'kill', catchup: 'skip' | 'latest' | 'all') {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'job', cron: '* * * * *', on_overlap: overlap, catchup });
+  await h1.down();
+  const h2 = await cronHarness({ db: h1.db, now: T0 + 5 * MIN + 45_000 });
+  await h2.settle();
+  return { h: h2, id };
+}
+
+const MATRIX: { overlap: 'skip' | 'queue' | 'kill'; catchup: 'skip' | 'latest' | 'all'; spawned: string[]; queued: number; skipped: number }[] = [
+  { overlap: 'skip', catchup: 'skip', spawned: [], queued: 0, skipped: 0 },
+  { overlap: 'queue', catchup: 'skip', spawned: [], queued: 0, skipped: 0 },
+  { overlap: 'kill', catchup: 'skip', spawned: [], queued: 0, skipped: 0 },
+  { overlap: 'skip', catchup: 'latest', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 0 },
+  { overlap: 'queue', catchup: 'latest', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 0 },
+  { overlap: 'kill', catchup: 'latest', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 0 },
+  { overlap: 'skip', catchup: 'all', spawned: [iso(T0 + MIN)], queued: 0, skipped: 4 },
+  { overlap: 'queue', catchup: 'all', spawned: [iso(T0 + MIN)], queued: 4, skipped: 0 },
+  { overlap: 'kill', catchup: 'all', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 4 },
+];
+
+for (const row of MATRIX) {
+  test(`catch-up after downtime: on_overlap ${row.overlap} x catchup ${row.catchup}`, async () => {
+    const { h, id } = await afterDowntime(row.overlap, row.catchup);
+    assert.deepEqual(h.alive().map((p) => p.spec.env.SVC_CRON_SLOT), row.spawned);
+    assert.equal(h.cronOf(id).queued, row.queued);
+    assert.equal(h.cronOf(id).skipped, row.skipped);
+    for (const e of h.ofType('cron_started')) assert.match(e.msg, /, catchup$/);
+    assert.equal(h.cronOf(id).next_fire_at, T0 + 6 * MIN, 'then the schedule goes on');
+    await h.close();
+  });
+}
+
+test('catch-up all with queue replays missed slots one after another, oldest first', async () => {
+  const { h, id } = await afterDowntime('queue', 'all');
+  const slots: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const [run] = h.alive();
+    slots.push(run.spec.env.SVC_CRON_SLOT);
+    h.os.exit(run.pid, 0);
+    await h.settle();
+  }
+  assert.deepEqual(slots, [1, 2, 3, 4, 5].map((m) => iso(T0 + m * MIN)));
+  assert.equal(h.cronOf(id).queued, 0);
+  await h.close();
+});
+
+test(`catch-up all is capped at the newest ${CATCHUP_CAP} missed slots`, async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'busy', cron: '* * * * *', on_overlap: 'queue', catchup: 'all', max_queued: 1000 });
+  await h1.down();
+  const h = await cronHarness({ db: h1.db, now: T0 + 300 * MIN + 45_000 });
+  await h.settle();
+  assert.equal(h.cronOf(id).running + h.cronOf(id).queued, CATCHUP_CAP);
+  assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, iso(T0 + 201 * MIN));
+  await h.close();
+});
+
+test('a slot that is at most 30 s late (a quick restart or a stall) fires as on time, whatever the catch-up policy', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'job', cron: '* * * * *', catchup: 'skip' });
+  await h1.down();
+  const h = await cronHarness({ db: h1.db, now: T0 + MIN + 20_000 });
+  await h.settle();
+  assert.deepEqual(h.alive().map((p) => p.spec.env.SVC_CRON_SLOT), [iso(T0 + MIN)]);
+  assert.match(h.ofType('cron_started')[0].msg, /Z$/, 'trigger schedule');
+  assert.equal(h.cronOf(id).running, 1);
+  await h.close();
+});
+
+test('a slot fired before the restart is not fired again (the mark persists)', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'job', cron: '* * * * *', catchup: 'all' });
+  await h1.advance(MIN);
+  h1.os.exit(h1.alive()[0].pid, 0);
+  await h1.settle();
+  await h1.down();
+  const h = await cronHarness({ db: h1.db, now: T0 + MIN + 10_000 });
+  await h.settle();
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 2 * MIN);
+  await h.close();
+});
+
+test('jitter delays each firing by random x jitter_sec, drawn once per slot from the injected source', async () => {
+  const h = await cronHarness();
+  h.setRandom(0.5);
+  const id = await h.add({ name: 'j', cron: '* * * * *', jitter_sec: 10 });
+  assert.equal(h.cronOf(id).next_fire_at, T0 + MIN, 'before the slot: the slot itself');
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + MIN + 5000);
+  h.setRandom(0.9); // a later draw must not move the pending firing
+  await h.advance(4999);
+  assert.equal(h.os.spawnCount, 0);
+  await h.advance(1);
+  assert.equal(h.os.spawnCount, 1);
+  h.os.exit(h.alive()[0].pid, 0);
+  h.setRandom(0.999999);
+  await h.advance(MIN - 5000);
+  assert.ok(h.cronOf(id).next_fire_at! < T0 + 2 * MIN + 10_000, 'bounded by jitter_sec');
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 2 * MIN + 9999);
+  await h.close();
+});
+
+test('a jitter wait longer than the 30 s grace, interrupted by another pass, still fires the slot', async () => {
+  const h = await cronHarness();
+  h.setRandom(0.9);
+  const id = await h.add({ name: 'long', cron: '0 * * * *', jitter_sec: 100, catchup: 'skip' });
+  await h.advance(60 * MIN);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 60 * MIN + 90_000);
+  await h.advance(60_000);
+  await h.store.update(id, (c) => ({ ...c, stopsecs: 3 })); // a pass 60 s after the slot
+  await h.settle();
+  assert.equal(h.os.spawnCount, 0);
+  await h.advance(30_000);
+  assert.equal(h.os.spawnCount, 1);
+  await h.close();
+});
+
+test('jitter with random 0 fires exactly at the slot', async () => {
+  const h = await cronHarness();
+  h.setRandom(0);
+  await h.add({ name: 'j0', cron: '* * * * *', jitter_sec: 30 });
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 1);
+  await h.close();
+});
+
+test('kill_after_secs: SIGTERM at the cap, SIGKILL stopsecs later; cron_exit says it was the cap', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'cap', cron: '0 * * * *', kill_after_secs: 30, stopsecs: 2 });
+  await h.advance(60 * MIN);
+  const pid = h.alive()[0].pid;
+  h.os.ignoreTerm.add(pid);
+  await h.advance(29_999);
+  assert.deepEqual(h.os.processes.get(pid)!.signals, []);
+  await h.advance(1);
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM']);
+  await h.advance(2000);
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL']);
+  const exit = h.ofType('cron_exit')[0];
+  assert.match(exit.msg, /killed for exceeding kill_after_secs \(30 s\): killed by signal 9 \(SIGKILL\)/);
+  assert.equal(exit.duration_secs, 32);
+  assert.equal(h.cronOf(id).last_run!.reason, 'kill_after');
+  assert.equal(h.status(id), 'Scheduled');
+  await h.close();
+});
+
+test('a spawn failure records cron_spawn_failed with the reason; the schedule goes on', async () => {
+  const h = await cronHarness();
+  h.os.failSpawn.set('missing-cmd', 'spawn missing-cmd ENOENT');
+  const id = await h.add({ name: 'broken', cron: '* * * * *', command: 'missing-cmd' });
+  await h.advance(MIN);
+  const [failed] = h.ofType('cron_spawn_failed');
+  assert.match(failed.msg, new RegExp(`spawn failed for slot ${iso(T0 + MIN)}: spawn missing-cmd ENOENT`));
+  assert.equal(failed.program_id, id);
+  assert.equal(h.status(id), 'Scheduled');
+  assert.equal(h.cronOf(id).last_run!.reason, 'spawn_failed');
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 2 * MIN);
+  await h.close();
+});
+
+test('stop pauses the schedule and stops runs in flight; slots while paused are not caught up; start resumes', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'p', cron: '* * * * *', catchup: 'all', stopsecs: 3 });
+  await h.advance(MIN);
+  const pid = h.alive()[0].pid;
+  h.os.ignoreTerm.add(pid);
+  await h.pause(id);
+  assert.equal(h.status(id), 'Stopping');
+  await h.advance(3000);
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL']);
+  assert.equal(h.status(id), 'Stopped');
+  assert.equal(h.cronOf(id).next_fire_at, null);
+  assert.match(h.ofType('cron_exit')[0].msg, /stopped on request/);
+  await h.advance(10 * MIN);
+  assert.equal(h.os.spawnCount, 1, 'nothing fires while paused');
+  await h.resume(id);
+  assert.equal(h.status(id), 'Scheduled');
+  assert.equal(h.os.spawnCount, 1, 'paused slots are not missed slots');
+  await h.advanceTo(T0 + 12 * MIN);
+  assert.equal(h.os.spawnCount, 2);
+  await h.close();
+});
+
+test('a forced stop kills runs at once; a pause survives a daemon restart as a pause (no catch-up)', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'f', cron: '* * * * *', catchup: 'all', autostart: false });
+  assert.equal(h1.status(id), 'Stopped', 'autostart false: the schedule starts paused');
+  await h1.resume(id);
+  await h1.advance(MIN);
+  await h1.pause(id, true);
+  assert.deepEqual(h1.os.alive(), []);
+  assert.equal(h1.ofType('cron_exit')[0].signal, 9);
+  await h1.down();
+  const h = await cronHarness({ db: h1.db, now: T0 + 30 * MIN });
+  await h.resume(id); // what boot does for autostart programs
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 31 * MIN);
+  await h.close();
+});
+
+test('a restart request triggers one run now, subject to the overlap policy', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'm', cron: '0 0 1 1 *', on_overlap: 'skip' });
+  await h.trigger(id);
+  assert.equal(h.os.spawnCount, 1);
+  assert.match(h.ofType('cron_started')[0].msg, /, manual$/);
+  assert.equal(h.observed.get(id).applied_restart_seq, 1);
+  await h.trigger(id);
+  assert.equal(h.os.spawnCount, 1, 'skipped: one run is already in flight');
+  assert.equal(h.cronOf(id).skipped, 1);
+  await h.close();
+});
+
+test('remove stops runs, forgets the program and deletes its mark', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'r', cron: '* * * * *' });
+  await h.advance(MIN);
+  await h.store.remove([id]);
+  await h.settle();
+  assert.deepEqual(h.os.alive(), []);
+  assert.equal(h.observed.has(id), false);
+  assert.equal(h.cron.stateOf(id), undefined);
+  await h.marks.flush();
+  assert.equal(await h.store.meta.get(`cron:${id}`), undefined);
+  await h.close();
+});
+
+test('daemon shutdown stops runs without changing intent or the mark', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 's', cron: '* * * * *' });
+  await h.advance(MIN);
+  h.cron.markShutdown([id]);
+  await h.settle();
+  assert.deepEqual(h.os.alive(), []);
+  assert.match(h.ofType('cron_exit')[0].msg, /stopped by daemon shutdown/);
+  assert.equal(h.store.get(id)!.intent.run, 'running');
+  await h.marks.flush();
+  assert.deepEqual(JSON.parse((await h.store.meta.get(`cron:${id}`))!), { last_fire_at: T0 + MIN, paused: false });
+  await h.close();
+});
+
+test('changing the expression reschedules without catching up the old one', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'c', cron: '0 * * * *', catchup: 'all' });
+  await h.advance(10 * MIN);
+  await h.store.update(id, (c) => ({ ...c, cron: '*/15 * * * *' }));
+  await h.settle();
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 15 * MIN);
+  await h.close();
+});
+
+test('1,000 programs on the same minute share one timer and all fire at the slot', async () => {
+  const h = await cronHarness();
+  await h.store.create(Array.from({ length: 1000 }, (_, i) => ({ name: `job${i}`, command: 'job', cron: '* * * * *', cron_tz: 'UTC' })), T0);
+  await h.settle();
+  assert.equal((h.clock as unknown as { timers: unknown[] }).timers.length, 1, 'one clock timer for 1,000 schedules');
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 1000);
+  assert.equal(h.ofType('cron_started').length, 1000);
+  await h.close();
+});

@@ -1,0 +1,159 @@
+import '../../../helpers/force-color.js';
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanup, render } from 'ink-testing-library';
+import Dashboard from '../../../../tui/dashboard/Dashboard.js';
+import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
+
+const FAST = { pollMs: 20, maxBackoffMs: 60, eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 };
+const DOWN = '\x1b[B';
+const ESC = '\x1b';
+const ENTER = '\r';
+
+afterEach(() => cleanup());
+
+// eslint-disable-next-line no-control-regex
+const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+
+async function until(what: string, check: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function mount(client: FakeDashboardClient) {
+  const app = render(<Dashboard client={client} timing={FAST} />);
+  const frame = () => plain(app.lastFrame());
+  const press = async (...keys: string[]) => {
+    for (const k of keys) {
+      app.stdin.write(k);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  };
+  return { app, frame, press };
+}
+
+const sample = () => new FakeDashboardClient([program('web'), program('api', 'Fatal'), program('db', 'Stopped')]);
+
+void test('the table shows programs, status text, details and the system line', async () => {
+  const { frame } = mount(sample());
+  await until('rows', () => /web\s+Running/.test(frame()) && /api\s+Fatal/.test(frame()) && /db\s+Stopped/.test(frame()));
+  await until('detail and logs', () => frame().includes('command: node api.js') && frame().includes('hello from'));
+  const f = frame();
+  assert.match(f, /svc 9\.9\.9/);
+  assert.match(f, /cpu -\s+mem -\s+3 programs/);
+  assert.match(f, /depends_on: db\s+health_check: http/);
+  assert.match(f, /last exit: code 3 \(crash\)/);
+  assert.match(f, /stack\.toml/);
+  assert.match(f, /err│warn: disk/);
+  assert.match(f, /\(live\)/);
+});
+
+void test('status is coloured: Running green, Fatal red, Stopped grey', async (t) => {
+  const { app } = mount(sample());
+  await until('rows', () => plain(app.lastFrame()).includes('Stopped'));
+  const raw = app.lastFrame() ?? '';
+  // Colour needs a colour-capable terminal; under a pipe chalk prints none.
+  if (!raw.includes('\x1b[')) return t.skip('no colour support in this environment');
+  assert.ok(raw.includes('\x1b[32mRunning'), 'Running is green');
+  assert.ok(raw.includes('\x1b[31mFatal'), 'Fatal is red');
+  assert.ok(raw.includes('\x1b[90mStopped'), 'Stopped is grey');
+});
+
+void test('typing a filter narrows the table; Esc clears it', async () => {
+  const { frame, press } = mount(sample());
+  await until('rows', () => frame().includes('web'));
+  await press('/', 'w', 'e');
+  await until('filtered', () => !/api\s+Fatal/.test(frame()) && /web\s+Running/.test(frame()));
+  await until('prompt', () => frame().includes('/we'));
+  await press(ENTER);
+  await until('applied', () => frame().includes('filter: we'));
+  await press(ESC);
+  await until('cleared', () => /api\s+Fatal/.test(frame()));
+});
+
+void test('sort keys reorder the rows', async () => {
+  const { frame, press } = mount(sample());
+  await until('rows', () => frame().includes('web'));
+  const order = () => frame().split('\n').flatMap((l) => /^[ *][ >](\w+)\s+(Running|Fatal|Stopped)/.exec(l)?.[1] ?? []);
+  assert.deepEqual(order(), ['api', 'db', 'web']);
+  await press('O');
+  await until('reversed', () => order().join() === 'web,db,api');
+  assert.match(frame(), /NAME▼/);
+});
+
+void test('x asks first, then stops the selected program; space marks several', async () => {
+  const client = sample();
+  const { frame, press } = mount(client);
+  await until('rows', () => frame().includes('web'));
+  await press(DOWN, 'x');
+  await until('prompt', () => frame().includes('stop db? [y/N]'));
+  assert.equal(client.calls.length, 0);
+  await press('y');
+  await until('called', () => client.calls.length === 1);
+  assert.deepEqual(client.calls[0], { ids: [program('db').id], action: { type: 'Stop', payload: null } });
+  await until('message', () => frame().includes('stopped db'));
+  await press(' ', ' ', 'r');
+  await until('restart', () => client.calls.length === 2);
+  assert.deepEqual(client.calls[1]?.ids.sort(), [program('db').id, program('web').id].sort());
+  assert.equal(client.calls[1]?.action.type, 'Restart');
+});
+
+void test('remove asks first and n cancels', async () => {
+  const client = sample();
+  const { frame, press } = mount(client);
+  await until('rows', () => frame().includes('web'));
+  await press('d');
+  await until('prompt', () => frame().includes('remove api? [y/N]'));
+  await press('n');
+  await until('cancelled', () => frame().includes('cancelled'));
+  assert.equal(client.calls.length, 0);
+});
+
+void test('an API error is shown inline and the dashboard keeps running', async () => {
+  const client = sample();
+  client.batchError = 'program is in Fatal; reset it first';
+  const { frame, press } = mount(client);
+  await until('rows', () => frame().includes('web'));
+  await press('s');
+  await until('error', () => frame().includes('start failed: program is in Fatal; reset it first'));
+  await press(DOWN);
+  await until('still alive', () => frame().includes('command: node db.js'));
+});
+
+void test('a lost daemon shows disconnected, retrying, then recovers by itself', async () => {
+  const client = sample();
+  const { frame } = mount(client);
+  await until('rows', () => frame().includes('web'));
+  client.down = 'cannot reach svcd at http://x: connection refused';
+  await until('banner', () => frame().includes('disconnected, retrying in'));
+  assert.match(frame(), /connection refused/);
+  assert.match(frame(), /web\s+Running/, 'the last known table stays on screen');
+  client.down = null;
+  await until('recovered', () => frame().includes('reconnected to svcd') && !frame().includes('disconnected'));
+});
+
+void test('help opens with ? and closes with any key; logs pause with p', async () => {
+  const { frame, press } = mount(sample());
+  await until('rows', () => frame().includes('web'));
+  await press('?');
+  await until('help', () => frame().includes('svc ui: keys'));
+  await press('z');
+  await until('closed', () => !frame().includes('svc ui: keys'));
+  await press('p');
+  await until('paused', () => frame().includes('[paused'));
+});
+
+void test('only the visible rows are rendered with 500 programs, one log stream at a time', async () => {
+  const many = Array.from({ length: 500 }, (_, i) => program(`p${String(i).padStart(3, '0')}`, 'Running', { id: `id-${i}` }));
+  const client = new FakeDashboardClient(many);
+  const { frame, press } = mount(client);
+  await until('rows', () => frame().includes('of 500'));
+  const shown = frame().split('\n').filter((l) => /p\d{3}\s+Running/.test(l)).length;
+  assert.ok(shown > 0 && shown < 30, `rendered ${shown} rows`);
+  await press(DOWN, DOWN);
+  await until('moved', () => /^ >p002/m.test(frame()));
+  await until('one stream', () => client.sinks.size === 1);
+});

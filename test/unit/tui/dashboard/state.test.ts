@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { handleKey, type KeyInfo } from '../../../../tui/dashboard/state/keys.js';
+import { INITIAL_STATE, type UiState } from '../../../../tui/dashboard/state/model.js';
+import { reduce } from '../../../../tui/dashboard/state/reduce.js';
+import { visiblePrograms, windowTop } from '../../../../tui/dashboard/state/view.js';
+import { statusColor } from '../../../../tui/dashboard/state/status.js';
+import { program } from '../../../helpers/fake-dashboard-client.js';
+
+const layout = { tableRows: 3, logRows: 10, eventTypes: 10 };
+const loaded = (): UiState =>
+  reduce(INITIAL_STATE, { type: 'programs', programs: [program('web'), program('api', 'Fatal', { restarts: 5 }), program('db', 'Stopped'), program('worker', 'Backoff')] });
+const press = (s: UiState, keys: (string | [string, KeyInfo])[]) => {
+  let effect;
+  for (const k of keys) {
+    const [input, key] = typeof k === 'string' ? [k, {}] : k;
+    const r = handleKey(s, input, key, layout);
+    s = r.state;
+    effect = r.effect ?? effect;
+  }
+  return { s, effect };
+};
+const names = (s: UiState) => visiblePrograms(s.programs, s.mode === 'filter' ? s.draft : s.filter, s.sort).map((p) => p.name);
+
+void test('status colours follow the status families', () => {
+  assert.deepEqual(['Running', 'Healthy', 'Starting', 'Backoff', 'Stopping', 'Unhealthy', 'Fatal', 'Stopped', 'Exited'].map(statusColor), [
+    'green', 'green', 'yellow', 'yellow', 'yellow', 'red', 'red', 'gray', 'gray',
+  ]);
+});
+
+void test('sort: o cycles the column, O reverses; status puts trouble first', () => {
+  const s = loaded();
+  assert.deepEqual(names(s), ['api', 'db', 'web', 'worker']);
+  assert.deepEqual(names(press(s, ['o']).s), ['api', 'worker', 'web', 'db']);
+  assert.deepEqual(names(press(s, ['o', 'O']).s), ['db', 'web', 'worker', 'api']);
+});
+
+void test('filter: typed text narrows live, Enter applies, Esc clears', () => {
+  const typing = press(loaded(), ['/', 'w', 'o']).s;
+  assert.equal(typing.mode, 'filter');
+  assert.deepEqual(names(typing), ['worker']);
+  const applied = press(typing, [['', { backspace: true }], ['', { return: true }]]).s;
+  assert.equal(applied.filter, 'w');
+  assert.deepEqual(names(applied), ['web', 'worker']);
+  assert.equal(press(applied, ['/', ['', { escape: true }]]).s.filter, '');
+});
+
+void test('marks: space marks and moves on; actions target the marked set', () => {
+  const { s, effect } = press(loaded(), [' ', ' ', 's']);
+  assert.equal(s.marks.size, 2);
+  assert.equal(effect?.kind, 'batch');
+  if (effect?.kind !== 'batch') return;
+  assert.deepEqual(effect.pending.names.sort(), ['api', 'db']);
+  assert.deepEqual(effect.pending.action, { type: 'Start', payload: null });
+});
+
+void test('stop, force stop and remove ask first; n cancels, y runs', () => {
+  const asked = press(loaded(), ['x']);
+  assert.equal(asked.s.mode, 'confirm');
+  assert.equal(asked.effect, undefined);
+  assert.equal(press(asked.s, ['n']).s.mode, 'normal');
+  const yes = press(asked.s, ['y']);
+  assert.deepEqual(yes.effect, { kind: 'batch', pending: { ids: [program('api').id], names: ['api'], action: { type: 'Stop', payload: null } } });
+  const force = press(loaded(), ['X', 'y']).effect;
+  assert.deepEqual(force?.kind === 'batch' && force.pending.action, { type: 'Stop', payload: { force: true } });
+  const rm = press(loaded(), ['d', ['', { return: true }]]).effect;
+  assert.deepEqual(rm?.kind === 'batch' && rm.pending.action, { type: 'Remove', payload: null });
+});
+
+void test('signal picker: hup runs at once, kill asks first', () => {
+  const hup = press(loaded(), ['k', '1']);
+  assert.deepEqual(hup.effect?.kind === 'batch' && hup.effect.pending.action, { type: 'Signal', payload: { signal: 'hup' } });
+  const kill = press(loaded(), ['k', ['', { downArrow: true }], ['', { return: true }]]);
+  assert.equal(kill.s.mode, 'confirm');
+  assert.equal(kill.effect, undefined);
+  const sent = press(kill.s, ['y']).effect;
+  assert.deepEqual(sent?.kind === 'batch' && sent.pending.action, { type: 'Signal', payload: { signal: 'kill' } });
+});
+
+void test('the table window follows the selection', () => {
+  assert.equal(windowTop(0, 5, 3, 10), 3);
+  assert.equal(windowTop(3, 1, 3, 10), 1);
+  assert.equal(windowTop(8, 9, 3, 10), 7);
+  const s = press(loaded(), [['', { downArrow: true }], ['', { downArrow: true }], ['', { downArrow: true }]]).s;
+  assert.equal(s.top, 1);
+  assert.equal(names(s)[3], 'worker');
+});
+
+void test('a failed list poll marks the link down; the next list reconnects', () => {
+  const down = reduce(loaded(), { type: 'disconnected', error: 'connection refused', retryMs: 2000 });
+  assert.deepEqual(down.connection, { ok: false, error: 'connection refused', retryMs: 2000 });
+  const back = reduce(down, { type: 'programs', programs: [] });
+  assert.equal(back.connection.ok, true);
+  assert.equal(back.message?.text, 'reconnected to svcd');
+});
+
+void test('q and Ctrl-C quit', () => {
+  assert.deepEqual(press(loaded(), ['q']).effect, { kind: 'quit' });
+  assert.deepEqual(press(loaded(), [['c', { ctrl: true }]]).effect, { kind: 'quit' });
+});

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { ApiClient, CliError } from '../client.js';
+import type { CliContext } from '../context.js';
+
+export const NOT_A_TTY = 'svc ui needs an interactive terminal; use svc list / svc events / svc logs instead';
+
+/** Alternate screen on/off and cursor hide/show, so quitting restores the terminal as it was. */
+const ENTER = '\x1b[?1049h\x1b[H\x1b[?25l';
+const LEAVE = '\x1b[?25h\x1b[?1049l';
+
+export function registerUi(program: Command, ctx: CliContext): void {
+  program
+    .command('ui')
+    .alias('top')
+    .description('full-screen dashboard: programs, details, live logs, events and actions (press ? for keys)')
+    .action(async () => {
+      if (!process.stdout.isTTY || !process.stdin.isTTY) throw new CliError(NOT_A_TTY, 2);
+      const url = ctx.client().url;
+      const token = program.opts<{ token?: string }>().token ?? process.env.SVC_TOKEN;
+      // Loaded here so that other commands do not pay for React and Ink at start-up.
+      const [{ render }, { createElement }, { apiDashboardClient }, { default: Dashboard }] = await Promise.all([
+        import('ink'),
+        import('react'),
+        import('../../dashboard/api-client.js'),
+        import('../../dashboard/Dashboard.js'),
+      ]);
+      // A short timeout: a hung daemon must show as disconnected, not freeze the screen.
+      const client = apiDashboardClient(new ApiClient({ url, token, timeoutMs: 5000 }), { url, token });
+      process.stdout.write(ENTER);
+      const restore = () => process.stdout.write(LEAVE);
+      process.once('exit', restore);
+      const app = render(createElement(Dashboard, { client }), { exitOnCtrlC: false, patchConsole: true });
+      try {
+        await app.waitUntilExit();
+      } finally {
+        app.cleanup();
+        process.off('exit', restore);
+        restore();
+      }
+      // Keep-alive sockets and timers must not hold the prompt back once the user quit.
+      process.exit(0);
+    });
+}

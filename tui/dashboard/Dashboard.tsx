@@ -1,0 +1,112 @@
+import { Box, useApp, useInput } from 'ink';
+import { useCallback, useMemo } from 'react';
+import type { DashboardClient } from './client.js';
+import BottomLine from './components/BottomLine.js';
+import DetailPane from './components/DetailPane.js';
+import EventsPane from './components/EventsPane.js';
+import HelpOverlay from './components/HelpOverlay.js';
+import LogPane from './components/LogPane.js';
+import StatusLine from './components/StatusLine.js';
+import Table from './components/Table.js';
+import { useDetails } from './hooks/use-details.js';
+import { useEvents } from './hooks/use-events.js';
+import { useLogs } from './hooks/use-logs.js';
+import { usePoll } from './hooks/use-poll.js';
+import { useTerminalSize } from './hooks/use-terminal-size.js';
+import { useUiStore } from './hooks/use-ui-store.js';
+import { screenLayout } from './layout.js';
+import { handleKey, type Effect } from './state/keys.js';
+import { EVENT_TYPES, INITIAL_STATE } from './state/model.js';
+import { activeFilter, selectedIndex, visiblePrograms, windowTop } from './state/view.js';
+
+/** Refresh intervals; tests shorten them. */
+export interface Timing {
+  pollMs: number;
+  maxBackoffMs: number;
+  eventsMs: number;
+  detailTtlMs: number;
+  /** Delay before following the logs of a newly selected program. */
+  logSettleMs: number;
+}
+
+export const DEFAULT_TIMING: Timing = { pollMs: 1000, maxBackoffMs: 5000, eventsMs: 2000, detailTtlMs: 10_000, logSettleMs: 250 };
+
+export interface DashboardProps {
+  client: DashboardClient;
+  timing?: Partial<Timing>;
+}
+
+/** `svc ui`: the program table, the selected program's detail, logs and events, and actions. */
+export default function Dashboard({ client, timing: overrides }: DashboardProps) {
+  const timing = useMemo(() => ({ ...DEFAULT_TIMING, ...overrides }), [overrides]);
+  const { exit } = useApp();
+  const store = useUiStore(INITIAL_STATE);
+  const { state, dispatch } = store;
+  const size = useTerminalSize();
+  const layout = screenLayout(size.columns, size.rows);
+  const info = usePoll(client, dispatch, timing);
+
+  const filter = activeFilter(state);
+  const rows = useMemo(() => visiblePrograms(state.programs, filter, state.sort), [state.programs, filter, state.sort]);
+  const index = selectedIndex(rows, state.selectedId);
+  const selected = rows[index];
+  const top = windowTop(state.top, Math.max(0, index), layout.tableRows, rows.length);
+  const windowRows = rows.slice(top, top + layout.tableRows);
+
+  const details = useDetails(client, windowRows.map((p) => p.id), selected?.id ?? null, state.programs, timing.detailTtlMs);
+  const eventType = EVENT_TYPES[state.eventType] ?? null;
+  const events = useEvents(client, eventType, Math.max(1, layout.eventRows), timing.eventsMs);
+  const logs = useLogs(client, selected?.id ?? null, state.logPaused, timing.logSettleMs);
+
+  const run = useCallback(
+    (effect: Effect) => {
+      if (effect.kind === 'quit') return exit();
+      const { pending } = effect;
+      dispatch({ type: 'message', message: { kind: 'info', text: `${pending.action.type.toLowerCase()}: ${pending.names.join(', ')}…` } });
+      client
+        .batch(pending.ids, pending.action)
+        .then((outcomes) => dispatch({ type: 'done', outcomes, verb: pending.action.type }))
+        .catch((err: unknown) => dispatch({ type: 'message', message: { kind: 'error', text: `${pending.action.type.toLowerCase()} failed: ${(err as Error).message}` } }));
+    },
+    [client, dispatch, exit],
+  );
+
+  useInput((input, key) => {
+    const result = handleKey(store.get(), input, key, { tableRows: layout.tableRows, logRows: layout.paneRows - 1, eventTypes: EVENT_TYPES.length });
+    store.set(result.state);
+    if (result.effect) run(result.effect);
+  });
+
+  const now = Date.now();
+  const position = rows.length ? `${top + 1}-${top + windowRows.length} of ${rows.length}` : state.loaded ? '0 of 0' : 'loading…';
+  return (
+    <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
+      <StatusLine info={info} connection={state.connection} programs={state.programs} filter={filter} marked={state.marks.size} />
+      <Table
+        rows={windowRows}
+        height={layout.tableRows}
+        width={size.columns}
+        selectedId={selected?.id ?? null}
+        marks={state.marks}
+        details={details}
+        sort={state.sort}
+        now={now}
+        position={position}
+      />
+      {state.mode === 'help' ? (
+        <HelpOverlay height={layout.paneRows} />
+      ) : (
+        <Box height={layout.paneRows}>
+          <Box flexDirection="column" width={layout.leftWidth}>
+            <DetailPane program={selected} detail={selected ? details.get(selected.id) : undefined} height={layout.detailRows} width={layout.leftWidth} />
+            <EventsPane events={events} type={eventType} height={layout.eventRows} width={layout.leftWidth} />
+          </Box>
+          <Box marginLeft={1}>
+            <LogPane name={selected?.name} view={logs} scroll={state.logScroll} paused={state.logPaused} height={layout.paneRows} width={layout.rightWidth} />
+          </Box>
+        </Box>
+      )}
+      <BottomLine state={state} />
+    </Box>
+  );
+}

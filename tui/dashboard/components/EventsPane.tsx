@@ -1,0 +1,34 @@
+import { Box, Text } from 'ink';
+import type { EventItem } from '../types.js';
+import { clock, fit } from './text.js';
+
+export interface EventsPaneProps {
+  events: EventItem[];
+  type: string | null;
+  height: number;
+  width: number;
+}
+
+function color(event: string): string | undefined {
+  if (event === 'process_fatal' || event === 'health_restart') return 'red';
+  if (event === 'process_backoff') return 'yellow';
+  if (event === 'process_started' || event === 'process_recovered') return 'green';
+  if (event === 'process_exit') return 'gray';
+  return undefined;
+}
+
+/** The event history, newest first, with the type filter in the title. */
+export default function EventsPane({ events, type, height, width }: EventsPaneProps) {
+  return (
+    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+      <Text bold wrap="truncate">
+        events <Text color="gray">{`[type: ${type ?? 'all'}] (e cycles)`}</Text>
+      </Text>
+      {events.slice(0, Math.max(0, height - 1)).map((e) => (
+        <Text key={e.id} wrap="truncate">
+          <Text dimColor>{clock(e.ts_ms)}</Text> {fit(e.program_name ?? 'svcd', 14)} <Text color={color(e.event)}>{fit(e.event, 17)}</Text> {e.msg}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,37 @@
+import { Box, Text } from 'ink';
+import type { LogView } from '../hooks/use-logs.js';
+
+export interface LogPaneProps {
+  name: string | undefined;
+  view: LogView;
+  /** Lines scrolled up from the newest. */
+  scroll: number;
+  paused: boolean;
+  height: number;
+  width: number;
+}
+
+const MODE: Record<LogView['mode'], string> = { connecting: '(connecting)', live: '(live)', polling: '(polling)', closed: '(closed)' };
+
+/** The selected program's output, newest at the bottom; stderr in red with an "err" prefix. */
+export default function LogPane({ name, view, scroll, paused, height, width }: LogPaneProps) {
+  const rows = Math.max(0, height - 1);
+  const end = Math.max(0, view.lines.length - scroll);
+  const shown = view.lines.slice(Math.max(0, end - rows), end);
+  const flags = [MODE[view.mode], view.error ?? '', paused ? `[paused${view.pending ? `, ${view.pending} new` : ''}]` : '', scroll ? `[up ${scroll}]` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+      <Text bold wrap="truncate">
+        logs {name ?? '-'} <Text color={paused ? 'yellow' : 'gray'}>{flags}</Text>
+      </Text>
+      {shown.map((l, i) => (
+        <Text key={i} wrap="truncate" color={l.source === 'stderr' ? 'red' : undefined}>
+          <Text dimColor>{l.source === 'stderr' ? 'err│' : 'out│'}</Text>
+          {l.content}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,46 @@
+import { Text } from 'ink';
+import { bytes } from '../../cli/format.js';
+import type { DaemonInfo } from '../hooks/use-poll.js';
+import type { Connection } from '../state/model.js';
+import { statusColor } from '../state/status.js';
+import type { ProgramItem } from '../types.js';
+
+export interface StatusLineProps {
+  info: DaemonInfo;
+  connection: Connection;
+  programs: readonly ProgramItem[];
+  filter: string;
+  marked: number;
+}
+
+/** Counts by status, in a stable order. */
+export function countByStatus(programs: readonly ProgramItem[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const p of programs) counts.set(p.status, (counts.get(p.status) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/** The top line: daemon, machine load, programs by status; or the disconnection banner. */
+export default function StatusLine({ info, connection, programs, filter, marked }: StatusLineProps) {
+  const s = info.stats;
+  const cpu = s ? `${s.cpu_percent.toFixed(0)}%` : '-';
+  const mem = s ? `${bytes(s.memory_used_bytes)}/${bytes(s.memory_total_bytes)}` : '-';
+  return (
+    <Text wrap="truncate">
+      <Text bold>svc {info.version ?? '-'}</Text>
+      {connection.ok ? (
+        <Text color="green"> ● </Text>
+      ) : (
+        <Text color="red" bold>
+          {` disconnected, retrying in ${Math.ceil((connection.retryMs ?? 1000) / 1000)}s: ${connection.error ?? ''} `}
+        </Text>
+      )}
+      {`cpu ${cpu}  mem ${mem}  ${programs.length} programs`}
+      {countByStatus(programs).map(([status, n]) => (
+        <Text key={status} color={statusColor(status)}>{`  ${n} ${status}`}</Text>
+      ))}
+      {filter ? <Text color="cyan">{`  filter: ${filter}`}</Text> : null}
+      {marked ? <Text color="magenta">{`  marked: ${marked}`}</Text> : null}
+    </Text>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DashboardClient } from '../client.js';
+import type { LogLine, LogMode } from '../types.js';
+
+const KEEP = 1000;
+
+export interface LogView {
+  lines: readonly LogLine[];
+  mode: LogMode;
+  error?: string;
+  /** Lines that arrived while paused. */
+  pending: number;
+}
+
+/**
+ * One log subscription at a time, for the selected program. The switch waits `settleMs` so that
+ * scrolling through the table does not open a socket per row. While paused, lines are kept
+ */
+export function useLogs(client: DashboardClient, id: string | null, paused: boolean, settleMs: number): LogView {
+  const buffer = useRef<LogLine[]>([]);
+  const [view, setView] = useState<LogView>({ lines: [], mode: 'connecting', pending: 0 });
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
+
+  useEffect(() => {
+    buffer.current = [];
+    setView({ lines: [], mode: 'connecting', pending: 0 });
+    if (!id) return;
+    let unsubscribe: (() => void) | undefined;
+    const timer = setTimeout(() => {
+      unsubscribe = client.subscribeLogs(id, {
+        lines(lines, replace) {
+          buffer.current = (replace ? lines : [...buffer.current, ...lines]).slice(-KEEP);
+          if (pausedRef.current) return setView((v) => ({ ...v, pending: v.pending + lines.length }));
+          setView((v) => ({ ...v, lines: buffer.current, pending: 0 }));
+        },
+        mode(mode, error) {
+          setView((v) => ({ ...v, mode, error }));
+        },
+      });
+    }, settleMs);
+    return () => {
+      clearTimeout(timer);
+      unsubscribe?.();
+    };
+  }, [client, id, settleMs]);
+
+  useEffect(() => {
+    if (!paused) setView((v) => ({ ...v, lines: buffer.current, pending: 0 }));
+  }, [paused]);
+  return view;
+}

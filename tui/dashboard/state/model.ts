@@ -1,0 +1,93 @@
+import type { ActionType, BatchAction, ProgramItem } from '../types.js';
+import type { SortOrder } from './sort.js';
+
+/** normal: table keys; filter: typing the filter; signal: picking a signal; confirm: y/n; help: overlay. */
+export type Mode = 'normal' | 'filter' | 'signal' | 'confirm' | 'help';
+
+/** An action waiting for the user's yes (or, in signal mode, for a signal). */
+export interface PendingAction {
+  ids: string[];
+  names: string[];
+  action: BatchAction;
+}
+
+export interface Message {
+  kind: 'info' | 'error';
+  text: string;
+}
+
+/** The link to svcd as the list poll sees it. */
+export interface Connection {
+  ok: boolean;
+  error?: string;
+  /** Delay before the next attempt while disconnected. */
+  retryMs?: number;
+}
+
+export const SIGNALS = ['hup', 'int', 'term', 'kill', 'quit', 'usr1', 'usr2'] as const;
+
+export const EVENT_TYPES = [
+  null,
+  'process_started',
+  'process_exit',
+  'process_backoff',
+  'process_fatal',
+  'process_recovered',
+  'health_restart',
+  'cron_exit',
+  'system_startup',
+  'system_shutdown',
+] as const;
+
+/** Everything the dashboard shows that is not fetched: pure data, changed only by `reduce`. */
+export interface UiState {
+  programs: readonly ProgramItem[];
+  /** Whether a first list has arrived. */
+  loaded: boolean;
+  selectedId: string | null;
+  /** First row of the table window. */
+  top: number;
+  sort: SortOrder;
+  filter: string;
+  /** The filter being typed (mode 'filter'). */
+  draft: string;
+  marks: ReadonlySet<string>;
+  mode: Mode;
+  pending: PendingAction | null;
+  signalIndex: number;
+  /** Lines scrolled up from the newest log line (0 = follow). */
+  logScroll: number;
+  logPaused: boolean;
+  /** Index into EVENT_TYPES (0 = all types). */
+  eventType: number;
+  message: Message | null;
+  connection: Connection;
+}
+
+export const INITIAL_STATE: UiState = {
+  programs: [],
+  loaded: false,
+  selectedId: null,
+  top: 0,
+  sort: { column: 'name', desc: false },
+  filter: '',
+  draft: '',
+  marks: new Set(),
+  mode: 'normal',
+  pending: null,
+  signalIndex: 2,
+  logScroll: 0,
+  logPaused: false,
+  eventType: 0,
+  message: null,
+  connection: { ok: true },
+};
+
+/** Past-tense wording for messages. */
+export const DONE: Record<ActionType, string> = {
+  Start: 'started',
+  Stop: 'stopped',
+  Restart: 'restarted',
+  Remove: 'removed',
+  Signal: 'signalled',
+};

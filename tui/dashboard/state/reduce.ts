@@ -1,0 +1,111 @@
+import type { BatchOutcome, ProgramItem } from '../types.js';
+import { DONE, type Message, type PendingAction, type UiState } from './model.js';
+import { nextSortColumn } from './sort.js';
+import { activeFilter, selectedIndex, visiblePrograms, windowTop } from './view.js';
+
+export type UiEvent =
+  | { type: 'programs'; programs: ProgramItem[] }
+  | { type: 'disconnected'; error: string; retryMs: number }
+  | { type: 'move'; by: number; height: number }
+  | { type: 'toggle-mark' }
+  | { type: 'clear-marks' }
+  | { type: 'sort-next' }
+  | { type: 'sort-reverse' }
+  | { type: 'filter-open' }
+  | { type: 'filter-type'; text: string }
+  | { type: 'filter-erase' }
+  | { type: 'filter-apply' }
+  | { type: 'filter-clear' }
+  | { type: 'ask'; pending: PendingAction; mode: 'confirm' | 'signal' }
+  | { type: 'confirmed' }
+  | { type: 'signal-move'; by: number }
+  | { type: 'cancel' }
+  | { type: 'help' }
+  | { type: 'log-scroll'; by: number }
+  | { type: 'log-pause' }
+  | { type: 'event-type-next'; count: number }
+  | { type: 'message'; message: Message | null }
+  | { type: 'done'; outcomes: BatchOutcome[]; verb: keyof typeof DONE };
+
+/** Every state change of the dashboard; pure, so it is tested without a terminal. */
+export function reduce(s: UiState, e: UiEvent): UiState {
+  switch (e.type) {
+    case 'programs': {
+      const ids = new Set(e.programs.map((p) => p.id));
+      const marks = new Set([...s.marks].filter((id) => ids.has(id)));
+      const reconnected = !s.connection.ok;
+      return {
+        ...s,
+        programs: e.programs,
+        loaded: true,
+        marks: marks.size === s.marks.size ? s.marks : marks,
+        connection: { ok: true },
+        message: reconnected ? { kind: 'info', text: 'reconnected to svcd' } : s.message,
+      };
+    }
+    case 'disconnected':
+      return { ...s, connection: { ok: false, error: e.error, retryMs: e.retryMs } };
+    case 'move': {
+      const rows = visiblePrograms(s.programs, activeFilter(s), s.sort);
+      if (rows.length === 0) return s;
+      const i = Math.min(rows.length - 1, Math.max(0, selectedIndex(rows, s.selectedId) + e.by));
+      return { ...s, selectedId: rows[i]?.id ?? null, top: windowTop(s.top, i, e.height, rows.length), logScroll: 0 };
+    }
+    case 'toggle-mark': {
+      const rows = visiblePrograms(s.programs, activeFilter(s), s.sort);
+      const row = rows[selectedIndex(rows, s.selectedId)];
+      if (!row) return s;
+      const marks = new Set(s.marks);
+      if (marks.has(row.id)) marks.delete(row.id);
+      else marks.add(row.id);
+      return { ...s, marks };
+    }
+    case 'clear-marks':
+      return { ...s, marks: new Set() };
+    case 'sort-next':
+      return { ...s, sort: { column: nextSortColumn(s.sort.column), desc: false } };
+    case 'sort-reverse':
+      return { ...s, sort: { ...s.sort, desc: !s.sort.desc } };
+    case 'filter-open':
+      return { ...s, mode: 'filter', draft: s.filter };
+    case 'filter-type':
+      return { ...s, draft: s.draft + e.text, top: 0 };
+    case 'filter-erase':
+      return { ...s, draft: s.draft.slice(0, -1) };
+    case 'filter-apply':
+      return { ...s, mode: 'normal', filter: s.draft.trim(), top: 0 };
+    case 'filter-clear':
+      return { ...s, mode: 'normal', filter: '', draft: '', top: 0 };
+    case 'ask':
+      return { ...s, mode: e.mode, pending: e.pending };
+    case 'confirmed':
+      return { ...s, mode: 'normal', pending: null, marks: new Set() };
+    case 'signal-move':
+      return { ...s, signalIndex: Math.max(0, Math.min(6, s.signalIndex + e.by)) };
+    case 'cancel':
+      return { ...s, mode: 'normal', pending: null };
+    case 'help':
+      return { ...s, mode: s.mode === 'help' ? 'normal' : 'help' };
+    case 'log-scroll':
+      return { ...s, logScroll: Math.max(0, s.logScroll + e.by) };
+    case 'log-pause':
+      return { ...s, logPaused: !s.logPaused };
+    case 'event-type-next':
+      return { ...s, eventType: (s.eventType + 1) % e.count };
+    case 'message':
+      return { ...s, message: e.message };
+    case 'done':
+      return { ...s, message: outcomeMessage(e.outcomes, e.verb) };
+  }
+}
+
+/** One line about a batch: what succeeded, and every failure with the API's reason. */
+export function outcomeMessage(outcomes: BatchOutcome[], verb: keyof typeof DONE): Message {
+  const ok = outcomes.filter((o) => o.ok);
+  const failed = outcomes.filter((o) => !o.ok);
+  const parts: string[] = [];
+  if (ok.length) parts.push(`${DONE[verb]} ${ok.map((o) => o.name || o.id).join(', ')}`);
+  for (const f of failed) parts.push(`${f.name || f.id}: ${f.error ?? 'failed'}`);
+  if (parts.length === 0) parts.push('nothing to do');
+  return { kind: failed.length ? 'error' : 'info', text: parts.join('; ') };
+}
