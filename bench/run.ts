@@ -49,6 +49,8 @@ const plan = {
   reps: Number(args.reps ?? (quick ? 1 : 3)),
   idleN: quick ? 50 : 100,
   idleSecs: quick ? 5 : 30,
+  /** Quiet time before the idle window: the GC and sampling right after a bulk start are not idle. */
+  settleSecs: quick ? 2 : 10,
   crashSecs: quick ? 3 : 10,
   queries: quick ? 5 : 20,
 };
@@ -136,7 +138,7 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
       results.add(s1(n), 'daemon RSS after', who, r.rssMiB);
       if (n === plan.idleN) {
         log(`${m.variant}: S2 idle ${plan.idleSecs} s`);
-        const i = await idle(m, plan.idleSecs);
+        const i = await idle(m, plan.idleSecs, plan.settleSecs);
         results.add(S2, 'daemon CPU', who, i.cpuPct);
         results.add(S2, 'daemon RSS', who, i.rssMiB);
       }
@@ -177,6 +179,8 @@ const NOTES = `Notes:
 - S1 floor (S0): a bare Node script spawning N \`sleep 3600\` until each has a pid. S5 floor: the same script SIGTERMs its N sleeps and polls /proc until all are gone.
 - S3 floor: a bare Node loop respawning the same crash program (\`bash -c 'echo $EPOCHREALTIME >> file; exit 1'\`) on its exit; "added delay" = manager's median interval minus that floor.
 - Enforced minimum restart delay: svc backoff_secs = 0 (no delay); PM2 restart_delay = 0 (no exp_backoff_restart_delay, max_restarts 1e6); supervisord has no restart delay once a process reached RUNNING (startsecs=0, autorestart=true, startretries 1e6).
+- S2 starts ${plan.settleSecs} s after the bulk start of S1, so that the collector's work right after the burst (all managers) is not counted as idle.
+- Profiling findings and suggested fixes for svc: FINDINGS.md.
 - S6: stack apply of N sleeps in one PUT /api/v1/stack (svc only; floor = S0 at that N). Event ingest is not measured (no ingest endpoint to drive from outside).`;
 
 async function main(): Promise<void> {
