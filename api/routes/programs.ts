@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { invalid, notFound, SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
-import { validateCreate, validateUpdate } from '../../state/schema/validate.js';
+import { validateCreate, validateUpdate, validators } from '../../state/schema/validate.js';
 import { logPaths } from '../../state/logs/paths.js';
 import { tailLines } from '../../state/logs/tail.js';
 import { readJson } from '../body.js';
@@ -17,6 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function programsRouter(deps: ApiDeps): Router {
   const { store, observed, actions, config } = deps;
   const router = new Router();
+  validators(); // compiled at boot, not on the first write
   const maxBody = config.server.max_body_bytes;
   const ctxFor = (locate?: Parameters<typeof validateCreate>[1]['locate'], basePath?: (string | number)[]) => ({
     logDir: config.storage.log_dir,

@@ -1,4 +1,8 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** Methods the CLI uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** A failure the CLI prints as one line (no stack trace) before exiting non-zero. */
 export class CliError extends Error {
@@ -29,7 +33,6 @@ export interface ClientOptions {
 /** The JSON API over HTTP (or a Unix socket); errors become CliError with the server's message. */
 export class ApiClient {
   private readonly origin: string;
-  private readonly dispatcher: Dispatcher | undefined;
   private readonly socketPath: string | null = null;
 
   constructor(private readonly opts: ClientOptions) {
@@ -37,10 +40,8 @@ export class ApiClient {
       const socketPath = opts.url.slice('unix:'.length).replace(/^\/\//, '');
       this.origin = 'http://localhost';
       this.socketPath = socketPath;
-      this.dispatcher = new Agent({ connect: { socketPath } });
     } else {
       this.origin = opts.url.replace(/\/+$/, '');
-      this.dispatcher = undefined;
     }
   }
 
@@ -70,25 +71,20 @@ export class ApiClient {
     return this.call<T>('DELETE', path);
   }
 
-  async call<T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T> {
+  async call<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     const raw = body instanceof RawBody ? body : null;
     if (body !== undefined) headers['content-type'] = raw ? raw.contentType : 'application/json';
-    let res: Dispatcher.ResponseData;
+    const payload = raw ? raw.text : body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    let res: { statusCode: number; text: string };
     try {
-      res = await request(`${this.origin}${path}`, {
-        method,
-        headers,
-        body: raw ? raw.text : body === undefined ? undefined : JSON.stringify(body),
-        dispatcher: this.dispatcher,
-        headersTimeout: this.opts.timeoutMs ?? 120_000,
-        bodyTimeout: this.opts.timeoutMs ?? 120_000,
-      });
+      res = await this.send({ method, path, headers, timeout: this.opts.timeoutMs ?? 120_000 }, payload);
     } catch (err) {
       throw new CliError(describeConnectError(this.opts.url, err));
     }
-    const text = await res.body.text();
+    const text = res.text;
     const parsed = text ? safeJson(text) : undefined;
     if (res.statusCode >= 400) {
       const message = (parsed as { message?: string } | undefined)?.message ?? `HTTP ${res.statusCode}`;
@@ -96,6 +92,31 @@ export class ApiClient {
     }
     return parsed as T;
   }
+
+  /**
+   * One request with node:http (already part of Node's start-up), not undici: loading undici
+   * costs a short-lived CLI ~60-100 ms and ~15 MiB per run (bench/RESULTS.md, S4 `svc list`).
+   */
+  private send(options: RequestOptions, payload: string | undefined): Promise<{ statusCode: number; text: string }> {
+    const target: RequestOptions = this.socketPath ? { socketPath: this.socketPath } : urlTarget(new URL(this.origin));
+    const request = this.origin.startsWith('https:') ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = request({ ...target, ...options, path: `${target.path ?? ''}${options.path}` }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.once('error', reject);
+        res.once('end', () => resolve({ statusCode: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+      req.once('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+/** host, port and base path of an http(s) origin. */
+function urlTarget(url: URL): RequestOptions {
+  return { hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || undefined, path: url.pathname.replace(/\/+$/, '') };
 }
 
 function safeJson(text: string): unknown {
@@ -109,6 +130,6 @@ function safeJson(text: string): unknown {
 function describeConnectError(url: string, err: unknown): string {
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOENT') return `cannot reach svcd at ${url}: connection refused (is svcd running? start it with: svcd)`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `svcd at ${url} did not answer in time`;
+  if (code === 'TIMEOUT') return `svcd at ${url} did not answer in time`;
   return `cannot reach svcd at ${url}: ${(err as Error).message}`;
 }

@@ -1,0 +1,220 @@
+/**
+ * `npm run bench [-- --quick] [--reps N] [--only svc,pm2,supervisord] [--cpu-prof]`
+ * Runs svc, PM2 and supervisord through the same scenarios on this machine and writes a markdown
+ * table of medians and svc/peer ratios (bench/RESULTS.md; quick runs go to bench/out/). It never
+ * asserts timings. Every process it starts carries a run marker and is killed by pid at the end,
+ * also on SIGINT/SIGTERM.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { VERSION } from '../bin/version.js';
+import { cleanupAll, installSignalHandlers, killRunProcesses, onCleanup } from './cleanup.js';
+import { describeMachine } from './machine.js';
+import type { Manager } from './managers/manager.js';
+import { Pm2Manager } from './managers/pm2.js';
+import { SupervisordManager } from './managers/supervisord.js';
+import { SvcManager } from './managers/svc.js';
+import { parseStamps } from './programs.js';
+import { MANAGERS, resultsTable, type ManagerName } from './report.js';
+import { Results } from './results.js';
+import { bulkStart } from './scenarios/bulk-start.js';
+import { crashRestart } from './scenarios/crash-restart.js';
+import { killFloor, respawnFloor, startFloor } from './scenarios/floor.js';
+import { idle } from './scenarios/idle.js';
+import { listLatency } from './scenarios/list-latency.js';
+import { stackApply } from './scenarios/stack-apply.js';
+import { stopAll } from './scenarios/stop-all.js';
+import { gaps, median } from './stats.js';
+import { ensurePm2, ensureSupervisord } from './tools.js';
+
+const BENCH_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench');
+const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    reps: { type: 'string' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+
+const quick = args.quick;
+const plan = {
+  sizes: quick ? [10, 50] : [10, 100, 500],
+  reps: Number(args.reps ?? (quick ? 1 : 3)),
+  idleN: quick ? 50 : 100,
+  idleSecs: quick ? 5 : 30,
+  /** Quiet time before the idle window: the GC and sampling right after a bulk start are not idle. */
+  settleSecs: quick ? 2 : 10,
+  crashSecs: quick ? 3 : 10,
+  queries: quick ? 5 : 20,
+};
+const bigN = Math.max(...plan.sizes);
+const only = new Set((args.only ?? MANAGERS.join(',')).split(',') as ManagerName[]);
+const profDir = join(BENCH_DIR, 'out', 'prof');
+
+interface Contender {
+  make(): Manager;
+  /** The 'N POSTs' svc variant only runs S1. */
+  s1Only?: boolean;
+  /** Runs S6 (stack apply): svc only. */
+  stack?: boolean;
+}
+
+const contenders: Contender[] = [
+  ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), stack: true }] : []),
+  ...(only.has('svc') ? [{ make: () => new SvcManager('each', 16), s1Only: true }] : []),
+  ...(only.has('pm2') ? [{ make: () => new Pm2Manager() }] : []),
+  ...(only.has('supervisord') ? [{ make: () => new SupervisordManager() }] : []),
+];
+
+const results = new Results();
+const s1 = (n: number) => `S1 bulk start, N=${n}`;
+const S2 = `S2 idle, ${plan.idleN} running, ${plan.idleSecs} s`;
+const S3 = 'S3 crash-restart (exit 1 at once)';
+const S4 = `S4 status query, N=${bigN}`;
+const S5 = `S5 stop all, N=${bigN}`;
+for (const n of plan.sizes) {
+  const big = n === bigN;
+  results.define(s1(n), 'time to all running; svc: one POST with an array', 'ms', big ? '≤1.6x floor, ≤0.4x pm2, ≤0.2x supervisord' : undefined);
+  results.define(s1(n), 'time to all running; svc: N POSTs, 16 at a time', 'ms');
+  results.define(s1(n), 'daemon RSS after', 'MiB', big ? '≤60 MiB' : undefined);
+}
+results.define(S2, 'daemon CPU', '%core', '≤0.1 %core');
+results.define(S2, 'daemon RSS', 'MiB');
+results.define(S3, 'interval between starts (median)', 'ms');
+results.define(S3, 'added delay over floor', 'ms', '≤5 ms');
+results.define(S4, 'API: svc GET /api/v1/programs; pm2 API list(); supervisord XML-RPC', 'ms', '<5 ms');
+results.define(S4, 'CLI: svc list; pm2 jlist; supervisorctl status', 'ms', '<150 ms');
+results.define(S5, 'time until every child is gone', 'ms', '≤2x floor');
+const S6 = `S6 stack apply (svc only), N=${bigN}`;
+results.define(S6, 'PUT /api/v1/stack to all running', 'ms');
+
+/** Starts a fresh manager, runs `fn`, and always stops it and kills whatever of it is left. */
+async function withManager<T>(c: Contender, fn: (m: Manager) => Promise<T>): Promise<T> {
+  const m = c.make();
+  const unregister = onCleanup(() => m.stop());
+  try {
+    await m.start();
+    return await fn(m);
+  } finally {
+    await m.stop().catch((err: unknown) => log(`${m.variant}: stop failed: ${String(err)}`));
+    unregister();
+    const left = killRunProcesses();
+    if (left > 0) log(`${m.variant}: killed ${left} processes it left behind`);
+  }
+}
+
+async function measureFloors(work: string): Promise<number> {
+  for (const n of plan.sizes) results.add(s1(n), 'time to all running; svc: one POST with an array', 'floor', await startFloor(n));
+  for (const n of plan.sizes) results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', 'floor', (await startFloor(n)));
+  results.add(S5, 'time until every child is gone', 'floor', await killFloor(bigN));
+  if (only.has('svc')) results.add(S6, 'PUT /api/v1/stack to all running', 'floor', await startFloor(bigN));
+  const file = join(work, 'floor.stamps');
+  rmSync(file, { force: true });
+  await respawnFloor(file, plan.crashSecs);
+  const floorGap = median(gaps(parseStamps(readFileSync(file, 'utf8'))));
+  results.add(S3, 'interval between starts (median)', 'floor', floorGap);
+  return floorGap;
+}
+
+async function runContender(c: Contender, work: string, floorGap: number): Promise<void> {
+  for (const n of plan.sizes) {
+    await withManager(c, async (m) => {
+      log(`${m.variant}: S1 N=${n}`);
+      const r = await bulkStart(m, n);
+      const who = m.name;
+      if (c.s1Only) {
+        results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', who, r.ms);
+        return;
+      }
+      results.add(s1(n), 'time to all running; svc: one POST with an array', who, r.ms);
+      if (who !== 'svc') results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', who, r.ms);
+      results.add(s1(n), 'daemon RSS after', who, r.rssMiB);
+      if (n === plan.idleN) {
+        log(`${m.variant}: S2 idle ${plan.idleSecs} s`);
+        const i = await idle(m, plan.idleSecs, plan.settleSecs);
+        results.add(S2, 'daemon CPU', who, i.cpuPct);
+        results.add(S2, 'daemon RSS', who, i.rssMiB);
+      }
+      if (n === bigN) {
+        log(`${m.variant}: S4 status queries`);
+        const { api, cli } = m.statusQueries();
+        for (const t of await listLatency(api, plan.queries)) results.add(S4, 'API: svc GET /api/v1/programs; pm2 API list(); supervisord XML-RPC', who, t);
+        for (const t of await listLatency(cli, plan.queries)) results.add(S4, 'CLI: svc list; pm2 jlist; supervisorctl status', who, t);
+        log(`${m.variant}: S5 stop all`);
+        results.add(S5, 'time until every child is gone', who, await stopAll(m));
+      }
+    });
+  }
+  if (c.s1Only) return;
+  if (c.stack) {
+    await withManager(c, async (m) => {
+      if (!(m instanceof SvcManager)) return;
+      log(`${m.variant}: S6 stack apply N=${bigN}`);
+      results.add(S6, 'PUT /api/v1/stack to all running', 'svc', await stackApply(m, bigN));
+    });
+  }
+  await withManager(c, async (m) => {
+    log(`${m.variant}: S3 crash-restart ${plan.crashSecs} s`);
+    const file = join(work, `${m.name}.stamps`);
+    rmSync(file, { force: true });
+    const intervals = await crashRestart(m, file, plan.crashSecs);
+    log(`${m.variant}: ${intervals.length + 1} starts in ${plan.crashSecs} s`);
+    const gap = median(intervals);
+    results.add(S3, 'interval between starts (median)', m.name, gap);
+    results.add(S3, 'added delay over floor', m.name, gap - floorGap);
+  });
+}
+
+const NOTES = `Notes:
+- Medians over ${plan.reps} repetition(s); S4 pools ${plan.queries} queries per repetition. Ratios are svc/peer: below 1.00x svc is faster or leaner.
+- The machine was shared with other engineers' builds and tests while this ran: figures are noisy, compare ratios rather than absolutes.
+- "running" means the manager reports the program running with a pid (supervisord with startsecs=0, so that it says RUNNING at spawn as svc and PM2 do).
+- S1 floor (S0): a bare Node script spawning N \`sleep 3600\` until each has a pid. S5 floor: the same script SIGTERMs its N sleeps and polls /proc until all are gone.
+- S3 floor: a bare Node loop respawning the same crash program (\`bash -c 'echo $EPOCHREALTIME >> file; exit 1'\`) on its exit; "added delay" = manager's median interval minus that floor.
+- Enforced minimum restart delay: svc backoff_secs = 0 (no delay); PM2 restart_delay = 0 (no exp_backoff_restart_delay, max_restarts 1e6); supervisord has no restart delay once a process reached RUNNING (startsecs=0, autorestart=true, startretries 1e6).
+- S2 starts ${plan.settleSecs} s after the bulk start of S1, so that the collector's work right after the burst (all managers) is not counted as idle.
+- Profiling findings and suggested fixes for svc: FINDINGS.md.
+- S6: stack apply of N sleeps in one PUT /api/v1/stack (svc only; floor = S0 at that N). Event ingest is not measured (no ingest endpoint to drive from outside).`;
+
+async function main(): Promise<void> {
+  installSignalHandlers(log);
+  const work = mkdtempSync(join(tmpdir(), 'svc-bench-work-'));
+  onCleanup(() => rmSync(work, { recursive: true, force: true }));
+  const versions: Record<string, string> = { svc: VERSION };
+  if (only.has('pm2')) versions.pm2 = await ensurePm2(log);
+  if (only.has('supervisord')) versions.supervisord = await ensureSupervisord(log);
+  log(`plan: ${JSON.stringify(plan)}; managers: ${[...only].join(', ')}`);
+  try {
+    for (let rep = 1; rep <= plan.reps; rep++) {
+      log(`repetition ${rep}/${plan.reps}: floors`);
+      const floorGap = await measureFloors(work);
+      for (const c of contenders) await runContender(c, work, floorGap);
+    }
+  } finally {
+    await cleanupAll();
+  }
+  const table = resultsTable(results.metrics());
+  const doc = `# svc vs PM2 vs supervisord${quick ? ' (quick run)' : ''}\n\nWritten by \`npm run bench${quick ? ' -- --quick' : ''}\`; see README.md for how to run it and what each scenario does.\n\n${await describeMachine(versions)}\n\n${table}\n\n${NOTES}\n`;
+  mkdirSync(join(BENCH_DIR, 'out'), { recursive: true });
+  const out = args.out ?? (quick || only.size < MANAGERS.length ? join(BENCH_DIR, 'out', 'RESULTS.md') : join(BENCH_DIR, 'RESULTS.md'));
+  writeFileSync(out, doc);
+  writeFileSync(join(BENCH_DIR, 'out', 'samples.json'), JSON.stringify({ plan, metrics: results.metrics() }, null, 2));
+  process.stdout.write(`${table}\n\nwritten to ${out}\n`);
+}
+
+// PM2's client library keeps handles open after disconnect: exit explicitly once done.
+main().then(
+  () => process.exit(0),
+  async (err: unknown) => {
+    log(`failed: ${(err as Error).stack ?? String(err)}`);
+    await cleanupAll();
+    process.exit(1);
+  },
+);
