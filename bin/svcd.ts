@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { loadConfig, ConfigError } from '../conf/load-config.js';

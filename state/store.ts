@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { PROGRAM_STORE_OPTIONS } from './level-options.js';
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { conflict, forProgram, invalid, notFound } from './errors.js';
 import { initialRun, type Intent, type ProgramConfig, type ProgramRecord } from './program.js';
@@ -56,7 +57,7 @@ export class ProgramStore {
   static async open(dataDir: string): Promise<ProgramStore> {
     const location = join(dataDir, 'state.db');
     mkdirSync(dataDir, { recursive: true });
-    const db = new ClassicLevel<string, string>(location);
+    const db = new ClassicLevel<string, string>(location, PROGRAM_STORE_OPTIONS);
     try {
       await db.open();
     } catch (err) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,13 @@ export function svcConfig(p: BenchProgram): Record<string, unknown> {
   return p.restart === 'fast-restart' ? { ...base, autorestart: true, backoff_secs: 0, startsecs: 0 } : base;
 }
 
+/** The node flags svcd ships with (its shebang line), so the bench measures what users run. */
+function shippedNodeFlags(): string[] {
+  const first = readFileSync(SVCD, 'utf8').split('\n', 1)[0] ?? '';
+  const m = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first);
+  return m?.[1] ? m[1].trim().split(/\s+/) : [];
+}
+
 /** svcd from this checkout (dist/), on a free port, in a temporary SVC_ROOT. */
 export class SvcManager implements Manager {
   readonly name = 'svc' as const;
@@ -49,7 +57,7 @@ export class SvcManager implements Manager {
     this.root = mkdtempSync(join(tmpdir(), 'svc-bench-'));
     mkdirSync(join(this.root, 'conf'), { recursive: true });
     writeFileSync(join(this.root, 'conf', 'svc.toml'), '[server]\nport = 0\n');
-    const proc = (this.proc = spawn(process.execPath, [...this.extraArgs, SVCD], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root }, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const proc = (this.proc = spawn(process.execPath, [...shippedNodeFlags(), ...this.extraArgs, SVCD], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root }, stdio: ['ignore', 'ignore', 'pipe'] }));
     const lines: string[] = [];
     this.url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: proc.stderr }).on('line', (line) => {

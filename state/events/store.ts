@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { EVENT_STORE_OPTIONS } from '../level-options.js';
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { programKey, typeKey } from './keys.js';
 import type { EventRecord } from './types.js';
@@ -36,7 +37,7 @@ export class EventStore {
   /** Opens (creating if needed) the LevelDB at `location`. */
   static async open(location: string): Promise<EventStore> {
     mkdirSync(dirname(location), { recursive: true });
-    const db = new ClassicLevel<string, string>(location);
+    const db = new ClassicLevel<string, string>(location, EVENT_STORE_OPTIONS);
     try {
       await db.open();
     } catch (err) {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { formatFromName, parseDocumentText } from '../../stacks/document.js';
 import { SvcError } from '../../state/errors.js';
 import { CliError } from './client.js';
 
@@ -55,8 +54,8 @@ export interface ConfigOptions {
 }
 
 /** Builds a (partial) program configuration from a file and the options; options win. */
-export function configFromOptions(o: ConfigOptions, defaultSource: string): Record<string, unknown> {
-  const config: Record<string, unknown> = o.file ? readConfigFile(o.file) : {};
+export async function configFromOptions(o: ConfigOptions, defaultSource: string): Promise<Record<string, unknown>> {
+  const config: Record<string, unknown> = o.file ? await readConfigFile(o.file) : {};
   const int = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined;
     if (!/^-?\d+$/.test(v)) throw new CliError(`--${name}: must be an integer, got '${v}'`, 2);
@@ -105,7 +104,9 @@ function parseLoose(value: string): unknown {
 }
 
 /** Reads a config file; syntax errors come back as `file:line:col: ...`. */
-export function readConfigFile(file: string): Record<string, unknown> {
+export async function readConfigFile(file: string): Promise<Record<string, unknown>> {
+  // Parsers (yaml, smol-toml) load only when a file is given.
+  const { formatFromName, parseDocumentText } = await import('./stack-tools.js');
   const format = formatFromName(file);
   if (!format) throw new CliError(`${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
   let text: string;

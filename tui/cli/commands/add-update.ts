@@ -10,7 +10,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
       .description('register a program and start it (unless --no-autostart)')
       .addHelpText('after', '\nOne word after the name is a command line (split like a shell, no expansion);\nseveral words are the executable and its exact arguments:  svc add web -- node server.js --port 8080'),
   ).action(async (name: string, words: string[], o: ConfigOptions) => {
-    const config = configFromOptions(o, 'cli:add');
+    const config = await configFromOptions(o, 'cli:add');
     config.name = name;
     if (words.length === 1) config.command = words[0];
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
@@ -26,7 +26,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
       .option('--unset <field>', 'remove an optional field (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
   ).action(async (ref: string, words: string[], o: ConfigOptions & { name?: string; unset?: string[] }) => {
     const [p] = await resolvePrograms(ctx.client(), [ref]);
-    const patch = configFromOptions(o, 'cli:update');
+    const patch = await configFromOptions(o, 'cli:update');
     if (o.name) patch.name = o.name;
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];

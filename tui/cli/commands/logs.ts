@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../client.js';
 import type { CliContext } from '../context.js';
-import { openLogStream, type StreamedLine } from '../log-stream.js';
+import type { StreamedLine } from '../log-stream.js';
 import { resolvePrograms } from '../programs.js';
 
 export function registerLogs(program: Command, ctx: CliContext): void {
@@ -15,7 +15,8 @@ export function registerLogs(program: Command, ctx: CliContext): void {
       if (!/^\d+$/.test(o.tail)) throw new CliError(`--tail: must be a whole number, got '${o.tail}'`, 2);
       const [p] = await resolvePrograms(ctx.client(), [ref]);
       // Follow: open the stream before reading the tail, so no line falls between the two.
-      const stream = o.follow ? await openLogStream(ctx.client(), p.id) : null;
+      // The WebSocket client (ws) is loaded only when following.
+      const stream = o.follow ? await (await import('../log-stream.js')).openLogStream(ctx.client(), p.id) : null;
       const q = new URLSearchParams({ tail: o.tail, source: o.source });
       const res = await ctx.client().get<{ logs: { source: string; content: string }[] }>(`/api/v1/programs/${p.id}/logs?${q}`);
       const both = o.source === 'both';

@@ -1,16 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
-import { checkStackFile } from '../../../stacks/check.js';
-import { formatFromName, type DocumentFormat } from '../../../stacks/document.js';
-import { loadStackFile } from '../../../stacks/load.js';
-import { contentTypeOf } from '../../../stacks/media-type.js';
-import { stringifyStack } from '../../../stacks/serialize.js';
-import { validateServices } from '../../../stacks/validate-stack.js';
 import { SvcError } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import { CliError, RawBody } from '../client.js';
 import type { CliContext } from '../context.js';
+import type { DocumentFormat } from '../stack-tools.js';
+
+const tools = () => import('../stack-tools.js');
 
 const read = (path: string) => readFileSync(path, 'utf8');
 const MARKS: Record<string, string> = { created: '+', updated: '~', unchanged: '=', pruned: '-' };
@@ -24,7 +21,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'show what would change and change nothing')
     .action(async (file: string, o: { prune?: boolean; dryRun?: boolean }) => {
       const source = `stack:${basename(file)}`;
-      const body = stackBody(file, source);
+      const body = await stackBody(file, source);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
       const res = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, body);
       if (ctx.json()) return ctx.print(JSON.stringify(res));
@@ -36,7 +33,8 @@ export function registerStack(program: Command, ctx: CliContext): void {
   program
     .command('check <files...>')
     .description('validate stack files offline (no daemon): syntax, schema, includes, duplicates, depends_on')
-    .action((files: string[]) => {
+    .action(async (files: string[]) => {
+      const { checkStackFile } = await tools();
       let failed = 0;
       for (const file of files) {
         const result = checkStackFile(file, read);
@@ -55,6 +53,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .addOption(new Option('--format <format>', 'output format (default: from --output, else toml)').choices(['toml', 'json', 'yaml']))
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .action(async (o: { format?: DocumentFormat; output?: string }) => {
+      const { formatFromName, stringifyStack } = await tools();
       const format = o.format ?? (o.output ? formatFromName(o.output) : null) ?? 'toml';
       const stack = await ctx.client().get<{ prune: boolean; services: ProgramConfig[] }>('/api/v1/stack');
       const text = stringifyStack(stack, format);
@@ -68,7 +67,8 @@ export function registerStack(program: Command, ctx: CliContext): void {
  * `include` is resolved and validated here (the daemon cannot read our files) and sent as JSON,
  * included services labelled `include:<file>`.
  */
-function stackBody(file: string, source: string): RawBody {
+async function stackBody(file: string, source: string): Promise<RawBody> {
+  const { formatFromName, loadStackFile, contentTypeOf, validateServices } = await tools();
   const format = formatFromName(file);
   if (!format) throw new CliError(`${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
   try {
