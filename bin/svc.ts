@@ -9,7 +9,7 @@ const program = new Command('svc')
   .description('svc: control the svc process manager daemon (svcd)')
   .version(VERSION, '-v, --version')
   .option('--url <url>', 'daemon address: http://host:port or unix:/path/svcd.sock (env SVC_URL; default http://127.0.0.1:9002)')
-  .option('--token <secret>', 'Bearer credential (env SVC_TOKEN)')
+  .option('--token <secret>', 'Bearer credential (env SVC_TOKEN; else what svc login saved for this URL)')
   .option('--json', 'machine-readable output')
   .showHelpAfterError('(run with --help for usage)')
   .configureOutput({ outputError: (text, write) => write(text) });
