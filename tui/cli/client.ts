@@ -45,6 +45,11 @@ export class ApiClient {
     }
   }
 
+  /** The Bearer credential in use (from --token, SVC_TOKEN or `svc login`), if any. */
+  get token(): string | undefined {
+    return this.opts.token;
+  }
+
   get url(): string {
     return this.opts.url;
   }

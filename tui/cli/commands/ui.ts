@@ -15,8 +15,11 @@ export function registerUi(program: Command, ctx: CliContext): void {
     .description('full-screen dashboard: programs, details, live logs, events and actions (press ? for keys)')
     .action(async () => {
       if (!process.stdout.isTTY || !process.stdin.isTTY) throw new CliError(NOT_A_TTY, 2);
-      const url = ctx.client().url;
-      const token = program.opts<{ token?: string }>().token ?? process.env.SVC_TOKEN;
+      const { url, token } = ctx.client();
+      // Ink draws only the final frame when it believes it runs in CI (CI or CONTINUOUS_INTEGRATION
+      // set). A real terminal was just checked for, so this session is interactive whatever they say.
+      process.env.CI = 'false';
+      process.env.CONTINUOUS_INTEGRATION = 'false';
       // Loaded here so that other commands do not pay for React and Ink at start-up.
       const [{ render }, { createElement }, { apiDashboardClient }, { default: Dashboard }] = await Promise.all([
         import('ink'),
