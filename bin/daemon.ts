@@ -30,7 +30,7 @@ import { ObservedRegistry } from '../state/observed.js';
 import { initialRun, withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { ProgramStore } from '../state/store.js';
-import { logPaths } from '../state/logs/paths.js';
+import { logPaths } from '../state/log-files/paths.js';
 import { StackApplier } from '../stacks/apply.js';
 import { startStackDirectory } from '../stacks/watch.js';
 

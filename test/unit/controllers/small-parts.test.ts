@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { splitCommand } from '../../../controllers/process/command-line.js';
 import { backoffDelayMs } from '../../../controllers/process/backoff.js';
-import { tailLines } from '../../../state/logs/tail.js';
+import { tailLines } from '../../../state/log-files/tail.js';
 import { rotate } from '../../../controllers/log-rotation.js';
 
 test('splitCommand follows shell quoting without expansion', () => {
