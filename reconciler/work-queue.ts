@@ -57,10 +57,6 @@ export class WorkQueue<K> {
     this.failures.delete(key);
   }
 
-  failuresOf(key: K): number {
-    return this.failures.get(key) ?? 0;
-  }
-
   /** Takes the next ready key and marks it in flight, or returns undefined. */
   take(): K | undefined {
     for (const key of this.ready) {
@@ -82,10 +78,6 @@ export class WorkQueue<K> {
 
   get inFlight(): number {
     return this.processing.size;
-  }
-
-  get delayedCount(): number {
-    return this.delayed.size;
   }
 
   shutDown(): void {

@@ -16,6 +16,3 @@ export type ProgramStatus = (typeof PROGRAM_STATUSES)[number];
 
 /** Statuses with a live process that can receive signals. */
 export const ALIVE: ReadonlySet<ProgramStatus> = new Set(['Running', 'Healthy', 'Unhealthy', 'Stopping']);
-
-/** Statuses in which nothing will happen until someone asks. */
-export const SETTLED: ReadonlySet<ProgramStatus> = new Set(['Stopped', 'Exited', 'Fatal']);

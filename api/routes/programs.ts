@@ -8,7 +8,8 @@ import { tailLines } from '../../state/log-files/tail.js';
 import { readJson } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { programDetail, programSummary } from '../views.js';
-import { parseBatch, runBatch } from './batch.js';
+import { parseBatch } from './batch.js';
+import { runBatch } from '../../state/batch.js';
 import { booleanParam, integerParam } from '../params.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,7 +51,7 @@ export function programsRouter(deps: ApiDeps): Router {
 
   router.post('/programs/batch', async (ctx) => {
     const { value } = await readJson(ctx, maxBody);
-    ctx.body = await runBatch(parseBatch(value), deps);
+    ctx.body = await runBatch(parseBatch(value), store, actions);
   });
 
   router.get('/programs/:id', (ctx) => {

@@ -172,24 +172,11 @@ export class ProcessController {
     return true;
   }
 
-  isAlive(id: string): boolean {
-    return Boolean(this.states.get(id)?.proc);
-  }
-
   /** Pids of live processes, for the usage sampler. */
   livePids(): Map<string, number> {
     const out = new Map<string, number>();
     for (const [id, state] of this.states) if (state.proc && state.proc.pid > 0) out.set(id, state.proc.pid);
     return out;
-  }
-
-  stateOf(id: string): ProcState | undefined {
-    return this.states.get(id);
-  }
-
-  /** Re-publishes the status after a health verdict changed. */
-  republish(id: string): void {
-    this.publish(id);
   }
 
   private publish(id: string): void {

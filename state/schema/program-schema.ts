@@ -126,6 +126,3 @@ export const programUpdateSchema = {
     ]),
   ),
 } as const;
-
-export type ProgramField = keyof typeof programProperties;
-export const PROGRAM_FIELDS = Object.keys(programProperties) as ProgramField[];

@@ -16,14 +16,7 @@ export interface ProgramSummary {
 }
 
 /** Outcome of an action on one program, as the API reports it. */
-export interface ActionOutcome {
-  id: string;
-  name: string;
-  ok: boolean;
-  status?: string;
-  pid?: number | null;
-  error?: string;
-}
+export type { ActionOutcome } from '../../state/actions.js';
 
 export function listPrograms(client: ApiClient): Promise<ProgramSummary[]> {
   return client.get<ProgramSummary[]>('/api/v1/programs');

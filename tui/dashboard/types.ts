@@ -1,41 +1,16 @@
 /** The shapes the dashboard reads from the API (docs/api.md, docs/events.md); only what it shows. */
 
-/** A list item. Cron programs carry `next_fire_at` (Unix ms) and `cron_running`. */
-export interface ProgramItem {
-  id: string;
-  name: string;
-  status: string;
-  pid: number | null;
-  cpu_usage: number;
-  mem_usage: number;
-  restarts: number;
-  started_at: number | null;
-  next_fire_at?: number | null;
-}
+import type { ActionOutcome } from '../../state/actions.js';
+import type { EventRecord } from '../../state/events/types.js';
+import type { CronObserved, HealthView, LastExit } from '../../state/observed.js';
+import type { ProgramSummary } from '../cli/programs.js';
 
-export interface ProbeResult {
-  at: number;
-  ok: boolean;
-  latency_ms: number;
-  message: string;
-}
-
-export interface HealthState {
-  healthy: boolean | null;
-  failures: number;
-  successes: number;
-  last: ProbeResult | null;
-  recent: ProbeResult[];
-}
-
-export interface LastExit {
-  exit_code: number | null;
-  signal: number | null;
-  at: number;
-  duration_ms: number;
-  reason: string;
-  msg: string;
-}
+// Wire types come from where the daemon defines them (type-only imports: nothing of the daemon
+// is loaded at run time, the dashboard still only talks HTTP).
+export type { LastExit, ProbeResult } from '../../state/observed.js';
+/** A list item (spec: Program summary). */
+export type ProgramItem = ProgramSummary;
+export type HealthState = HealthView;
 
 /** The program's stored configuration; only the fields the detail pane summarises. */
 export interface ConfigView {
@@ -55,27 +30,18 @@ export interface ProgramDetail extends ProgramItem {
   config: ConfigView;
   state: {
     status: string;
-    desired?: boolean;
+    desired?: 'running' | 'stopped';
     uptime_secs: number | null;
     retries: number;
     next_retry_at: number | null;
-    cron?: { next_fire_at: number | null; running: number } | null;
+    cron?: Pick<CronObserved, 'next_fire_at' | 'running'> | null;
     last_exit: LastExit | null;
     detail: string | null;
     health: HealthState | null;
   };
 }
 
-export interface EventItem {
-  id: string;
-  ts_ms: number;
-  program_id: string | null;
-  program_name: string | null;
-  event: string;
-  exit_code: number | null;
-  signal: number | null;
-  msg: string;
-}
+export type EventItem = Pick<EventRecord, 'id' | 'ts_ms' | 'program_id' | 'program_name' | 'event' | 'exit_code' | 'signal' | 'msg'>;
 
 export interface SystemStats {
   cpu_percent: number;
@@ -90,13 +56,7 @@ export interface BatchAction {
   payload: { force?: boolean; signal?: string } | null;
 }
 
-export interface BatchOutcome {
-  id: string;
-  name: string;
-  ok: boolean;
-  status?: string;
-  error?: string;
-}
+export type BatchOutcome = ActionOutcome;
 
 export interface LogLine {
   source: 'stdout' | 'stderr';

@@ -1,3 +1,5 @@
+import { SIGNALS as SIGNAL_NAMES, type SignalKey } from '../../../state/signals.js';
+import { EVENT_TYPES as ALL_EVENT_TYPES, type EventType } from '../../../state/events/types.js';
 import type { ActionType, BatchAction, ProgramItem } from '../types.js';
 import type { SortOrder } from './sort.js';
 
@@ -24,20 +26,11 @@ export interface Connection {
   retryMs?: number;
 }
 
-export const SIGNALS = ['hup', 'int', 'term', 'kill', 'quit', 'usr1', 'usr2'] as const;
+/** The signal picker offers the API's signal names, in the spec's order. */
+export const SIGNALS = Object.keys(SIGNAL_NAMES) as SignalKey[];
 
-export const EVENT_TYPES = [
-  null,
-  'process_started',
-  'process_exit',
-  'process_backoff',
-  'process_fatal',
-  'process_recovered',
-  'health_restart',
-  'cron_exit',
-  'system_startup',
-  'system_shutdown',
-] as const;
+/** The event filter cycles through every type the daemon records; null = all types. */
+export const EVENT_TYPES: readonly (EventType | null)[] = [null, ...ALL_EVENT_TYPES];
 
 /** Everything the dashboard shows that is not fetched: pure data, changed only by `reduce`. */
 export interface UiState {
