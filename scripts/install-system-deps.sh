@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs: `promtool` (package `prometheus`, checks the
-# /metrics output) and `tmux` (drives the `svc ui` end-to-end test). Safe to run repeatedly: a
-# package is installed only when its command is missing, and `apt-get update` runs at most once.
+# Installs the Debian packages that the build and the test suite need, each only when its
+# command is missing (safe to run repeatedly; `apt-get update` runs at most once):
+#   cc        gcc + libc6-dev   compiles the plugins and the spawner (npm run build)
+#   promtool  prometheus        checks the /metrics output (its service is never started)
+#   tmux      tmux              drives the `svc ui` end-to-end test
 #
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
 set -uo pipefail
 
+# command:package pairs
+NEEDS=(
+  "cc:gcc libc6-dev"
+  "promtool:prometheus"
+  "tmux:tmux"
+)
+
 missing=()
-command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
-command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+for pair in "${NEEDS[@]}"; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=(${pair#*:})
+done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-system-deps: nothing to install (promtool and tmux are present)"
+  echo "install-system-deps: nothing to install"
   exit 0
 fi
 
@@ -33,8 +43,17 @@ fi
 
 echo "install-system-deps: installing ${missing[*]}"
 "${SUDO[@]}" apt-get update -qq || fail "apt-get update failed"
-DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
-  || fail "apt-get install failed"
-command -v promtool >/dev/null 2>&1 || fail "promtool still not on PATH after installing prometheus"
-command -v tmux >/dev/null 2>&1 || fail "tmux still not on PATH after installing it"
+# policy-rc.d 101: packages with a service (prometheus) are installed, never started.
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | "${SUDO[@]}" tee "$policy" >/dev/null && "${SUDO[@]}" chmod +x "$policy" && own_policy=1
+fi
+DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+status=$?
+[ "$own_policy" = 1 ] && "${SUDO[@]}" rm -f "$policy"
+[ "$status" = 0 ] || fail "apt-get install failed"
+for pair in "${NEEDS[@]}"; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || fail "${pair%%:*} still not on PATH after installing ${pair#*:}"
+done
 echo "install-system-deps: installed ${missing[*]}"
