@@ -1,7 +1,7 @@
 import type { SvcConfig } from '../conf/keys.js';
 import type { StackApplier } from '../stacks/apply.js';
 import type { StackDirStatus } from '../stacks/status.js';
-import type { ProgramActions } from '../state/actions.js';
+import type { ProgramActions } from '../operations/actions.js';
 import type { EventLog } from '../state/events/event-log.js';
 import type { ObservedRegistry } from '../state/observed.js';
 import type { ProgramStore } from '../state/store.js';

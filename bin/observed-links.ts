@@ -1,6 +1,6 @@
 import type { ObservedRegistry } from '../state/observed.js';
 import type { ProgramStore } from '../state/store.js';
-import { DependantsIndex } from '../state/dependency-gate.js';
+import { DependantsIndex } from '../controllers/gates/dependency-gate.js';
 
 /**
  * Level-triggered links between controllers through observed state: when a program's pid or

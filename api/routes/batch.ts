@@ -1,5 +1,5 @@
 import { invalid } from '../../state/errors.js';
-import { BATCH_ACTIONS as ACTIONS, type BatchRequest } from '../../state/batch.js';
+import { BATCH_ACTIONS as ACTIONS, type BatchRequest } from '../../operations/batch.js';
 
 const KNOWN = new Set(['target_ids', 'group_name', 'select_all', 'action']);
 

@@ -3,13 +3,13 @@ import type { Context } from 'koa';
 import { invalid, notFound, SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { validateCreate, validateUpdate, validators } from '../../state/schema/validate.js';
-import { logPaths } from '../../state/log-files/paths.js';
-import { tailLines } from '../../state/log-files/tail.js';
+import { logPaths } from '../../log-files/paths.js';
+import { tailLines } from '../../log-files/tail.js';
 import { readJson } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
-import { runBatch } from '../../state/batch.js';
+import { runBatch } from '../../operations/batch.js';
 import { booleanParam, integerParam } from '../params.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

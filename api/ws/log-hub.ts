@@ -1,4 +1,4 @@
-import { FileFollower, type FollowOptions } from '../../state/log-files/follow.js';
+import { FileFollower, type FollowOptions } from '../../log-files/follow.js';
 
 /** One message on the log WebSocket. */
 export interface LogLine {

@@ -1,7 +1,7 @@
 import type { ObservedRegistry } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import { ALIVE } from '../../state/status.js';
-import { stopLevels } from '../../state/stop-order.js';
+import { stopLevels } from '../gates/stop-order.js';
 import type { ProcessController } from './controller.js';
 
 /**

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import type { EffectiveConfig } from '../../state/program.js';
-import { logPaths } from '../../state/log-files/paths.js';
+import { logPaths } from '../../log-files/paths.js';
 import type { OsPort, SpawnSpec } from '../os/port.js';
 import { splitCommand } from './command-line.js';
 

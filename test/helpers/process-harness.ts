@@ -4,7 +4,7 @@ import { ProcessController } from '../../controllers/process/controller.js';
 import { FakeClock } from '../../reconciler/fake-clock.js';
 import { loopDriver } from './loop-driver.js';
 import { Reconciler } from '../../reconciler/reconciler.js';
-import { ProgramActions } from '../../state/actions.js';
+import { ProgramActions } from '../../operations/actions.js';
 import type { EventInput } from '../../state/events/types.js';
 import { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramConfig } from '../../state/program.js';

@@ -16,7 +16,7 @@ export interface ProgramSummary {
 }
 
 /** Outcome of an action on one program, as the API reports it. */
-export type { ActionOutcome } from '../../state/actions.js';
+export type { ActionOutcome } from '../../operations/actions.js';
 
 export function listPrograms(client: ApiClient): Promise<ProgramSummary[]> {
   return client.get<ProgramSummary[]>('/api/v1/programs');

@@ -1,6 +1,6 @@
 /** The shapes the dashboard reads from the API (docs/api.md, docs/events.md); only what it shows. */
 
-import type { ActionOutcome } from '../../state/actions.js';
+import type { ActionOutcome } from '../../operations/actions.js';
 import type { EventRecord } from '../../state/events/types.js';
 import type { CronObserved, HealthView, LastExit } from '../../state/observed.js';
 import type { ProgramSummary } from '../cli/programs.js';

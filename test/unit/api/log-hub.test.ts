@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLOSE, LogHub, type LogClient, type LogLine } from '../../../api/ws/log-hub.js';
-import { FileFollower } from '../../../state/log-files/follow.js';
+import { FileFollower } from '../../../log-files/follow.js';
 
 class FakeClient implements LogClient {
   bufferedAmount = 0;

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { splitCommand } from '../../../controllers/process/command-line.js';
 import { backoffDelayMs } from '../../../controllers/process/backoff.js';
-import { tailLines } from '../../../state/log-files/tail.js';
-import { rotate } from '../../../controllers/log-rotation.js';
+import { tailLines } from '../../../log-files/tail.js';
+import { rotate } from '../../../log-files/rotation.js';
 
 test('splitCommand follows shell quoting without expansion', () => {
   assert.deepEqual(splitCommand('node server.js --port 80'), ['node', 'server.js', '--port', '80']);
@@ -55,7 +55,7 @@ test('rotate copies to .1, shifts older copies and truncates in place', async ()
 });
 
 test('the log rotator rotates only files over log_max_bytes, every interval', async () => {
-  const { LogRotator } = await import('../../../controllers/log-rotation.js');
+  const { LogRotator } = await import('../../../log-files/rotation.js');
   const { FakeClock } = await import('../../../reconciler/fake-clock.js');
   const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-'));
   try {

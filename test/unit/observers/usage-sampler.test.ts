@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeOs } from '../../../controllers/os/fake.js';
-import { UsageSampler, IDLE_SLOWDOWN } from '../../../controllers/usage-sampler.js';
+import { UsageSampler, IDLE_SLOWDOWN } from '../../../observers/usage-sampler.js';
 import { FakeClock } from '../../../reconciler/fake-clock.js';
 import { ObservedRegistry } from '../../../state/observed.js';
 

@@ -1,5 +1,5 @@
-import type { ObservedRegistry } from './observed.js';
-import type { ProgramStore } from './store.js';
+import type { ObservedRegistry } from '../../state/observed.js';
+import type { ProgramStore } from '../../state/store.js';
 
 /**
  * Whether a program's dependencies are up: a dependency with an enabled health check must be

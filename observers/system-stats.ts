@@ -1,6 +1,6 @@
 import type { Clock } from '../reconciler/clock.js';
 import type { SystemStats } from '../state/system-stats.js';
-import type { HostReading } from './os/host-stats.js';
+import type { HostReading } from './host-stats.js';
 
 /** How often the snapshot is refreshed (spec: about every 3 s). */
 export const SYSTEM_STATS_INTERVAL_MS = 3000;

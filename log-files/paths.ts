@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { ProgramConfig } from '../program.js';
-import { resolveLogPath } from '../schema/log-path.js';
+import type { ProgramConfig } from '../state/program.js';
+import { resolveLogPath } from '../state/schema/log-path.js';
 
 /** Where a program's stdout and stderr go: `{log_dir}/{uuid}.out|.err` or its custom paths. */
 export function logPaths(id: string, config: Pick<ProgramConfig, 'stdout_logfile' | 'stderr_logfile'>, logDir: string) {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../../../reconciler/fake-clock.js';
-import { SystemStatsSampler } from '../../../controllers/system-stats.js';
-import { parseMeminfo, parseProcStat, type HostReading } from '../../../controllers/os/host-stats.js';
+import { SystemStatsSampler } from '../../../observers/system-stats.js';
+import { parseMeminfo, parseProcStat, type HostReading } from '../../../observers/host-stats.js';
 
 const GiB = 1024 ** 3;
 const flush = () => new Promise((r) => setImmediate(r));

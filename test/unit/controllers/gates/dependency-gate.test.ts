@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
-import { dependencyBlocker } from '../../../state/dependency-gate.js';
-import { ObservedRegistry } from '../../../state/observed.js';
-import { ProgramStore } from '../../../state/store.js';
+import { dependencyBlocker } from '../../../../controllers/gates/dependency-gate.js';
+import { ObservedRegistry } from '../../../../state/observed.js';
+import { ProgramStore } from '../../../../state/store.js';
 
 test('the depends_on gate: Healthy for checked dependencies, alive for others, an active schedule for cron', async () => {
   const store = await ProgramStore.fromDb(new MemoryLevel());

@@ -1,6 +1,6 @@
 import type { Clock } from '../reconciler/clock.js';
 import { USAGE_DEMAND_WINDOW_MS, type ObservedRegistry } from '../state/observed.js';
-import type { OsPort } from './os/port.js';
+import type { OsPort } from '../controllers/os/port.js';
 
 /** While nobody has read usage for a minute, sample this many times less often. */
 export const IDLE_SLOWDOWN = 6;

@@ -1,6 +1,6 @@
 import type { ActionOutcome, ProgramActions } from './actions.js';
-import type { ProgramRecord } from './program.js';
-import type { ProgramStore } from './store.js';
+import type { ProgramRecord } from '../state/program.js';
+import type { ProgramStore } from '../state/store.js';
 
 export const BATCH_ACTIONS = ['Start', 'Stop', 'Restart', 'Remove', 'Signal'] as const;
 export type BatchActionType = (typeof BATCH_ACTIONS)[number];

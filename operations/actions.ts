@@ -1,10 +1,10 @@
-import { forProgram, invalid } from './errors.js';
-import type { ObservedProgram, ObservedRegistry } from './observed.js';
-import { withDefaults, type ProgramRecord } from './program.js';
-import { SIGNALS, isSignalKey, type Signaller } from './signals.js';
-import { ALIVE } from './status.js';
-import { stopLevels } from './stop-order.js';
-import type { ProgramStore } from './store.js';
+import { forProgram, invalid } from '../state/errors.js';
+import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
+import { withDefaults, type ProgramRecord } from '../state/program.js';
+import { SIGNALS, isSignalKey, type Signaller } from '../state/signals.js';
+import { ALIVE } from '../state/status.js';
+import { stopLevels } from '../controllers/gates/stop-order.js';
+import type { ProgramStore } from '../state/store.js';
 
 /** The outcome of an action on one program, as views report it. */
 export interface ActionOutcome {
