@@ -24,7 +24,7 @@ import { Reconciler, type Result } from '../reconciler/reconciler.js';
 import { ProgramActions } from '../operations/actions.js';
 import { EventLog } from '../state/events/event-log.js';
 import { CronMarks } from '../state/cron-marks.js';
-import type { EventInput, EventSink } from '../state/events/types.js';
+import { EventBus } from '../state/events/bus.js';
 import type { SignalName } from '../state/signals.js';
 import { ObservedRegistry } from '../state/observed.js';
 import { initialRun, withDefaults } from '../state/program.js';
@@ -45,13 +45,11 @@ export interface DaemonOptions {
 }
 
 /** Every event goes to the persistent history, and to the daemon log at debug level. */
-function daemonEventSink(history: EventLog, log: Logger): EventSink {
-  return {
-    emit: (e: EventInput) => {
-      history.emit(e);
-      log.debug(`event ${e.event}`, { ...e });
-    },
-  };
+function daemonEventBus(history: EventLog, clock: Clock, log: Logger): EventBus {
+  const bus = new EventBus(clock, history.nextSeq, (err, record) => log.error('event subscriber failed', { event: record.event, error: String(err) }));
+  bus.subscribe((record) => history.append(record));
+  bus.subscribe((record) => log.debug(`event ${record.event}`, { ...record }));
+  return bus;
 }
 
 /**
@@ -87,7 +85,7 @@ export class Daemon {
   private cron!: CronController;
   private reconciler!: Reconciler<string>;
   private observed!: ObservedRegistry;
-  private events!: EventSink;
+  private events!: EventBus;
   private eventLog!: EventLog;
   private logSocket: LogSocket | null = null;
 
@@ -105,7 +103,7 @@ export class Daemon {
       onPruned: (deleted, cutoffMs) => log.info('event retention pass', { deleted, before: new Date(cutoffMs).toISOString() }),
     }));
     this.cleanups.push(() => eventLog.close());
-    const events = (this.events = daemonEventSink(eventLog, log));
+    const events = (this.events = daemonEventBus(eventLog, clock, log));
     const runtime = new RuntimeStore(store.meta, (err) => log.warn('runtime record write failed', { error: String(err) }));
     this.cleanups.push(() => runtime.flush());
     const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };

@@ -82,6 +82,16 @@ export class EventLog implements EventSink {
     this.writer.emit(event);
   }
 
+  /** Queues a record already stamped by the event bus (never blocks; a full queue drops it). */
+  append(record: EventRecord): void {
+    this.writer.push(record);
+  }
+
+  /** The first free sequence number: the event bus stamps from here. */
+  get nextSeq(): number {
+    return this.writer.nextSeq;
+  }
+
   /** Queue depth and written/dropped/failed counts since open (for /metrics). */
   writerStats(): WriterStats {
     return this.writer.stats();

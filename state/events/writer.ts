@@ -54,12 +54,22 @@ export class EventWriter implements EventSink {
   }
 
   emit(input: EventInput): void {
-    if (this.closed || !this.queue.push(stampEvent(input, this.opts.clock.now(), this.seq))) {
+    if (this.push(stampEvent(input, this.opts.clock.now(), this.seq))) this.seq++;
+  }
+
+  /** Queues a record stamped elsewhere (the event bus); false when it was dropped. */
+  push(record: EventRecord): boolean {
+    if (this.closed || !this.queue.push(record)) {
       this.counts.dropped++;
-      return;
+      return false;
     }
-    this.seq++;
     this.kick();
+    return true;
+  }
+
+  /** The sequence number the next record stamped here would get. */
+  get nextSeq(): number {
+    return this.seq;
   }
 
   stats(): WriterStats {
