@@ -1,4 +1,5 @@
-import type { ExitInfo, OsPort, ProcessHandle, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import type { ExitInfo, OsPort, ProcessHandle, ProgramProcess, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import { roleOf } from './process-role.js';
 
 interface FakeProcess {
   pid: number;
@@ -64,6 +65,20 @@ export class FakeOs implements OsPort {
 
   startTimeOf(pid: number): number | null {
     return this.processes.get(pid)?.alive ? pid * 10 : null;
+  }
+
+  findProgramProcesses(): ProgramProcess[] {
+    return this.alive().flatMap((p) => {
+      const found = roleOf(p.spec.env);
+      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found }] : [];
+    });
+  }
+
+  /** Starts a process as a previous daemon would have (no onExit until re-adopted). */
+  leftover(spec: SpawnSpec): number {
+    const pid = this.nextPid++;
+    this.processes.set(pid, { pid, spec, onExit: () => undefined, alive: true, signals: [] });
+    return pid;
   }
 
   watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void {

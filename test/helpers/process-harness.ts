@@ -2,8 +2,8 @@ import { MemoryLevel } from 'memory-level';
 import { FakeOs } from '../../controllers/os/fake.js';
 import { ProcessController } from '../../controllers/process/controller.js';
 import { FakeClock } from '../../reconciler/fake-clock.js';
-import { loopDriver } from './loop-driver.js';
-import { Reconciler } from '../../reconciler/reconciler.js';
+import { managerHarness } from './manager-harness.js';
+import { signalOwner } from '../../controllers/program-controller.js';
 import { ProgramActions } from '../../operations/actions.js';
 import type { EventInput } from '../../state/events/types.js';
 import { ObservedRegistry } from '../../state/observed.js';
@@ -21,7 +21,7 @@ export async function processHarness() {
   const observed = new ObservedRegistry();
   const events: EventInput[] = [];
   let random = 0.5;
-  const loop: { reconciler?: Reconciler<string> } = {};
+  const m = managerHarness(clock, store, observed);
   const controller = new ProcessController({
     store,
     observed,
@@ -30,15 +30,13 @@ export async function processHarness() {
     clock,
     runtime: null,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
-    enqueue: (id) => loop.reconciler?.enqueue(id),
+    boot: { epoch: store.epoch, adopted: new Set() },
+    wake: m.wake('process'),
     random: () => random,
   });
-  const reconciler = (loop.reconciler = new Reconciler(clock, controller.reconcile));
-  store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
-  reconciler.start();
-
+  await m.start(controller);
   /** Lets the loop run until nothing is ready (timers in the future stay pending). */
-  const { settle, advance } = loopDriver(clock, [reconciler]);
+  const { settle, advance } = m;
   const add = async (config: Partial<ProgramConfig> & { name: string }) => {
     const [record] = await store.create([{ command: 'app', ...config }]);
     await settle();
@@ -53,8 +51,8 @@ export async function processHarness() {
     observed,
     events,
     controller,
-    reconciler,
-    actions: new ProgramActions(store, observed, controller),
+    manager: m.manager,
+    actions: new ProgramActions(store, observed, signalOwner([controller])),
     settle,
     advance,
     add,
@@ -63,7 +61,7 @@ export async function processHarness() {
     setRandom: (r: number) => (random = r),
     status: (id: string) => observed.get(id).status,
     close: async () => {
-      await reconciler.stop();
+      await m.stop();
       await store.close();
     },
   };

@@ -29,7 +29,7 @@ test('an http check makes the program Healthy, then Unhealthy, restarts it with 
   const port = await freePort();
   const flag = join(d.root, 'fail-now');
   const id = await create('web', node('http-ok.js', [port, flag], {
-    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true },
+    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true, start_period_secs: 30 },
     backoff_secs: 0,
   }));
   const healthy = await statusIs(id, 'Healthy');
