@@ -7,10 +7,11 @@ import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { CronController } from '../controllers/cron/controller.js';
-import { stopLevels } from '../controllers/gates/stop-order.js';
+import { stopLevels } from '../state/stop-order.js';
 import { HealthController } from '../controllers/health/controller.js';
 import { realProbes } from '../controllers/health/probes.js';
 import { bindProgramFeeds } from '../controllers/manager-feeds.js';
+import { withSpawnDecorators, type SpawnDecorator } from '../controllers/os/decorated.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { ProcessController } from '../controllers/process/controller.js';
@@ -43,6 +44,8 @@ export interface DaemonOptions {
   log: Logger;
   version: string;
   os?: OsPort;
+  /** Changes every spawn before it happens (the isolation plugin's cgroup placement). */
+  spawnDecorators?: SpawnDecorator[];
   clock?: Clock;
   /** Called once the daemon has stopped after a shutdown request. */
   onExit?: (code: number) => void;
@@ -93,7 +96,7 @@ export class Daemon {
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
-    const os = this.opts.os ?? new LinuxOs();
+    const os = withSpawnDecorators(this.opts.os ?? new LinuxOs(), this.opts.spawnDecorators ?? []);
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
@@ -126,7 +129,7 @@ export class Daemon {
     this.cleanups.push(() => manager.stop());
     if (boot.adopted.size > 0) log.info('re-adopted running programs', { count: boot.adopted.size });
 
-    const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), intervalMs: config.supervisor.sample_interval_secs * 1000 });
+    const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), intervalMs: config.supervisor.sample_interval_secs * 1000, onError: warnOf('usage sampling failed') });
     sampler.start();
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({

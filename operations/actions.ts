@@ -3,7 +3,7 @@ import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../state/program.js';
 import { SIGNALS, isSignalKey, type Signaller } from '../state/signals.js';
 import { ALIVE } from '../state/status.js';
-import { stopLevels } from '../controllers/gates/stop-order.js';
+import { stopLevels } from '../state/stop-order.js';
 import type { ProgramStore } from '../state/store.js';
 
 /** The outcome of an action on one program, as views report it. */

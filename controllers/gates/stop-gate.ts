@@ -2,7 +2,7 @@ import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { ALIVE } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
-import { stopLevels } from './stop-order.js';
+import { stopLevels } from '../../state/stop-order.js';
 
 /**
  * Stop order as a gate, read by planners (level-triggered): among the programs that are going

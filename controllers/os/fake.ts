@@ -39,9 +39,20 @@ export class FakeOs implements OsPort {
   readonly hookRuns: SpawnSpec[] = [];
   readonly hookExitCodes = new Map<string, number>();
 
+  /** While set, hook commands do not finish until `releaseHooks` (a hook that takes long). */
+  holdHooks = false;
+  private held: (() => void)[] = [];
+
   async runToCompletion(spec: SpawnSpec, _timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
     this.hookRuns.push(spec);
+    if (this.holdHooks) await new Promise<void>((resolve) => this.held.push(resolve));
     return { code: this.hookExitCodes.get(spec.file) ?? 0, signal: null, timedOut: false };
+  }
+
+  /** Lets every held hook finish. */
+  releaseHooks(): void {
+    this.holdHooks = false;
+    for (const release of this.held.splice(0)) release();
   }
 
   /** Ends a process as if it exited by itself. */

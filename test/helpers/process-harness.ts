@@ -9,15 +9,18 @@ import type { EventInput } from '../../state/events/types.js';
 import { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramConfig } from '../../state/program.js';
 import { ProgramStore } from '../../state/store.js';
+import { RuntimeStore } from '../../state/runtime-store.js';
 
 /**
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
  * reconcile loop, deterministic and without sleeps.
  */
-export async function processHarness() {
-  const os = new FakeOs();
+export async function processHarness(opts: { db?: MemoryLevel<string, string>; os?: FakeOs; runtime?: boolean } = {}) {
+  const os = opts.os ?? new FakeOs();
   const clock = new FakeClock();
-  const store = await ProgramStore.fromDb(new MemoryLevel());
+  const db = opts.db ?? new MemoryLevel<string, string>();
+  if (db.status === 'closed') await db.open(); // a restarted daemon: memory-level keeps its data
+  const store = await ProgramStore.fromDb(db);
   const observed = new ObservedRegistry();
   const events: EventInput[] = [];
   let random = 0.5;
@@ -28,7 +31,7 @@ export async function processHarness() {
     events: { emit: (e) => events.push(e) },
     os,
     clock,
-    runtime: null,
+    runtime: opts.runtime ? new RuntimeStore(store.meta) : null,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
     boot: { epoch: store.epoch, adopted: new Set() },
     wake: m.wake('process'),
@@ -45,6 +48,7 @@ export async function processHarness() {
   const pidOf = (id: string) => observed.get(id).pid!;
   const types = () => events.map((e) => e.event);
   return {
+    db,
     os,
     clock,
     store,
@@ -60,7 +64,13 @@ export async function processHarness() {
     types,
     setRandom: (r: number) => (random = r),
     status: (id: string) => observed.get(id).status,
+    /** Stops the loops and closes the store (the database stays for a "restarted daemon"). */
     close: async () => {
+      await m.stop();
+      await store.close();
+    },
+    /** The daemon dies: nothing is stopped or flushed beyond what already reached the store. */
+    crash: async () => {
       await m.stop();
       await store.close();
     },
