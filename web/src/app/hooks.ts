@@ -3,7 +3,9 @@ import type { FeedState, ProgramFeed } from '../api/program-feed.js';
 import { parseRoute, type Route } from '../logic/routes.js';
 
 export function useFeed(feed: ProgramFeed): FeedState {
-  return useSyncExternalStore(feed.subscribe, feed.current);
+  const subscribe = useCallback((listener: () => void) => feed.subscribe(listener), [feed]);
+  const current = useCallback(() => feed.current(), [feed]);
+  return useSyncExternalStore(subscribe, current);
 }
 
 export function useRoute(): Route {

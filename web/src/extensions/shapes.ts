@@ -20,7 +20,8 @@ export function cellText(key: string, value: unknown): string {
     const ms = value < 1e12 ? value * 1000 : value;
     return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
   }
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The columns of a list of records: time-like keys first, then the rest in first-seen order. */

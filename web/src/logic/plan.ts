@@ -28,7 +28,7 @@ export function parsePlan(lines: readonly string[]): Plan {
       if (line.trim()) other.push(line);
       continue;
     }
-    groups[m[1] as PlanAction].push({ name: m[2] as string, restart: m[3] !== undefined });
+    groups[m[1] as PlanAction].push({ name: m[2], restart: m[3] !== undefined });
   }
   return { groups, other, changes: groups.created.length + groups.updated.length + groups.pruned.length };
 }

@@ -36,7 +36,7 @@ export function splitArgs(text: string): string[] {
   let quote: '"' | "'" | null = null;
   let started = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
+    const c = text[i];
     if (quote) {
       if (c === quote) quote = null;
       else if (c === '\\' && quote === '"' && i + 1 < text.length) cur += text[++i];

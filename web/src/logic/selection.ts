@@ -13,7 +13,7 @@ export function selectRange(selected: ReadonlySet<string>, order: readonly strin
   const b = order.indexOf(id);
   if (a < 0 || b < 0) return toggle(selected, id);
   const next = new Set(selected);
-  for (let i = Math.min(a, b); i <= Math.max(a, b); i++) next.add(order[i] as string);
+  for (let i = Math.min(a, b); i <= Math.max(a, b); i++) next.add(order[i]);
   return next;
 }
 

@@ -25,7 +25,7 @@ export class UsageHistory {
       if (last && last.at >= at) continue; // the same refresh twice
       points.push({ at, cpu: r.cpu_usage, mem: r.mem_usage });
       let drop = 0;
-      while (drop < points.length && (points[drop] as UsagePoint).at < at - this.keepMs) drop++;
+      while (drop < points.length && (points[drop]).at < at - this.keepMs) drop++;
       if (drop) points.splice(0, drop);
     }
     for (const id of this.series.keys()) if (!seen.has(id)) this.series.delete(id);

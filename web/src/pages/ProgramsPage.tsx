@@ -98,7 +98,7 @@ export function ProgramsPage() {
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape' || e.key === 'Enter') (document.querySelector('.table-box') as HTMLElement | null)?.focus();
+            if (e.key === 'Escape' || e.key === 'Enter') document.querySelector<HTMLElement>('.table-box')?.focus();
           }}
         />
         <div className="chips" role="group" aria-label="Show by status">
