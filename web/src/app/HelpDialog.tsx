@@ -18,7 +18,7 @@ export function HelpDialog({ onClose }: { onClose: () => void }) {
       </table>
       <p className="muted small">Tab and Shift+Tab move between controls; in dialogs Enter confirms and Esc cancels.</p>
       <div className="buttons">
-        <button type="button" onClick={onClose} autoFocus>
+        <button type="button" onClick={onClose} data-autofocus>
           Close
         </button>
       </div>

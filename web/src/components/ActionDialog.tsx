@@ -43,7 +43,7 @@ export function ActionDialog(props: { type: ActionType; targets: Target[]; busy:
         {type === 'Signal' && (
           <label>
             Signal{' '}
-            <select value={signal} onChange={(e) => setSignal(e.target.value)} autoFocus>
+            <select value={signal} onChange={(e) => setSignal(e.target.value)} data-autofocus>
               {Object.entries(SIGNALS).map(([key, name]) => (
                 <option key={key} value={key}>
                   {name}
@@ -57,7 +57,7 @@ export function ActionDialog(props: { type: ActionType; targets: Target[]; busy:
           <button type="button" onClick={props.onClose}>
             Cancel
           </button>
-          <button type="submit" className={type === 'Start' ? 'primary' : 'danger'} disabled={props.busy} autoFocus={type !== 'Signal'}>
+          <button type="submit" className={type === 'Start' ? 'primary' : 'danger'} disabled={props.busy} data-autofocus={type !== 'Signal' ? true : undefined}>
             {label}
           </button>
         </div>

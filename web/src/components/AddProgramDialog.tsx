@@ -47,7 +47,7 @@ export function AddProgramDialog(props: { onClose: () => void; onAdded: (id: str
         }}
       >
         <label>
-          Name <input name="name" value={form.name} onChange={(e) => set('name', e.target.value)} autoFocus required {...described('name')} />
+          Name <input name="name" value={form.name} onChange={(e) => set('name', e.target.value)} data-autofocus required {...described('name')} />
           {note('name')}
         </label>
         <label>

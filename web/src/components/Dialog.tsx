@@ -2,14 +2,17 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
  * A modal on the native `<dialog>`: the browser traps focus, Esc closes (onClose), and the page
- * behind is inert. The first field (or the confirm button) gets focus.
+ * behind is inert. The control marked `data-autofocus` gets focus (Enter on it confirms).
  */
 export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
+    if (!d) return;
+    if (!d.open) d.showModal();
+    // showModal focuses the first control (often Cancel); focus the one the dialog names instead.
+    d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => d.close();
   }, []);
   return (
     <dialog

@@ -110,7 +110,7 @@ export function TokensPanel() {
         <Dialog title={`Revoke ${revoke.name}?`} onClose={() => setRevoke(null)}>
           <p>Requests with this token are refused at once. Revoking the last admin token re-enables auth_secret.</p>
           <div className="buttons">
-            <button type="button" onClick={() => setRevoke(null)} autoFocus>
+            <button type="button" onClick={() => setRevoke(null)} data-autofocus>
               Cancel
             </button>
             <button

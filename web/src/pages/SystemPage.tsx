@@ -113,7 +113,7 @@ export function SystemPage() {
         <Dialog title="Shut down svcd?" onClose={() => setConfirm(false)}>
           <p>Every program is stopped (dependants first), then the daemon exits. Nothing restarts it unless a service manager does.</p>
           <div className="buttons">
-            <button type="button" onClick={() => setConfirm(false)} autoFocus>
+            <button type="button" onClick={() => setConfirm(false)} data-autofocus>
               Cancel
             </button>
             <button
