@@ -214,6 +214,40 @@ void test('without the ui plugin no extension panel appears and their routes are
   await close(page);
 });
 
+// Until ui.so exists the daemon side is simulated with page.route (the browser never reaches
+// svcd for these paths). Once the plugin is built, the same checks run against a real daemon
+// with ui.so and a license: see docs/web.md, "Testing with the ui plugin".
+void test('when the daemon lists extension panels they appear and call the spec routes (daemon side simulated)', { skip }, async () => {
+  const context = await browser().newContext({ viewport: { width: 1280, height: 760 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const created: unknown[] = [];
+  const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+  await page.route('**/api/v1/system/ui', (r) => r.fulfill(json({ plugin_version: '1.0.0', panels: [{ id: 'tokens', title: 'Tokens', min_role: 'admin' }, { id: 'audit', title: 'Audit log', min_role: 'admin' }, { id: 'notify', title: 'Notify', min_role: 'operator' }] })));
+  await page.route('**/api/v1/auth/tokens', (r) => {
+    if (r.request().method() === 'POST') {
+      created.push(r.request().postDataJSON());
+      return r.fulfill(json({ id: 't2', name: 'deploy', role: 'operator', secret: 'sk-fresh-secret' }));
+    }
+    return r.fulfill(json([{ id: 't1', name: 'ci', role: 'viewer', created_at: 1700000000 }]));
+  });
+  await page.route('**/api/v1/audit?*', (r) => r.fulfill(json({ entries: [{ ts: 1700000000, actor: 'admin', action: 'program.stop', target: 'alpha' }] })));
+  await page.route('**/api/v1/system/notify', (r) => r.fulfill(json({ channels: [{ name: 'ops-chat', url: 'https://chat.example/hook' }] })));
+  await page.goto(`${d.url}/#/x/tokens`);
+  await page.locator('nav a.ext', { hasText: 'Audit log' }).waitFor();
+  await page.locator('td', { hasText: 'ci' }).first().waitFor();
+  await page.getByLabel('Name').fill('deploy');
+  await page.getByLabel('Role').selectOption('operator');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await page.locator('code.secret', { hasText: 'sk-fresh-secret' }).waitFor();
+  assert.deepEqual(created, [{ name: 'deploy', role: 'operator' }]);
+  await page.locator('nav a.ext', { hasText: 'Audit log' }).click();
+  await page.locator('td', { hasText: 'program.stop' }).waitFor();
+  await page.locator('nav a.ext', { hasText: 'Notify' }).click();
+  await page.locator('li', { hasText: 'ops-chat' }).getByRole('button', { name: 'Send a test' }).waitFor();
+  await context.close();
+});
+
 void test('with auth_secret: the prompt refuses a wrong secret, accepts the right one and shows the role; logs stream with it', { skip }, async () => {
   const secret = 'browser-secret-42';
   const authed = await startDaemon(undefined, { config: `[server]\nport = 0\nauth_secret = "${secret}"\n` });
