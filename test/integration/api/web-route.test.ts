@@ -26,8 +26,12 @@ test('hashed assets are served without a credential as immutable; other names ar
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'text/javascript; charset=utf-8');
   assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
-  assert.ok((await res.arrayBuffer()).byteLength > 1000);
-  for (const path of ['/assets/nope.js', '/assets/..%2Fpackage.json', '/assets/.hidden.js', '/assets/app.exe']) {
+  assert.equal(res.headers.get('content-encoding'), 'gzip', 'fetch accepts gzip: the precompressed copy');
+  assert.equal(res.headers.get('vary'), 'Accept-Encoding');
+  const plain = await fetch(`${d.url}/assets/${asset}`, { headers: { 'accept-encoding': 'identity' } });
+  assert.equal(plain.headers.get('content-encoding'), null);
+  assert.deepEqual(Buffer.from(await res.arrayBuffer()), Buffer.from(await plain.arrayBuffer()));
+  for (const path of ['/assets/nope.js', '/assets/..%2Fpackage.json', '/assets/.hidden.js', '/assets/app.exe', `/assets/${asset}.gz`]) {
     const miss = await fetch(`${d.url}${path}`);
     assert.equal(miss.status, 404, path);
     assert.equal(((await miss.json()) as { status: string }).status, 'error');
