@@ -60,6 +60,10 @@ export function ProgramTable(props: ProgramTableProps) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
+  useEffect(() => {
+    // Arrow keys work at once on a freshly opened page (nothing else has the focus yet).
+    if (document.activeElement === document.body) box.current?.focus({ preventScroll: true });
+  }, []);
   const cursorIndex = props.rows.findIndex((r) => r.id === props.cursor);
   useEffect(() => {
     const el = box.current;
