@@ -11,6 +11,8 @@ import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
 import { runBatch } from '../../state/batch.js';
 import { booleanParam, integerParam } from '../params.js';
+import { requirePermission } from '../auth/middleware.js';
+import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,13 +53,16 @@ export function programsRouter(deps: ApiDeps): Router {
 
   router.post('/programs/batch', async (ctx) => {
     const { value } = await readJson(ctx, maxBody);
-    ctx.body = await runBatch(parseBatch(value), store, actions);
+    const batch = parseBatch(value);
+    if (batch.action.type === 'Remove') requirePermission(ctx, 'program.remove');
+    ctx.body = await runBatch(batch, store, actions);
   });
 
   router.get('/programs/:id', (ctx) => {
     const record = find(ctx);
     observed.noteUsageRead(Date.now());
-    ctx.body = programDetail(record, observed.get(record.id), Date.now());
+    const shown = seesSecrets(ctx) ? record : { ...record, config: redactConfig(record.config) };
+    ctx.body = programDetail(shown, observed.get(record.id), Date.now());
   });
 
   router.put('/programs/:id', async (ctx) => {
@@ -103,7 +108,8 @@ export function programsRouter(deps: ApiDeps): Router {
     const logs: { source: 'stdout' | 'stderr'; content: string }[] = [];
     if (source !== 'stderr') logs.push(...(await tailLines(paths.stdout, tail)).map((content) => ({ source: 'stdout' as const, content })));
     if (source !== 'stdout') logs.push(...(await tailLines(paths.stderr, tail)).map((content) => ({ source: 'stderr' as const, content })));
-    ctx.body = { id: record.id, logs };
+    const secrets = seesSecrets(ctx) ? [] : secretValues(record.config);
+    ctx.body = { id: record.id, logs: secrets.length === 0 ? logs : logs.map((l) => ({ ...l, content: maskSecrets(l.content, secrets) })) };
   });
 
   return router;
