@@ -1,5 +1,5 @@
 import type { LicenseClaims } from '../license/claims.js';
-import { pluginSpec, SECURITY } from '../host/catalog.js';
+import { PLUGIN_CATALOG, SECURITY, type PluginSpec } from '../host/catalog.js';
 import type { PluginFile } from '../host/discover.js';
 
 /** What verifying the configured key showed. */
@@ -18,6 +18,8 @@ export interface StartupFacts {
   networkBind: boolean;
   pluginDir: string;
   present: PluginFile[];
+  /** The plugins this svcd knows (default: plugins/host/catalog.ts). */
+  catalog?: Readonly<Record<string, PluginSpec>>;
 }
 
 export type Mode = 'open' | 'secret' | 'licensed';
@@ -70,7 +72,8 @@ export function planStartup(f: StartupFacts): StartupPlan {
   const skipped: { name: string; file: string; reason: string }[] = [];
   for (const p of f.present) {
     if (p.name === SECURITY) continue;
-    const spec = pluginSpec(p.name);
+    const catalog = f.catalog ?? PLUGIN_CATALOG;
+    const spec = Object.hasOwn(catalog, p.name) ? catalog[p.name] : undefined;
     if (!spec) skipped.push({ ...p, reason: `not a plugin this svcd knows` });
     else if (!claims.grants.includes(spec.grant)) skipped.push({ ...p, reason: `the license does not grant ${spec.grant}` });
     else load.push(p);

@@ -88,7 +88,7 @@ export class TokenService implements Authenticator {
     return { tokens: this.tokens.length, admins: this.tokens.filter((t) => t.role === 'admin').length };
   }
 
-  create(p: Principal, body: unknown): Promise<IssuedToken> {
+  async create(p: Principal, body: unknown): Promise<IssuedToken> {
     const { name, role } = parseCreate(body);
     return this.mutex.run(async () => {
       if (this.tokens.some((t) => t.name === name)) throw conflict(`name: a token named '${name}' already exists`);
@@ -147,11 +147,11 @@ export class TokenService implements Authenticator {
   private async commit(tokens: TokenRecord[], settings: AuthSettings): Promise<void> {
     try {
       if (tokens !== this.tokens) {
-        await writeTokens(this.tokensFile, tokens);
+        await durable(this.tokensFile, () => writeTokens(this.tokensFile, tokens));
         this.tokens = tokens;
       }
       if (settings !== this.settings) {
-        await writeSettings(this.settingsFile, settings);
+        await durable(this.settingsFile, () => writeSettings(this.settingsFile, settings));
         this.settings = settings;
       }
     } finally {
@@ -168,6 +168,15 @@ export class TokenService implements Authenticator {
 
   private seconds(): number {
     return Math.floor(this.opts.now() / 1000);
+  }
+}
+
+/** A write that cannot be made durable is refused with the reason (503), and nothing changes. */
+async function durable(file: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    throw new SvcError('SVC_UNAVAILABLE', `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was changed`, { cause: err });
   }
 }
 
