@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { CliError } from '../client.js';
 import type { CliContext } from '../context.js';
 import { table, timestamp } from '../format.js';
-import { VERSION } from '../../../bin/version.js';
 
 // Offline tools load node:crypto and the license code only when used (CLI start-up cost).
 const license = async () => ({
@@ -21,6 +20,7 @@ const license = async () => ({
  * asks the daemon (GET /api/v1/system/license). docs/plugins.md describes the key format.
  */
 export function registerLicense(program: Command, ctx: CliContext): void {
+  const VERSION = program.version() ?? '0.0.0'; // set by bin/svc.ts from package.json
   const cmd = program.command('license').description('issue, inspect and show license keys');
 
   cmd
