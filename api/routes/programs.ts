@@ -12,6 +12,7 @@ import { parseBatch } from './batch.js';
 import { runBatch } from '../../state/batch.js';
 import { booleanParam, integerParam } from '../params.js';
 import { requirePermission } from '../auth/middleware.js';
+import { auditDetail } from '../auth/audit.js';
 import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,6 +48,7 @@ export function programsRouter(deps: ApiDeps): Router {
     if (bodies.length === 0) throw invalid('body: at least one program is required');
     const configs = bodies.map((body, i) => validateCreate(body, { ...ctxFor(locate, many ? [i] : []), prefix: many ? prefixFor(body, i) : undefined }));
     const created = await store.create(configs);
+    auditDetail(ctx, { ids: created.map((r) => r.id), names: created.map((r) => r.config.name) });
     ctx.status = 201;
     ctx.body = many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) };
   });
@@ -56,6 +58,7 @@ export function programsRouter(deps: ApiDeps): Router {
     const batch = parseBatch(value);
     if (batch.action.type === 'Remove') requirePermission(ctx, 'program.remove');
     ctx.body = await runBatch(batch, store, actions);
+    auditDetail(ctx, { action: batch.action.type, ...(batch.target_ids ? { target_ids: batch.target_ids } : {}), ...(batch.group_name ? { group_name: batch.group_name } : {}), ...(batch.select_all ? { select_all: true } : {}) });
   });
 
   router.get('/programs/:id', (ctx) => {
