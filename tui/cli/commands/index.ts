@@ -9,6 +9,11 @@ import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerStack } from './stack.js';
 import { registerUi } from './ui.js';
+import { registerAudit } from './audit.js';
+import { registerAuth } from './auth.js';
+import { registerLicense } from './license.js';
+import { registerPlugins } from './plugins.js';
+import { registerToken } from './token.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -21,4 +26,9 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerEvents(program, ctx);
   registerStack(program, ctx);
   registerUi(program, ctx);
+  registerToken(program, ctx);
+  registerAuth(program, ctx);
+  registerAudit(program, ctx);
+  registerLicense(program, ctx);
+  registerPlugins(program, ctx);
 }
