@@ -171,7 +171,12 @@ function probes(proc: Record<string, unknown>, config: ProgramConfig, ctx: Proce
   const live = proc.liveness_probe === undefined ? null : mapProbe(proc.liveness_probe, 'liveness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report);
   if (ready && live) {
     const same = ready.type === live.type && ready.url === live.url && ready.command === live.command && JSON.stringify(ready.args) === JSON.stringify(live.args);
-    if (same) config.health_check = { ...ready, restart_on_failure: true };
+    if (same) {
+      config.health_check = { ...ready, restart_on_failure: true };
+      const timing = ['start_period_secs', 'interval_secs', 'timeout_secs', 'success_threshold', 'failure_threshold'] as const;
+      const differ = timing.filter((k) => ready[k] !== live[k]);
+      if (differ.length > 0) ctx.report('liveness_probe', 'approximated', `same endpoint as the readiness probe: one svc health check restarts on failure, with the readiness probe's ${differ.join(', ')}`);
+    }
     else {
       config.health_check = ready;
       ctx.report('liveness_probe', 'unmapped', 'svc has one health check per program; the readiness probe is kept (it gates dependants)');

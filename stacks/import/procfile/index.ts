@@ -41,6 +41,9 @@ export function importProcfile(path: string, label: string, ports: ImportPorts, 
     const name = names.claim(toProgramName(m[1]) ?? m[1]);
     const config: ProgramConfig = { name, ...commandFields(m[2], ['/bin/sh', '-c']), cwd: dir, env: { PORT: String(basePort + PORT_STEP * services.length) } };
     if (hasEnv) config.env_file = envPath;
+    if (m[1] === 'release') {
+      findings.approximated(label, index + 1, name, 'release', 'Heroku runs the release process once per deploy; svc runs it as a program (an exit with code 0 is not restarted)');
+    }
     services.push(config);
   });
   if (services.length === 0) throw invalid(`${label}: no process types (lines like 'web: command')`);

@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { invalid } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { Findings } from '../report.js';
@@ -69,7 +69,8 @@ export function mapProgram(ctx: ProgramContext): ProgramConfig[] {
     const option = section.options.get(key);
     if (!option) return undefined;
     try {
-      const { value, used } = expand(option.value, expansions, key);
+      // Continuation lines are whitespace to supervisord's word splitting; keep values on one line.
+      const { value, used } = expand(key === 'environment' ? option.value : option.value.replace(/\s*\n\s*/g, ' '), expansions, key);
       for (const name of used.filter((u) => u.startsWith('ENV_'))) envUsed.set(key, (envUsed.get(key) ?? new Set()).add(name.slice(4)));
       return value;
     } catch (err) {
@@ -133,7 +134,7 @@ export function mapProgram(ctx: ProgramContext): ProgramConfig[] {
     const user = get('user');
     if (user !== undefined) config.user = /^\d+$/.test(user) ? Number(user) : user;
     const directory = get('directory');
-    if (directory !== undefined) config.cwd = isAbsolute(directory) ? directory : resolve(ctx.here, directory);
+    if (directory !== undefined) config.cwd = resolve(ctx.here, directory);
     logs(config, get, bool, report, who, ctx.here, fileOf, lineOf);
     const env = { ...ctx.globalEnv, ...environment(get('environment'), fail) };
     if (Object.keys(env).length > 0) config.env = env;
@@ -180,7 +181,7 @@ function logs(
       report?.unmapped(fileOf(key), lineOf(key), who, key, v.toUpperCase() === 'NONE' ? 'svc always keeps program output (log rotation applies)' : 'svc writes program output to files only');
       return null;
     }
-    return isAbsolute(v) ? v : resolve(here, v);
+    return resolve(here, v);
   };
   const stdout = path('stdout_logfile');
   if (stdout) config.stdout_logfile = stdout;
