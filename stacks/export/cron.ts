@@ -21,12 +21,12 @@ interface CronFields {
 export function readCron(expression: string): CronFields {
   const f = CronExpressionParser.parse(expression, { strict: false }).fields;
   return {
-    second: f.second.values as number[],
-    minute: f.minute.values as number[],
-    hour: f.hour.values as number[],
-    dayOfMonth: f.dayOfMonth.values as (number | string)[],
-    month: f.month.values as number[],
-    dayOfWeek: f.dayOfWeek.values as (number | string)[],
+    second: f.second.values,
+    minute: f.minute.values,
+    hour: f.hour.values,
+    dayOfMonth: f.dayOfMonth.values,
+    month: f.month.values,
+    dayOfWeek: f.dayOfWeek.values,
     nthDay: (f.dayOfWeek as unknown as { nthDay?: number }).nthDay ?? 0,
     domWildcard: f.dayOfMonth.isWildcard,
     dowWildcard: f.dayOfWeek.isWildcard,

@@ -35,10 +35,10 @@ export interface ImportResult {
  * environment that the source tool would expand (`%(ENV_X)s`, `process.env` in PM2 files).
  */
 export interface ImportPorts {
-  readText(path: string): string;
+  readText: (path: string) => string;
   /** Names of the entries of a folder; throws when it does not exist. */
-  listDir(path: string): string[];
-  exists(path: string): boolean;
+  listDir: (path: string) => string[];
+  exists: (path: string) => boolean;
   env: Record<string, string | undefined>;
   /** supervisord's `%(host_node_name)s`. */
   hostname: string;

@@ -12,7 +12,7 @@ export function noSpecifiers(text: string): string {
 const SAFE_WORD = /^[A-Za-z0-9_./:=@+,-]+$/;
 
 function cEscape(text: string): string {
-  return text.replace(/[\\"\x00-\x1f\x7f]/g, (ch) => {
+  return text.replace(/[\\"\p{Cc}]/gu, (ch) => {
     switch (ch) {
       case '\\':
         return '\\\\';
@@ -25,7 +25,8 @@ function cEscape(text: string): string {
       case '\r':
         return '\\r';
       default:
-        return `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
+        // C1 controls are UTF-8 text for systemd; only ASCII ones need an escape.
+        return ch.charCodeAt(0) > 0x7f ? ch : `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
     }
   });
 }

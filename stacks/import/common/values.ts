@@ -53,3 +53,8 @@ export function signalName(value: unknown): string | null {
   if (/^\d+$/.test(v)) return NUMBERS[Number(v)] ?? null;
   return /^[A-Z0-9]+$/.test(v) ? v : null;
 }
+
+/** A value for a message: strings as they are, anything else as JSON. */
+export function show(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}

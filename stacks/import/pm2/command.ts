@@ -1,6 +1,7 @@
 import { extname, isAbsolute } from 'node:path';
 import { splitCommand } from '../../../controllers/process/command-line.js';
 import { invalid } from '../../../state/errors.js';
+import { show } from '../common/values.js';
 
 /** PM2's interpreter for a script without `interpreter`, by extension (lib/API/interpreter map). */
 const BY_EXTENSION: Record<string, string> = {
@@ -27,7 +28,7 @@ export function wordList(value: unknown, field: string): string[] {
       throw invalid(`${field}: ${(err as Error).message}`);
     }
   }
-  return [String(value)];
+  return [show(value)];
 }
 
 /**

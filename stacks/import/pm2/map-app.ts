@@ -3,7 +3,7 @@ import { invalid, SvcError } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { Findings } from '../report.js';
 import { NameRegistry, toProgramName } from '../common/names.js';
-import { bytes, ceilSeconds, millis, wholeNumber } from '../common/values.js';
+import { bytes, ceilSeconds, millis, show, wholeNumber } from '../common/values.js';
 import { pm2Command } from './command.js';
 import { isNeutral, PM2_UNMAPPED } from './unmapped.js';
 
@@ -21,7 +21,7 @@ export interface Pm2AppContext {
   names: NameRegistry;
   /** `--env NAME`: the env_NAME block to merge over env. */
   envName?: string;
-  exists(path: string): boolean;
+  exists: (path: string) => boolean;
   /** A dump: log paths in PM2's own log folder are PM2's defaults, not a choice of the user. */
   dump?: boolean;
 }
@@ -49,8 +49,10 @@ export function mapPm2App(app: Record<string, unknown>, ctx: Pm2AppContext): Pro
   const rawName = typeof app.name === 'string' && app.name !== '' ? app.name : basename(app.script, extname(app.script));
   const base = toProgramName(rawName) ?? fail('name', `'${rawName}' cannot be made a valid svc name`);
   if (base !== rawName) ctx.findings.approximated(ctx.file, ctx.lineOf('name'), base, 'name', `'${rawName}' is not a valid svc name; renamed to '${base}'`);
-  const report = (key: string, kind: 'unmapped' | 'approximated', message: string) =>
-    (kind === 'unmapped' ? ctx.findings.unmapped : ctx.findings.approximated).call(ctx.findings, ctx.file, ctx.lineOf(key), base, key, message);
+  const report = (key: string, kind: 'unmapped' | 'approximated', message: string) => {
+    if (kind === 'unmapped') ctx.findings.unmapped(ctx.file, ctx.lineOf(key), base, key, message);
+    else ctx.findings.approximated(ctx.file, ctx.lineOf(key), base, key, message);
+  };
 
   const cwd = typeof app.cwd === 'string' && app.cwd !== '' ? resolve(ctx.dir, app.cwd) : ctx.dir;
   let command: ReturnType<typeof pm2Command>;
@@ -77,7 +79,7 @@ export function mapPm2App(app: Record<string, unknown>, ctx: Pm2AppContext): Pro
   }
   const memory = app.max_memory_restart === undefined ? null : bytes(app.max_memory_restart);
   if (app.max_memory_restart !== undefined) {
-    if (memory === null || memory < 4096) report('max_memory_restart', 'unmapped', `'${String(app.max_memory_restart)}' is not a size of at least 4 KiB`);
+    if (memory === null || memory < 4096) report('max_memory_restart', 'unmapped', `'${show(app.max_memory_restart)}' is not a size of at least 4 KiB`);
     else {
       config.resource_limits = { memory_limit: memory };
       report('max_memory_restart', 'approximated', 'mapped to resource_limits.memory_limit: a hard cgroup limit (isolation plugin) that OOM-kills the program at once, where PM2 restarts it gracefully when its 30 s check sees the limit passed');
@@ -166,7 +168,7 @@ function identity(app: Record<string, unknown>, config: ProgramConfig): void {
 function instances(app: Record<string, unknown>, config: ProgramConfig, env: Record<string, string>, ctx: Pm2AppContext, report: Report): ProgramConfig[] {
   let count = app.instances === undefined ? 1 : wholeNumber(app.instances);
   if (count === null || count === 0) {
-    report('instances', 'approximated', `'${String(app.instances)}' depends on the CPU count of the machine; imported as 1 instance (copy the service for more)`);
+    report('instances', 'approximated', `'${show(app.instances)}' depends on the CPU count of the machine; imported as 1 instance (copy the service for more)`);
     count = 1;
   }
   const cluster = app.exec_mode === 'cluster' || app.exec_mode === 'cluster_mode';

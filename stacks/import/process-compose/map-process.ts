@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ProgramConfig } from '../../../state/program.js';
 import { commandFields } from '../common/command.js';
 import { toProgramName } from '../common/names.js';
+import { show } from '../common/values.js';
 import { mapProbe } from './probe.js';
 
 type Report = (field: string, kind: 'unmapped' | 'approximated', message: string) => void;
@@ -157,7 +158,7 @@ function shutdown(value: unknown, config: ProgramConfig, report: Report): void {
   if (value === undefined || value === null) return;
   const s = value as Record<string, unknown>;
   if (typeof s.timeout_seconds === 'number' && s.timeout_seconds >= 0) config.stopsecs = Math.ceil(s.timeout_seconds);
-  if (s.signal !== undefined && s.signal !== 15) report('shutdown.signal', 'unmapped', `svc stops programs with SIGTERM (15), then SIGKILL after stopsecs; signal ${String(s.signal)} is not sent`);
+  if (s.signal !== undefined && s.signal !== 15) report('shutdown.signal', 'unmapped', `svc stops programs with SIGTERM (15), then SIGKILL after stopsecs; signal ${show(s.signal)} is not sent`);
   if (typeof s.command === 'string') report('shutdown.command', 'unmapped', 'svc stops programs with a signal; hooks.post_stop runs after the exit, not instead of the signal');
   if (s.parent_only === true) report('shutdown.parent_only', 'unmapped', 'svc always signals the whole process group of a program');
   for (const key of Object.keys(s)) {
@@ -193,7 +194,7 @@ function dependencies(value: unknown, ctx: ProcessContext): string[] {
     const names = ctx.namesOf.get(dep);
     if (!names) return ctx.fail(`depends_on.${dep}`, `no process '${dep}' in processes`);
     const condition = (spec as { condition?: unknown } | null)?.condition ?? 'process_started';
-    const hasReadiness = typeof ctx.processes[dep] === 'object' && ctx.processes[dep] !== null && 'readiness_probe' in (ctx.processes[dep] as object);
+    const hasReadiness = typeof ctx.processes[dep] === 'object' && ctx.processes[dep] !== null && 'readiness_probe' in (ctx.processes[dep]);
     switch (condition) {
       case 'process_started':
         if (hasReadiness) ctx.report(`depends_on.${dep}`, 'approximated', `${dep} has a readiness probe, so svc waits for it to be Healthy, not only started`);
@@ -212,7 +213,7 @@ function dependencies(value: unknown, ctx: ProcessContext): string[] {
         ctx.report(`depends_on.${dep}`, 'unmapped', `svc has no "after it exited" dependency (a dependency must be up); run ${dep} from hooks.pre_start instead`);
         break;
       default:
-        return ctx.fail(`depends_on.${dep}.condition`, `'${String(condition)}' is not a process-compose condition`);
+        return ctx.fail(`depends_on.${dep}.condition`, `'${show(condition)}' is not a process-compose condition`);
     }
   }
   return [...new Set(out)];

@@ -1,5 +1,6 @@
 import type { HealthCheck } from '../../../state/program.js';
 import { commandFields } from '../common/command.js';
+import { show } from '../common/values.js';
 
 type Report = (field: string, kind: 'unmapped' | 'approximated', message: string) => void;
 
@@ -34,7 +35,7 @@ export function mapProbe(probe: unknown, field: string, shell: readonly string[]
     const scheme = typeof http.scheme === 'string' ? text(http.scheme) : 'http';
     const host = typeof http.host === 'string' ? text(http.host) : '127.0.0.1';
     const path = typeof http.path === 'string' ? text(http.path) : '/';
-    check = { type: 'http', url: `${scheme}://${host}:${text(String(http.port))}${path.startsWith('/') ? path : `/${path}`}` };
+    check = { type: 'http', url: `${scheme}://${host}:${text(show(http.port))}${path.startsWith('/') ? path : `/${path}`}` };
     for (const key of Object.keys(http)) {
       if (!['scheme', 'host', 'path', 'port'].includes(key)) report(`${field}.http_get.${key}`, 'unmapped', 'svc http checks send a plain GET (no headers or other methods)');
     }
@@ -42,7 +43,7 @@ export function mapProbe(probe: unknown, field: string, shell: readonly string[]
     report(field, 'unmapped', 'needs exec.command or http_get.port');
     return null;
   }
-  const num = (key: string) => (typeof p[key] === 'number' && (p[key] as number) >= 0 ? (p[key] as number) : undefined);
+  const num = (key: string) => (typeof p[key] === 'number' && (p[key]) >= 0 ? (p[key]) : undefined);
   const delay = num('initial_delay_seconds');
   if (delay) check.start_period_secs = delay;
   const period = num('period_seconds');
