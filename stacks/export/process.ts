@@ -28,20 +28,24 @@ export function resolveProcess(config: ProgramConfig, ctx: ExportContext, report
     report({ program: config.name, field: 'command', kind: 'unexpressible', message: (err as Error).message });
     words = [config.command];
   }
-  const [file = config.command, ...args] = words;
-  let executable = file;
-  if (file.includes('/')) executable = isAbsolute(file) ? file : resolve(cwd, file);
-  else {
-    const found = ctx.resolveExecutable(file);
-    if (found) executable = found;
-    else report({ program: config.name, field: 'command', kind: 'approximated', message: `'${file}' is not in PATH here; written as is (the target may need an absolute path)` });
-  }
   const log = (path: string | undefined) => (path ? (isAbsolute(path) ? path : resolve(ctx.logDir, path)) : null);
   return {
-    argv: [executable, ...args],
+    argv: resolveArgv(words, cwd, ctx, (message) => report({ program: config.name, field: 'command', kind: 'approximated', message })),
     cwd,
     envFile: config.env_file ? resolve(ctx.root, config.env_file) : null,
     stdout: log(config.stdout_logfile),
     stderr: log(config.stderr_logfile),
   };
+}
+
+/**
+ * The executable of a command's words made absolute as svcd's spawn would find it: relative to
+ * `cwd` when it has a slash, else through PATH (`note` says when it is not found there).
+ */
+export function resolveArgv(words: string[], cwd: string, ctx: ExportContext, note: (message: string) => void): string[] {
+  const [file = '', ...args] = words;
+  if (file.includes('/')) return [isAbsolute(file) ? file : resolve(cwd, file), ...args];
+  const found = ctx.resolveExecutable(file);
+  if (!found) note(`'${file}' is not in PATH here; written as is (the target may need an absolute path)`);
+  return [found ?? file, ...args];
 }

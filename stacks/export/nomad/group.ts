@@ -1,6 +1,6 @@
 import { splitCommand } from '../../../controllers/process/command-line.js';
 import { withDefaults, type ProgramConfig } from '../../../state/program.js';
-import { resolveProcess } from '../process.js';
+import { resolveArgv, resolveProcess } from '../process.js';
 import type { ExportContext, ExportFinding } from '../types.js';
 import { healthService } from './checks.js';
 import { ns, type NomadTask, type NomadTaskGroup } from './model.js';
@@ -31,7 +31,7 @@ export function programGroup(config: ProgramConfig, ctx: ExportContext, report: 
   if (resources) task.Resources = resources;
   const health = config.cron === undefined ? healthService(config, report) : null;
   if (health) task.Services = [health.service];
-  const hookTasks = hooks(config, task, proc.cwd, note);
+  const hookTasks = hooks(config, task, proc.cwd, ctx, note);
   const group: NomadTaskGroup = {
     Name: c.name,
     Count: config.cron === undefined && !c.autostart ? 0 : 1,
@@ -68,7 +68,7 @@ function resourcesOf(config: ProgramConfig, note: (field: string, kind: ExportFi
 }
 
 /** pre_start and post_stop as lifecycle tasks of the group (run once per allocation). */
-function hooks(config: ProgramConfig, main: NomadTask, cwd: string, note: (field: string, kind: ExportFinding['kind'], message: string) => void): { pre: NomadTask[]; post: NomadTask[] } {
+function hooks(config: ProgramConfig, main: NomadTask, cwd: string, ctx: ExportContext, note: (field: string, kind: ExportFinding['kind'], message: string) => void): { pre: NomadTask[]; post: NomadTask[] } {
   const out = { pre: [] as NomadTask[], post: [] as NomadTask[] };
   for (const [key, hook] of [['pre_start', 'prestart'], ['post_stop', 'poststop']] as const) {
     const line = config.hooks?.[key];
@@ -80,12 +80,13 @@ function hooks(config: ProgramConfig, main: NomadTask, cwd: string, note: (field
       note(`hooks.${key}`, 'unexpressible', (err as Error).message);
       continue;
     }
-    const [command, ...args] = inDirectory(cwd, words);
+    const [command, ...args] = inDirectory(cwd, resolveArgv(words, cwd, ctx, (m) => note(`hooks.${key}`, 'approximated', m)));
     const task: NomadTask = { ...main, Name: `${main.Name}-${key.replace('_', '-')}`, Config: { command, args }, Lifecycle: { Hook: hook, Sidecar: false } };
     delete task.Services;
     delete task.Resources;
     (hook === 'prestart' ? out.pre : out.post).push(task);
-    note(`hooks.${key}`, 'approximated', `a ${hook} task runs once per allocation, not before every restart${key === 'post_stop' ? ', and without SVC_EXIT_*' : ''}`);
+    const when = key === 'pre_start' ? 'not before every restart' : 'not after every exit, and without SVC_EXIT_*';
+    note(`hooks.${key}`, 'approximated', `a ${hook} task runs once per allocation, ${when}`);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { withDefaults, type ProgramConfig } from '../../../state/program.js';
 import { toOnCalendar } from '../cron.js';
-import { resolveProcess } from '../process.js';
+import { resolveArgv, resolveProcess } from '../process.js';
 import type { ExportContext, ExportedFile, ExportFinding } from '../types.js';
 import { environmentAssignment, execLine, noSpecifiers, unitName } from './escape.js';
 import { restartDirectives, seconds } from './restart.js';
@@ -33,7 +33,7 @@ export function programUnits(config: ProgramConfig, ctx: ExportContext, opts: Sy
   for (const [k, v] of Object.entries(env)) service.push(['Environment', environmentAssignment(k, v)]);
   if (config.user !== undefined) service.push(['User', String(config.user)]);
   if (config.group !== undefined) service.push(['Group', String(config.group)]);
-  hooks(config, service, note);
+  hooks(config, proc.cwd, ctx, service, note);
   if (cron) {
     service.push(['Restart', 'no']);
     const codes = [...new Set(c.exitcodes)].filter((x) => x !== 0);
@@ -59,12 +59,12 @@ export function programUnits(config: ProgramConfig, ctx: ExportContext, opts: Sy
   return files;
 }
 
-function hooks(config: ProgramConfig, service: UnitLine[], note: (field: string, kind: ExportFinding['kind'], message: string) => void): void {
+function hooks(config: ProgramConfig, cwd: string, ctx: ExportContext, service: UnitLine[], note: (field: string, kind: ExportFinding['kind'], message: string) => void): void {
   const hook = (key: 'pre_start' | 'post_stop', directive: string) => {
     const line = config.hooks?.[key];
     if (!line) return;
     try {
-      service.push([directive, execLine(splitCommand(line))]);
+      service.push([directive, execLine(resolveArgv(splitCommand(line), cwd, ctx, (m) => note(`hooks.${key}`, 'approximated', m)))]);
       if (key === 'post_stop') note('hooks.post_stop', 'approximated', 'systemd gives ExecStopPost= $EXIT_CODE, $EXIT_STATUS and $SERVICE_RESULT instead of SVC_EXIT_CODE, SVC_EXIT_SIGNAL and SVC_EXIT_REASON');
     } catch (err) {
       note(`hooks.${key}`, 'unexpressible', (err as Error).message);
