@@ -18,6 +18,8 @@ interface ImportCliOptions {
   prune?: boolean;
   dryRun?: boolean;
   strict?: boolean;
+  /** false with --no-logs. */
+  logs?: boolean;
 }
 
 /** The files and environment of this machine, for the importers. */
@@ -44,6 +46,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
     .option('--prune', 'with --apply: remove programs of an earlier import of this format that the file no longer lists')
     .option('--dry-run', 'show the report (and with --apply the plan); write and change nothing')
     .option('--strict', 'fail (exit 1) when a field could not be mapped')
+    .option('--no-logs', "leave out the source's log file paths: svc keeps the output in its log_dir (custom paths must be under it)")
     .addHelpText('after', '\nThe report lists every source field that has no svc equivalent (not mapped) or is mapped\nwith a difference (approximated), as file:line: program: field: ..., on stderr.')
     .action(async (format: ImportFormat, file: string, o: ImportCliOptions) => {
       const t = await tools();
@@ -56,6 +59,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
         if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new CliError(`${file}: cannot read: ${code}`, 2);
         throw err;
       }
+      if (o.logs === false) dropLogPaths(result.services);
       const unmapped = result.report.filter((e) => e.kind === 'unmapped').length;
       if (!ctx.json()) {
         for (const entry of result.report) process.stderr.write(`${t.formatReportEntry(entry)}\n`);
@@ -70,11 +74,28 @@ export function registerImport(program: Command, ctx: CliContext): void {
       if (o.apply) {
         const source = `import:${format}`;
         const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
-        applied = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, { prune: false, services: result.services });
+        try {
+          applied = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, { prune: false, services: result.services });
+        } catch (err) {
+          if (err instanceof CliError && /must resolve under storage\.log_dir/.test(err.message)) {
+            throw new CliError(`${err.message}\n(the source's log files are outside svcd's log_dir: import with --no-logs, or set [storage] log_dir)`, err.exitCode);
+          }
+          throw err;
+        }
       }
       if (ctx.json()) return ctx.print(JSON.stringify({ format, services: result.services, report: result.report, ...(applied ? { applied } : {}) }));
       if (applied) return ctx.print(planText(applied));
       if (o.dryRun) return ctx.print(`(dry run: ${o.output ? `${o.output} was not written` : 'nothing was written'})`);
       if (!o.output) process.stdout.write(text);
     });
+}
+
+/** --no-logs: the user chose svc's own log files over the source's paths (said on stderr). */
+function dropLogPaths(services: { name: string; stdout_logfile?: string; stderr_logfile?: string }[]): void {
+  const changed = services.filter((s) => s.stdout_logfile !== undefined || s.stderr_logfile !== undefined);
+  for (const s of changed) {
+    delete s.stdout_logfile;
+    delete s.stderr_logfile;
+  }
+  if (changed.length > 0) process.stderr.write(`--no-logs: log file paths of ${changed.map((s) => s.name).join(', ')} left out; svc writes their output to {log_dir}/{uuid}.out and .err\n`);
 }
