@@ -142,3 +142,34 @@ test('svc completion: scripts for bash, zsh and fish; program names come from th
   });
   assert.equal(run.stdout, 'web\nworker\n', run.stderr);
 });
+
+/** zsh and fish (Debian packages of the same names, scripts/install-system-deps.sh): required under CI. */
+function needShell(t: { skip: (why: string) => void }, shell: string): boolean {
+  if (spawnSync(shell, ['-c', 'true'], { stdio: 'ignore' }).status === 0) return true;
+  if (process.env.CI) assert.fail(`${shell} is required under CI: run scripts/install-system-deps.sh`);
+  t.skip(`${shell} not installed: run scripts/install-system-deps.sh (or apt-get install ${shell})`);
+  return false;
+}
+
+test('the zsh and fish scripts complete commands, flags and program names in the real shells', async (t) => {
+  const bin = join(work, 'bin');
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, SVC_URL: d.url };
+  if (needShell(t, 'fish')) {
+    writeFileSync(join(work, 'svc.fish'), (await svc('completion', 'fish')).stdout);
+    const fish = (line: string) => spawnSync('fish', ['-c', `source ./svc.fish; complete -C"${line}"`], { cwd: work, encoding: 'utf8', env }).stdout;
+    assert.equal(fish('svc imp'), 'import\n');
+    assert.equal(fish('svc stop w'), 'web\nworker\n');
+    assert.match(fish('svc export --form'), /^--format\n/);
+    assert.equal(fish('svc export --format n'), 'nomad\n');
+  }
+  if (needShell(t, 'zsh')) {
+    // compadd and _files are zsh's completion system; stand-ins print what they were given.
+    writeFileSync(join(work, 'svc.zsh'), (await svc('completion', 'zsh')).stdout);
+    const zsh = (words: string) =>
+      spawnSync('zsh', ['-c', `compdef() {}; compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -l -- "$@"; }; _files() { print FILES; }; source ./svc.zsh; words=(${words}); CURRENT=\${#words}; _svc`], { cwd: work, encoding: 'utf8', env }).stdout;
+    assert.equal(zsh("svc restart ''"), 'web\nworker\n');
+    assert.equal(zsh("svc signal ''"), 'hup\nint\nterm\nkill\nquit\nusr1\nusr2\n');
+    assert.equal(zsh("svc check ''"), 'FILES\n');
+    assert.match(zsh("svc ''"), /^list\nls\ninfo\n/);
+  }
+});
