@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { startDaemon, removeRoot, fixture, tempRoot, eventually, SVC, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
-import { needSystemdAnalyze, verifyUnits } from '../unit/stacks/export/systemd-analyze.js';
+import { needSystemdAnalyze, verifyUnits } from '../helpers/systemd-analyze.js';
 
 const FOREVER = fixture('forever.js');
 
@@ -90,7 +90,7 @@ test('svc import: stack on stdout (TOML) or -o in the file’s syntax; the repor
   assert.match(toml.stderr, /ecosystem\.json:11: web: time: not mapped: /);
   const yaml = await svc('import', 'pm2', pm2, '-o', 'pm2.yaml');
   assert.equal(yaml.stdout, '');
-  assert.match(readFileSync(join(work, 'pm2.yaml'), 'utf8'), /\nservices:\n  - name: web\n/);
+  assert.match(readFileSync(join(work, 'pm2.yaml'), 'utf8'), /\nservices:\n {2}- name: web\n/);
   assert.equal((await svc('check', 'pm2.yaml')).code, 0);
   const strict = await svc('import', 'pm2', pm2, '--strict', '-o', 'strict.toml');
   assert.equal(strict.code, 1);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CronExpressionParser } from 'cron-parser';
 import { toNomadCron, toOnCalendar } from '../../../../stacks/export/cron.js';
-import { needSystemdAnalyze } from './systemd-analyze.js';
+import { needSystemdAnalyze } from '../../../helpers/systemd-analyze.js';
 
 /** Cron forms svc accepts (docs/cron.md), including the ones systemd needs two specs for. */
 const EXPRESSIONS = [

@@ -9,7 +9,7 @@ import { importFile } from '../../../../stacks/import/run.js';
 import type { ImportFormat } from '../../../../stacks/import/types.js';
 import { fixturePorts, virtualDir } from '../import/ports.js';
 import { EXPORT_CTX, EXPORT_FIXTURES, exportStack } from './stack-fixture.js';
-import { needSystemdAnalyze, verifyUnits } from './systemd-analyze.js';
+import { needSystemdAnalyze, verifyUnits } from '../../../helpers/systemd-analyze.js';
 
 const GOLDEN = join(EXPORT_FIXTURES, 'systemd');
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ExportedFile } from '../../../../stacks/export/types.js';
+import type { ExportedFile } from '../../stacks/export/types.js';
 
 /**
  * systemd-analyze (Debian package `systemd`, installed by scripts/install-system-deps.sh) is
