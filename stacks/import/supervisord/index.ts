@@ -23,7 +23,7 @@ export function importSupervisord(path: string, label: string, ports: ImportPort
   const names = new NameRegistry();
   const groups = groupMembership(sections);
   const main = sections.find((s) => s.name === 'supervisord');
-  const globalEnv = main ? daemonEnvironment(main, dirs.get(main.file) ?? '/', ports.env) : {};
+  const globalEnv = main ? daemonEnvironment(main, dirs.get(main.file) ?? '/', ports.env, findings) : {};
   const services: ProgramConfig[] = [];
   for (const section of sections) {
     const [kind, ...rest] = section.name.split(':');
@@ -74,13 +74,18 @@ function groupMembership(sections: IniSection[]): Map<string, string> {
   return member;
 }
 
-function daemonEnvironment(section: IniSection, here: string, env: Record<string, string | undefined>): Record<string, string> {
+function daemonEnvironment(section: IniSection, here: string, env: Record<string, string | undefined>, findings: Findings): Record<string, string> {
   const option = section.options.get('environment');
   if (!option) return {};
   const expansions: Expansions = { here };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) expansions[`ENV_${k}`] = v;
   try {
-    return parseEnvironment(expand(option.value, expansions, 'environment').value);
+    const { value, used } = expand(option.value, expansions, 'environment');
+    const names = used.filter((u) => u.startsWith('ENV_')).map((u) => u.slice(4));
+    if (names.length > 0) {
+      findings.approximated(option.file, option.line, null, '[supervisord] environment', `expanded %(ENV_${names.join(')s, %(ENV_')})s from the environment of svc import (supervisord read its own environment at start)`);
+    }
+    return parseEnvironment(value);
   } catch (err) {
     throw invalid(`${option.file}:${option.line}: [supervisord] environment: ${(err as Error).message.replace(/^environment: /, '')}`);
   }
