@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerActions } from './actions.js';
 import { registerAddUpdate } from './add-update.js';
+import { registerCompletion } from './completion.js';
 import { registerEvents } from './events.js';
+import { registerExport } from './export.js';
+import { registerImport } from './import.js';
 import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogin } from './login.js';
@@ -25,10 +28,13 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
+  registerExport(program, ctx);
+  registerImport(program, ctx);
   registerUi(program, ctx);
   registerToken(program, ctx);
   registerAuth(program, ctx);
   registerAudit(program, ctx);
   registerLicense(program, ctx);
   registerPlugins(program, ctx);
+  registerCompletion(program, ctx);
 }
