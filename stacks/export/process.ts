@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { splitCommand } from '../../controllers/process/command-line.js';
+import { splitCommand } from '../../state/command-line.js';
 import type { ProgramConfig } from '../../state/program.js';
 import type { ExportContext, ExportFinding } from './types.js';
 

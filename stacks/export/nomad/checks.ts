@@ -1,5 +1,5 @@
 import type { HealthCheck, ProgramConfig } from '../../../state/program.js';
-import { splitCommand } from '../../../controllers/process/command-line.js';
+import { splitCommand } from '../../../state/command-line.js';
 import type { ExportFinding } from '../types.js';
 import { ns, type NomadService, type NomadTaskGroup } from './model.js';
 

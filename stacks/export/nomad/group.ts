@@ -1,4 +1,4 @@
-import { splitCommand } from '../../../controllers/process/command-line.js';
+import { splitCommand } from '../../../state/command-line.js';
 import { withDefaults, type ProgramConfig } from '../../../state/program.js';
 import { resolveArgv, resolveProcess } from '../process.js';
 import type { ExportContext, ExportFinding } from '../types.js';

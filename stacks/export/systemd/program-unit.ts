@@ -5,7 +5,7 @@ import type { ExportContext, ExportedFile, ExportFinding } from '../types.js';
 import { environmentAssignment, execLine, noSpecifiers, unitName } from './escape.js';
 import { restartDirectives, seconds } from './restart.js';
 import { renderUnit, type UnitLine } from './unit-file.js';
-import { splitCommand } from '../../../controllers/process/command-line.js';
+import { splitCommand } from '../../../state/command-line.js';
 
 export interface SystemdOptions {
   /** Prepended to every unit name (`svc-` makes `svc-web.service`). */

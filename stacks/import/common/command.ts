@@ -1,4 +1,4 @@
-import { splitCommand } from '../../../controllers/process/command-line.js';
+import { splitCommand } from '../../../state/command-line.js';
 
 /**
  * What only a shell understands: variables, command substitution, pipes, lists, redirections,

@@ -1,5 +1,5 @@
 import { extname, isAbsolute } from 'node:path';
-import { splitCommand } from '../../../controllers/process/command-line.js';
+import { splitCommand } from '../../../state/command-line.js';
 import { invalid } from '../../../state/errors.js';
 import { show } from '../common/values.js';
 
