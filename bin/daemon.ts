@@ -16,7 +16,7 @@ import { LogRotator } from '../controllers/log-rotation.js';
 import { HealthController } from '../controllers/health/controller.js';
 import { realProbes } from '../controllers/health/probes.js';
 import { dependencyBlocker } from '../state/dependency-gate.js';
-import { watchForDependants } from './observed-links.js';
+import { watchForDependants, watchRestartRequests } from './observed-links.js';
 import { readHostStats } from '../controllers/os/host-stats.js';
 import { SystemStatsSampler } from '../controllers/system-stats.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
@@ -138,6 +138,7 @@ export class Daemon {
     });
     const healthLoop = this.loop('health', clock, health.reconcile);
     watchForDependants(store, observed, { process: enqueue, health: (id) => healthLoop.enqueue(id) });
+    watchRestartRequests(observed, enqueue);
     // Cron programs (docs/cron.md) run on their own loop with one timer for all schedules; the
     // process controller skips them. Marks (last fire times) are written behind it.
     const marks = new CronMarks(store.meta, (err) => log.warn('cron mark write failed', { error: String(err) }));

@@ -21,3 +21,18 @@ export function watchForDependants(store: ProgramStore, observed: ObservedRegist
     if (statusChanged && name) for (const dependant of dependants.of(name)) wake.process(dependant);
   });
 }
+
+/**
+ * Wakes the process key when another controller publishes or withdraws a restart request
+ * (`restart_requests` in observed state; e.g. OTA after a binary swap).
+ */
+export function watchRestartRequests(observed: ObservedRegistry, wakeProcess: (id: string) => void): () => void {
+  const last = new Map<string, string>();
+  return observed.subscribe((id, o) => {
+    const fingerprint = JSON.stringify(o?.restart_requests ?? {});
+    if ((last.get(id) ?? '{}') === fingerprint) return;
+    if (o) last.set(id, fingerprint);
+    else last.delete(id);
+    wakeProcess(id);
+  });
+}

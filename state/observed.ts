@@ -87,6 +87,19 @@ export interface ObservedProgram {
   health: HealthView | null;
   /** Present for cron programs only (cron controller). */
   cron?: CronObserved;
+  /**
+   * Restarts other controllers ask of the process controller, keyed by the requesting
+   * controller (e.g. `ota`). Honoured only while `pid` is the current pid, so a request is
+   * acted on once; `planned: true` is a restart like a user's (not counted by the restart policy).
+   */
+  restart_requests?: Record<string, RestartRequest>;
+}
+
+/** One controller's request to restart the process with this pid. */
+export interface RestartRequest {
+  pid: number;
+  reason: string;
+  planned: boolean;
 }
 
 /** How long after the last read of usage figures they count as watched. */

@@ -52,6 +52,7 @@ export class ProcessController {
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
       blockedBy: record && this.deps.blockedBy ? this.deps.blockedBy(id) : null,
+      restartRequests: this.deps.observed.get(id).restart_requests,
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);

@@ -1,5 +1,5 @@
 import type { EventInput } from '../../state/events/types.js';
-import type { LastExit } from '../../state/observed.js';
+import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
 import { backoffDelayMs } from './backoff.js';
@@ -17,6 +17,8 @@ export interface PlanInput {
   random: number;
   /** Null when the program may start now; otherwise what it waits for (depends_on). */
   blockedBy?: string | null;
+  /** Restart requests published by other controllers (observed state), by requester. */
+  restartRequests?: Record<string, RestartRequest>;
 }
 
 export type Effect =
@@ -125,6 +127,9 @@ function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   if (s.shutdown) return 'shutdown';
   if (intent.run === 'stopped') return 'stop';
   if (intent.restart_seq > s.appliedRestart) return 'restart';
+  // A planned request for exactly this process (e.g. OTA after a binary swap) is a user-like restart.
+  const pid = s.proc?.pid;
+  if (pid && Object.values(input.restartRequests ?? {}).some((r) => r.planned && r.pid === pid)) return 'restart';
   if (s.healthRestartPid !== null && s.healthRestartPid === s.proc?.pid) return 'health';
   return null;
 }
