@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { OtaView } from './ota.js';
 import type { ProgramStatus } from './status.js';
 
 /** Why the last process ended, as data. */
@@ -93,6 +94,8 @@ export interface ObservedProgram {
    * acted on once; `planned: true` is a restart like a user's (not counted by the restart policy).
    */
   restart_requests?: Record<string, RestartRequest>;
+  /** Present for programs with an `artifact` (OTA controller; docs/ota.md). */
+  ota?: OtaView;
 }
 
 /** One controller's request to restart the process with this pid. */

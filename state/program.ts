@@ -128,6 +128,8 @@ export interface Intent {
   restart_seq: number;
   /** The last stop request asked for SIGKILL at once. */
   force: boolean;
+  /** Bumped by every `svc ota rollback` request; acted on once by the OTA controller (absent = 0). */
+  ota_rollback_seq?: number;
 }
 
 /**
