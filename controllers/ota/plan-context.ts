@@ -43,6 +43,11 @@ export class PlanContext {
     this.effects.push({ kind: 'event', event: { event, program_id: this.input.id, program_name: this.input.name, msg } });
   }
 
+  /** At most one step per pass. */
+  step(effect: Extract<OtaEffect, { kind: 'step' }>): void {
+    if (!this.effects.some((e) => e.kind === 'step')) this.effects.push(effect);
+  }
+
   cleanup(destination: string): void {
     if (!this.effects.some((e) => e.kind === 'cleanup' && e.destination === destination)) this.effects.push({ kind: 'cleanup', destination });
   }

@@ -1,7 +1,7 @@
 import type { OtaPhase } from '../../state/ota.js';
 import { failAttempt, giveUp } from './plan-attempts.js';
 import type { PlanContext } from './plan-context.js';
-import { afterRollback, afterSwap, fail, planValidating, rollbackFailed } from './plan-restart.js';
+import { afterRollback, afterSwap, fail, rollbackFailed } from './plan-restart.js';
 import type { StepName, StepOutcome } from './plan-types.js';
 import { freshRecord, type OtaRecord } from './record.js';
 
@@ -43,7 +43,7 @@ export function judgeOutcome(ctx: PlanContext, r: OtaRecord | null, o: StepOutco
       return afterRollback(ctx, r);
     case 'signal':
       // RESTARTING -> VALIDATING: the same process, judged from the signal on.
-      return planValidating(ctx, { ...r, phase: 'validating', validating: { pid: o.pid, since: ctx.now }, deadline: ctx.now + ctx.desired.verifyTimeoutMs });
+      return { ...r, phase: 'validating', validating: { pid: o.pid, since: ctx.now }, deadline: ctx.now + ctx.desired.verifyTimeoutMs };
   }
 }
 

@@ -6,11 +6,12 @@ export function afterSwap(ctx: PlanContext, r: OtaRecord): OtaRecord {
   const { desired: d, program: p, observed: o, now } = ctx;
   const installed = { checksum: r.target!, digest: r.staged! };
   const backup = r.backup_next;
-  let next: OtaRecord = { ...r, installed, backup, backup_next: null, staged: null, attempts: 0, next_attempt_at: null, swapped_at: now, validating: null, deadline: null };
+  const live = isLive(o);
+  const swapPid = live ? o.pid : null;
+  let next: OtaRecord = { ...r, installed, backup, backup_next: null, staged: null, attempts: 0, next_attempt_at: null, swapped_at: now, swap_pid: swapPid, validating: null, deadline: null };
   const kept = backup ? `; the previous binary (${short(backup.checksum)}) is kept as ${d.destination}.svc-backup` : '';
   ctx.event('ota_swapped', `installed ${short(installed.checksum)} at ${d.destination}${kept}`);
   if (p.cron) return done(ctx, next, 'installed; the next cron run uses it');
-  const live = isLive(o);
   if (d.verifyTimeoutMs === 0) {
     if (live && d.policy.kind === 'immediate') next = { ...next, restart: { pid: o.pid!, reason: `ota: new binary ${short(installed.checksum)}` } };
     if (live && d.policy.kind === 'signal') ctx.effects.push({ kind: 'signal', pid: o.pid!, signal: d.policy.signal });
@@ -21,14 +22,14 @@ export function afterSwap(ctx: PlanContext, r: OtaRecord): OtaRecord {
     // Bounded: the old process must stop (stopsecs) and the new one start.
     next = { ...next, restart: { pid: o.pid!, reason: `ota: new binary ${short(installed.checksum)}` }, deadline: now + p.stopsecsMs + d.verifyTimeoutMs };
   }
-  return planRestarting(ctx, next);
+  return next; // the restart itself is planned against the observed process (planRestarting)
 }
 
 /** RESTARTING: waits for the first process started from the new binary (or signals the live one). */
 export function planRestarting(ctx: PlanContext, r: OtaRecord): OtaRecord {
   const { desired: d, observed: o, now, input } = ctx;
   const swappedAt = r.swapped_at ?? 0;
-  if (isLive(o) && o.started_at !== null && o.started_at >= swappedAt && o.pid !== r.restart?.pid) {
+  if (isLive(o) && o.started_at !== null && o.started_at >= swappedAt && o.pid !== r.swap_pid) {
     // RESTARTING -> VALIDATING
     const validating = { pid: o.pid!, since: o.started_at };
     return planValidating(ctx, { ...r, phase: 'validating', validating, deadline: o.started_at + d.verifyTimeoutMs, restart: null });
@@ -37,8 +38,8 @@ export function planRestarting(ctx: PlanContext, r: OtaRecord): OtaRecord {
   if (exit && exit.at >= swappedAt && !PLANNED_EXITS.has(exit.reason) && (o.status === 'Backoff' || o.status === 'Fatal' || o.status === 'Exited')) {
     return fail(ctx, r, `the new binary failed to start: ${exit.msg}`);
   }
-  if (d.policy.kind === 'signal' && isLive(o) && (o.started_at ?? 0) < swappedAt) {
-    ctx.effects.push({ kind: 'step', step: 'signal', pid: o.pid!, signal: d.policy.signal });
+  if (d.policy.kind === 'signal' && isLive(o) && o.pid === r.swap_pid) {
+    ctx.step({ kind: 'step', step: 'signal', pid: o.pid!, signal: d.policy.signal });
     return r;
   }
   if (!input.runWanted) return { ...r, restart: null, deadline: null }; // stopped by request: validated at its next start
@@ -68,7 +69,8 @@ export function planValidating(ctx: PlanContext, r: OtaRecord): OtaRecord {
   if (o.status === 'Unhealthy') return fail(ctx, r, `health check failing: ${o.health_last?.message ?? 'unhealthy'}`);
   const after = d.policy.kind === 'signal' ? 'the signal' : 'start';
   if (p.healthCheck) {
-    const probedSince = o.health_last !== null && o.health_last.ok && o.health_last.at >= v.since;
+    // A probe that ended in the same millisecond may have started before the restart or signal.
+    const probedSince = o.health_last !== null && o.health_last.ok && o.health_last.at > v.since;
     if (o.status === 'Healthy' && probedSince) return done(ctx, r, `validated: Healthy ${secs(now - v.since)} after ${after}`);
   } else {
     const upAt = (o.started_at ?? v.since) + p.startsecsMs;
@@ -101,7 +103,8 @@ export function afterRollback(ctx: PlanContext, r: OtaRecord): OtaRecord {
   const { desired: d, observed: o, now } = ctx;
   const restored = r.backup!;
   // With a signal policy the live process loaded the removed binary whatever its start time.
-  const runsRemoved = isLive(o) && (d.policy.kind === 'signal' || (o.started_at ?? 0) >= (r.swapped_at ?? 0));
+  const startedAfterSwap = o.pid !== r.swap_pid && (o.started_at ?? 0) >= (r.swapped_at ?? 0);
+  const runsRemoved = isLive(o) && (d.policy.kind === 'signal' || startedAfterSwap);
   const reason = `${r.rollback_reason ?? 'rollback'}; restored ${short(restored.checksum)}${runsRemoved ? ' and restarted the program' : ''}`;
   ctx.event('ota_rolled_back', reason);
   return {
@@ -111,7 +114,8 @@ export function afterRollback(ctx: PlanContext, r: OtaRecord): OtaRecord {
     backup: null,
     target: null,
     // A live process that never ran the removed binary runs the restored one: nothing predates it.
-    swapped_at: runsRemoved || !isLive(o) ? now : null,
+    swapped_at: runsRemoved ? now : null,
+    swap_pid: runsRemoved ? o.pid : null,
     validating: null,
     deadline: null,
     rollback_reason: null,

@@ -31,7 +31,7 @@ export function planOta(input: OtaInput): OtaPlan {
   if (!r || (r.destination !== input.desired.destination && (CANCELLABLE.has(r.phase) || r.phase === 'idle'))) {
     // A destination seen for the first time: what is there decides whether to install.
     if (r && CANCELLABLE.has(r.phase)) ctx.cleanup(r.destination);
-    ctx.effects.push({ kind: 'step', step: 'inspect' });
+    ctx.step({ kind: 'step', step: 'inspect' });
     return ctx.result(r);
   }
   if (input.rollbackSeq > r.rollback_seq) r = requestRollback(ctx, r);
@@ -40,7 +40,7 @@ export function planOta(input: OtaInput): OtaPlan {
   if (r.phase === 'idle' && before !== 'idle') r = planIdle(ctx, r);
   if (r.restart && input.observed.pid !== r.restart.pid) r = { ...r, restart: null }; // honoured, or the process is gone
   const step = STEP_OF[r.phase];
-  if (step) ctx.effects.push({ kind: 'step', step });
+  if (step) ctx.step({ kind: 'step', step });
   return ctx.result(r);
 }
 

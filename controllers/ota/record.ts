@@ -28,8 +28,10 @@ export interface OtaRecord {
   next_attempt_at: number | null;
   /** Rolled back or given up: not tried again until the desired checksum changes. */
   rejected: string | null;
-  /** Unix ms of the last swap (or restore): processes started before it run the previous binary. */
+  /** Unix ms of the last swap (or restore that a restart follows). */
   swapped_at: number | null;
+  /** The process that was live at that swap: it runs the previous binary until restarted. */
+  swap_pid: number | null;
   /** The process under validation, and since when it counts (start, or the signal). */
   validating: { pid: number; since: number } | null;
   /** Unix ms when restarting or validating gives up. */
@@ -58,6 +60,7 @@ export function freshRecord(destination: string, installed: Version | null, roll
     next_attempt_at: null,
     rejected: null,
     swapped_at: null,
+    swap_pid: null,
     validating: null,
     deadline: null,
     restart: null,
@@ -91,6 +94,7 @@ export function parseRecord(value: unknown): OtaRecord | null {
     typeof r.rollback_seq === 'number' &&
     isNum(r.next_attempt_at) &&
     isNum(r.swapped_at) &&
+    isNum(r.swap_pid) &&
     isNum(r.deadline) &&
     (r.validating === null || (typeof r.validating?.pid === 'number' && typeof r.validating.since === 'number')) &&
     (r.restart === null || (typeof r.restart?.pid === 'number' && typeof r.restart.reason === 'string')) &&

@@ -5,8 +5,8 @@ import type { OtaRecord } from './record.js';
 
 /** The `ota` condition published in the observed state (docs/ota.md, "Status"). */
 export function otaView(r: OtaRecord, d: OtaDesired | null, o: ObservedProgram): OtaView {
-  // manual: the live process started before the swap runs the previous binary until restarted.
-  const pending = d?.policy.kind === 'manual' && r.swapped_at !== null && r.restart === null && o.pid !== null && (o.started_at ?? 0) < r.swapped_at;
+  // manual: the process that was live at the swap runs the previous binary until restarted.
+  const pending = d?.policy.kind === 'manual' && r.swap_pid !== null && r.restart === null && o.pid === r.swap_pid;
   return {
     phase: r.phase,
     installed: r.installed?.checksum ?? null,
