@@ -43,7 +43,7 @@ test('download timeout: the transfer is cut at download_timeout and counts as a 
   h.downloader.serve(URL_V2, { stall: true });
   await h.want(id, sha(V2));
   assert.equal(h.ota(id)?.phase, 'downloading');
-  assert.equal(h.downloader.requests[0]!.timeoutMs, 5000);
+  assert.equal(h.downloader.requests[0].timeoutMs, 5000);
   await h.advance(5000);
   assert.equal(h.ota(id)?.phase, 'retry_wait');
   assert.match(h.ota(id)!.last!.reason, /download_timeout \(5 s\) exceeded/);
@@ -62,7 +62,7 @@ test('checksum mismatch changes nothing: destination, pid, no temp file; the eve
   assert.deepEqual(h.fs.temps(), []);
   assert.equal(h.fs.read(`${DEST}.svc-backup`), undefined, 'no backup taken');
   const [msg] = h.msgs('ota_failed');
-  assert.match(msg!, new RegExp(`checksum mismatch: expected ${sha(V2)}, got ${sha('corrupted bytes')}`));
+  assert.match(msg, new RegExp(`checksum mismatch: expected ${sha(V2)}, got ${sha('corrupted bytes')}`));
   assert.equal(h.ota(id)?.installed, sha(V1));
   await h.close();
 });

@@ -94,7 +94,7 @@ test('restarting (immediate) with no new process by the deadline rolls back', ()
   const r = { phase: 'restarting' as const, target: B, installed: { checksum: B, digest: B }, backup: { checksum: A, digest: A }, swapped_at: NOW - 20_000, swap_pid: 100, restart: { pid: 100, reason: 'ota' }, deadline: NOW };
   const p = planOta(input({}, r));
   assert.equal(p.record?.phase, 'rolling_back');
-  assert.match(p.record!.rollback_reason!, /no process started from the new binary/);
+  assert.match(p.record.rollback_reason!, /no process started from the new binary/);
   const before = planOta(input({ now: NOW - 1 }, r));
   assert.equal(before.record?.phase, 'restarting');
   assert.equal(before.requeueAt, NOW);
