@@ -74,6 +74,9 @@ export interface ProgramConfig {
   source?: string;
 }
 
+/** Defaults of `artifact` fields (docs/ota.md); seconds. */
+export const ARTIFACT_DEFAULTS = { download_timeout: 60, verify_timeout: 60, restart_policy: 'immediate', extract: false } as const;
+
 /** The documented defaults (docs/api.md, "Program configuration"). */
 export const PROGRAM_DEFAULTS = {
   autostart: true,

@@ -1,5 +1,5 @@
 import type { EventInput } from '../../state/events/types.js';
-import type { Artifact, EffectiveConfig } from '../../state/program.js';
+import { ARTIFACT_DEFAULTS, type Artifact, type EffectiveConfig } from '../../state/program.js';
 import { SIGNALS, type SignalName } from '../../state/signals.js';
 import type { ProgramStatus } from '../../state/status.js';
 import type { OtaRecord } from './record.js';
@@ -19,8 +19,6 @@ export interface OtaDesired {
   /** 0 disables validation (and so automatic rollback). */
   verifyTimeoutMs: number;
 }
-
-export const ARTIFACT_DEFAULTS = { download_timeout: 60, verify_timeout: 60, restart_policy: 'immediate', extract: false } as const;
 
 export function parsePolicy(policy: string | undefined): RestartPolicy {
   if (!policy || policy === 'immediate') return { kind: 'immediate' };
