@@ -7,6 +7,7 @@ import { authRouter } from './routes/auth.js';
 import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
 import { metricsRouter } from './routes/metrics.js';
+import { otaRouter } from './routes/ota.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
@@ -25,7 +26,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps)];
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), otaRouter(deps)];
   if (deps.config.server.auth_secret) routers.push(authRouter(deps.config.server.auth_secret));
   for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 

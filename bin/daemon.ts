@@ -17,6 +17,7 @@ import { HealthController } from '../controllers/health/controller.js';
 import { realProbes } from '../controllers/health/probes.js';
 import { dependencyBlocker } from '../state/dependency-gate.js';
 import { watchForDependants, watchRestartRequests } from './observed-links.js';
+import { startOta } from './ota-wiring.js';
 import { readHostStats } from '../controllers/os/host-stats.js';
 import { SystemStatsSampler } from '../controllers/system-stats.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
@@ -165,6 +166,9 @@ export class Daemon {
     reconciler.start();
     healthLoop.start();
     cronLoop.start();
+    // OTA updates (docs/ota.md) run on their own loop, after adoption so that they see live pids.
+    const ota = await startOta({ config, store, observed, events, clock, os, log, loop: (reconcile) => this.loop('ota', clock, reconcile) });
+    this.cleanups.push(() => ota.close());
     if (adopted.size > 0) log.info('re-adopted running programs', { count: adopted.size });
 
     const sampler = new UsageSampler({ os, clock, observed, livePids: () => new Map([...controller.livePids(), ...cron.livePids()]), intervalMs: config.supervisor.sample_interval_secs * 1000 });

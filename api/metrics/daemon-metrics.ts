@@ -1,6 +1,7 @@
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
 import { HttpMetrics } from './http-metrics.js';
+import { OtaMetrics } from './ota-metrics.js';
 import { SvcMetrics } from './metrics.js';
 import { ProgramMetrics } from './program-metrics.js';
 import { readings } from './readings.js';
@@ -38,7 +39,8 @@ export function createDaemonMetrics(deps: {
   const metrics = new SvcMetrics();
   const http = new HttpMetrics();
   const programs = new ProgramMetrics(deps.store, deps.observed, () => deps.observed.noteUsageRead(Date.now()));
-  metrics.add(programs).add(http);
+  const ota = new OtaMetrics(deps.store, deps.observed);
+  metrics.add(programs).add(http).add(ota);
   metrics.add(
     readings([
       { name: 'svc_reconcile_queue_depth', type: 'gauge', help: 'Program keys waiting for a reconcile pass', read: () => deps.loop().depth },
@@ -69,5 +71,9 @@ export function createDaemonMetrics(deps: {
       ]),
     );
   }
-  return { metrics, http, close: () => programs.close() };
+  const close = () => {
+    programs.close();
+    ota.close();
+  };
+  return { metrics, http, close };
 }

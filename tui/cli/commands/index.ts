@@ -7,6 +7,7 @@ import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
+import { registerOta } from './ota.js';
 import { registerStack } from './stack.js';
 import { registerUi } from './ui.js';
 
@@ -20,5 +21,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
+  registerOta(program, ctx);
   registerUi(program, ctx);
 }
