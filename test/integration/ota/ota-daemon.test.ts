@@ -159,3 +159,33 @@ test('validation: http off loopback and signal policies without a health check a
   const r3 = await d.request('POST', '/api/v1/programs', { ...base, artifact: { ...artifact, destination: 'relative/app' } });
   assert.match(r3.body.message, /artifact.destination: must be an absolute path/);
 });
+
+test('a stack apply with a new checksum updates the binary; other stack changes do not', async () => {
+  const name = 'stacked-app';
+  const dir = join(d.root, 'opt', name);
+  mkdirSync(dir, { recursive: true });
+  const dest = join(dir, 'app');
+  writeFileSync(dest, V1, { mode: 0o755 });
+  server.routes.set(`/${name}/v2`, { body: V2 });
+  const service = (checksum: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    command: dest,
+    startsecs: 1,
+    artifact: { source: server.url(`/${name}/v2`), checksum, destination: dest, verify_timeout: 15 },
+    ...extra,
+  });
+  const apply = async (svc: Record<string, unknown>) => {
+    const res = await d.request('PUT', '/api/v1/stack?source=stack:ota', { services: [svc] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.lines as string[];
+  };
+  await apply(service(sha256(V1)));
+  const id = (await d.request('GET', '/api/v1/programs')).body.find((p: { name: string }) => p.name === name).id as string;
+  await eventually(async () => (await ota(id))?.phase === 'idle', 10_000, 'inspected');
+  assert.deepEqual(await apply(service(sha256(V1), { priority: 5 })), [`updated ${name}`]);
+  assert.equal(server.hits.get(`/${name}/v2`) ?? 0, 0, 'other fields start no download');
+  assert.deepEqual(await apply(service(sha256(V2), { priority: 5 })), [`updated ${name}`], 'no restart by the stack: OTA restarts');
+  const done = await settledOta(id);
+  assert.equal(done.last.result, 'applied', JSON.stringify(done));
+  assert.equal(readFileSync(dest, 'utf8'), V2);
+});
