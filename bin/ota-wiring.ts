@@ -50,14 +50,14 @@ export async function startOta(deps: {
     status: new ControllerStatusStore<OtaRecord>(store.meta, 'ota'),
     ports,
     limits: { maxDownloadBytes: config.ota.max_download_bytes, maxExtractBytes: config.ota.max_extract_bytes, maxAttempts: config.ota.max_attempts },
-    enqueue: (id) => loop.enqueue(id),
+    wake: (id) => loop.enqueue(id),
     warn: (msg, fields) => log.warn(msg, fields),
   });
   await ota.prepare();
   const loop = deps.loop(ota.reconcile);
   const unsubscribe = [
     store.onChange((ids) => ota.watches.desired(ids).forEach((id) => loop.enqueue(id))),
-    observed.subscribe((id, o) => ota.watches.observed({ id, observed: o }).forEach((key) => loop.enqueue(key))),
+    observed.subscribe((id, next) => ota.watches.observed({ id, next }).forEach((key) => loop.enqueue(key))),
   ];
   for (const id of ota.initialKeys()) loop.enqueue(id);
   loop.start();
@@ -66,7 +66,6 @@ export async function startOta(deps: {
       unsubscribe.forEach((off) => off());
       await loop.stop();
       await ota.close();
-      await ports.close();
     },
   };
 }

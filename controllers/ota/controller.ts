@@ -24,14 +24,15 @@ export interface OtaControllerDeps {
   ports: OtaPorts;
   limits: OtaLimits;
   /** Asks the OTA loop to reconcile a key (a step finished). */
-  enqueue: (id: string) => void;
+  wake: (id: string) => void;
   warn: (msg: string, fields: Record<string, unknown>) => void;
 }
 
-/** A change of one program's observed state (the manager's observation). */
+/** A change of one program's observed state (the manager's `ObservedChange` is one). */
 export interface OtaObservation {
   id: string;
-  observed: ObservedProgram | null;
+  /** The entry after the change; null when it was removed. */
+  next: ObservedProgram | null;
 }
 
 /**
@@ -51,9 +52,9 @@ export class OtaController implements Controller<string, string[], OtaObservatio
 
   readonly watches = {
     desired: (ids: string[]): string[] => ids,
-    observed: ({ id, observed }: OtaObservation): string[] => {
+    observed: ({ id, next }: OtaObservation): string[] => {
       if (!this.deps.status.get(id)) return [];
-      const print = observedFingerprint(observed);
+      const print = observedFingerprint(next);
       if (this.fingerprints.get(id) === print) return [];
       this.fingerprints.set(id, print);
       return [id];
@@ -73,10 +74,11 @@ export class OtaController implements Controller<string, string[], OtaObservatio
     for (const id of rejected) this.deps.warn('ota: unreadable status record ignored; the destination is inspected afresh', { program_id: id });
   }
 
-  /** Aborts steps in flight and waits for them (temporary files are closed). */
+  /** Aborts steps in flight and waits for them (temporary files are closed), then closes the ports. */
   async close(): Promise<void> {
     for (const run of this.running.values()) run.abort.abort();
     await Promise.all([...this.running.values()].map((run) => run.done));
+    await this.deps.ports.close?.();
   }
 
   reconcile = async (id: string): Promise<Result | void> => {
@@ -147,7 +149,7 @@ export class OtaController implements Controller<string, string[], OtaObservatio
       this.running.delete(id);
       if (result.streamed) this.streamed.set(id, result.streamed);
       this.outcomes.set(id, result.outcome);
-      this.deps.enqueue(id);
+      this.deps.wake(id);
     });
     this.running.set(id, { step: effect.step, abort, done });
   }

@@ -67,6 +67,8 @@ export interface OtaPorts {
   extractor: Extractor;
   /** Signals the process group of pid (the OS port's signal). */
   signal(pid: number, signal: SignalName): void;
+  /** Releases connections (the downloader's agent). */
+  close?(): Promise<void>;
 }
 
 /** Sizes and counts from `[ota]` in svc.toml (docs/configuration.md). */

@@ -6,7 +6,7 @@ import { nodeOtaFs } from './node-fs.js';
 import type { OtaPorts } from './ports.js';
 
 /** The production ports; `ca` is the PEM text of `[ota] ca_file` (or null). */
-export function realOtaPorts(opts: { clock: Clock; os: Pick<OsPort, 'signal'>; ca: string | null }): OtaPorts & { close(): Promise<void> } {
+export function realOtaPorts(opts: { clock: Clock; os: Pick<OsPort, 'signal'>; ca: string | null }): OtaPorts {
   const downloader = new UndiciDownloader(opts.clock, opts.ca);
   return {
     fs: nodeOtaFs,

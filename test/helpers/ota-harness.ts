@@ -75,7 +75,7 @@ export async function otaHarness(limits: Partial<OtaLimits> = {}) {
       status,
       ports: { fs, downloader, extractor, signal: (pid, sig) => os.signal(pid, sig, true) },
       limits: { maxDownloadBytes: 1_000_000, maxExtractBytes: 1_000_000, maxAttempts: 3, ...limits },
-      enqueue: (id) => loops.ota?.enqueue(id),
+      wake: (id) => loops.ota?.enqueue(id),
       warn: (msg) => warnings.push(msg),
     });
     loops.process = new Reconciler(clock, processes.reconcile);
@@ -85,7 +85,7 @@ export async function otaHarness(limits: Partial<OtaLimits> = {}) {
     watchForDependants(store, observed, { process: (id) => loops.process?.enqueue(id), health: (id) => loops.health?.enqueue(id) });
     watchRestartRequests(observed, (id) => loops.process?.enqueue(id));
     observed.subscribe((id, o) => {
-      for (const key of ota.watches.observed({ id, observed: o })) loops.ota?.enqueue(key);
+      for (const key of ota.watches.observed({ id, next: o })) loops.ota?.enqueue(key);
     });
     const all = [loops.process, loops.health, loops.ota];
     return {
