@@ -14,6 +14,7 @@ NEEDS=(
   "cc:gcc libc6-dev"
   "promtool:prometheus"
   "tmux:tmux"
+  "openssl:openssl"
 )
 
 missing=()

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer as createHttp, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -51,6 +51,11 @@ export async function artifactServer(opts: { tls?: { key: string; cert: string }
       server.close(() => resolve());
     }),
   };
+}
+
+/** Whether the openssl command is there (scripts/install-system-deps.sh installs it). */
+export function opensslAvailable(): boolean {
+  return spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
 }
 
 /** A self-signed certificate for 127.0.0.1 and localhost, made with openssl in `dir`. */
