@@ -1,6 +1,6 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, useDaemon } from '../../helpers/daemon.js';
 import { runCli } from '../../helpers/cli.js';
@@ -51,6 +51,8 @@ async function update(id: string, name: string, artifact: Record<string, unknown
 
 test('plain binary: svc update --set artifact.checksum swaps the binary and restarts into it', async () => {
   const { id, name, dest } = await installed();
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) chownSync(dest, 65534, 65534); // svcd runs as root here: the owner must survive too
   const before = await detail(id);
   server.routes.set(`/${name}/v2`, { body: V2 });
   const cli = await runCli(['update', name, '--set', `artifact.checksum=${sha256(V2)}`, '--set', `artifact.source=${server.url(`/${name}/v2`)}`], { SVC_URL: d.url });
@@ -60,6 +62,7 @@ test('plain binary: svc update --set artifact.checksum swaps the binary and rest
   assert.equal(done.last.result, 'applied', JSON.stringify(done));
   assert.equal(readFileSync(dest, 'utf8'), V2);
   assert.equal(statSync(dest).mode & 0o777, 0o750, 'mode kept');
+  if (asRoot) assert.deepEqual([statSync(dest).uid, statSync(dest).gid], [65534, 65534], 'owner kept');
   assert.equal(readFileSync(`${dest}.svc-backup`, 'utf8'), V1);
   const after = await detail(id);
   assert.notEqual(after.pid, before.pid);
@@ -188,4 +191,21 @@ test('a stack apply with a new checksum updates the binary; other stack changes 
   const done = await settledOta(id);
   assert.equal(done.last.result, 'applied', JSON.stringify(done));
   assert.equal(readFileSync(dest, 'utf8'), V2);
+});
+
+test('manual: the binary is swapped, the process keeps running with a restart pending until svc restart', async () => {
+  const { id, name, dest } = await installed({ artifact: { restart_policy: 'manual' } });
+  const pid = (await detail(id)).pid;
+  server.routes.set(`/${name}/v2`, { body: V2 });
+  await update(id, name, { source: server.url(`/${name}/v2`), checksum: sha256(V2) });
+  await eventually(async () => (await ota(id))?.restart_pending, 10_000, 'restart pending');
+  assert.equal(readFileSync(dest, 'utf8'), V2);
+  assert.equal((await detail(id)).pid, pid, 'not restarted');
+  const info = await runCli(['info', name], { SVC_URL: d.url });
+  assert.match(info.stdout, /ota:\s+restarting\s+installed: [0-9a-f]{12} -> [0-9a-f]{12}\s+restart pending \(restart_policy = manual\)/);
+  const restart = await runCli(['restart', name], { SVC_URL: d.url });
+  assert.equal(restart.code, 0, restart.stderr);
+  const done = await settledOta(id);
+  assert.equal(done.last.result, 'applied');
+  assert.equal(done.restart_pending, false);
 });
