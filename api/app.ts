@@ -12,6 +12,7 @@ import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
 import { licenseRouter } from './routes/license.js';
 import { metricsRouter } from './routes/metrics.js';
+import { otaRouter } from './routes/ota.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
@@ -46,7 +47,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), licenseRouter(plugins)];
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), licenseRouter(plugins), otaRouter(deps)];
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }

@@ -32,6 +32,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/system/stats': 'read',
   'GET /api/v1/system/license': 'read',
   'GET /api/v1/system/plugins': 'read',
+  'GET /api/v1/ota': 'read',
+  'GET /api/v1/programs/:id/ota': 'read',
   'WS /ws': 'read',
 
   'POST /api/v1/programs': 'program.create',
@@ -39,6 +41,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/v1/programs/:id/stop': 'program.control',
   'POST /api/v1/programs/:id/restart': 'program.control',
   'POST /api/v1/programs/:id/signal': 'program.control',
+  // Back to the previous binary: an incident action, like a restart (docs/ota.md).
+  'POST /api/v1/programs/:id/ota/rollback': 'program.control',
   // A batch Remove also needs program.remove: checked by the route once the body is read.
   'POST /api/v1/programs/batch': 'program.control',
   'PUT /api/v1/programs/:id': 'program.update',

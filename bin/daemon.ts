@@ -16,6 +16,10 @@ import { bindProgramFeeds } from '../controllers/manager-feeds.js';
 import { withSpawnDecorators, type SpawnDecorator } from '../controllers/os/decorated.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
+import { readCaFile } from '../controllers/ota/ca-file.js';
+import { OtaController } from '../controllers/ota/controller.js';
+import { realOtaPorts } from '../controllers/ota/real-ports.js';
+import type { OtaRecord } from '../controllers/ota/record.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { allLivePids, signalOwner } from '../controllers/program-controller.js';
 import { logPaths } from '../log-files/paths.js';
@@ -29,6 +33,7 @@ import { ControllerManager } from '../reconciler/manager.js';
 import { StackApplier } from '../stacks/apply.js';
 import { startStackDirectory } from '../stacks/watch.js';
 import type { BootContext } from '../state/boot.js';
+import { ControllerStatusStore } from '../state/controller-status.js';
 import { CronMarks } from '../state/cron-marks.js';
 import { EventBus } from '../state/events/bus.js';
 import { EventLog } from '../state/events/event-log.js';
@@ -127,6 +132,19 @@ export class Daemon {
     manager.register(processes);
     manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: realProbes, wake: wake('health') }));
     manager.register(cron);
+    manager.register(
+      new OtaController({
+        store,
+        observed,
+        events,
+        clock,
+        status: new ControllerStatusStore<OtaRecord>(store.meta, 'ota'),
+        ports: realOtaPorts({ clock, os, ca: readCaFile(config.ota.ca_file) }),
+        limits: { maxDownloadBytes: config.ota.max_download_bytes, maxExtractBytes: config.ota.max_extract_bytes, maxAttempts: config.ota.max_attempts },
+        wake: wake('ota'),
+        warn: (msg, fields) => log.warn(msg, fields),
+      }),
+    );
     const runners = [cron, processes];
     this.cleanups.push(bindProgramFeeds(manager, store, observed));
     await manager.start();

@@ -22,6 +22,7 @@ NEEDS=(
   "systemd-analyze:systemd"
   "zsh:zsh"
   "fish:fish"
+  "openssl:openssl"
 )
 
 missing=()

@@ -1,6 +1,7 @@
 import { programCreateSchema, programUpdateSchema } from '../../state/schema/program-schema.js';
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
 import { securityPaths } from './security-paths.js';
+import { otaPaths, otaViewSchema } from './ota-paths.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -90,6 +91,7 @@ export function openApiDocument(version: string): Json {
           { 400: 'Invalid query', 404: 'Unknown program' },
         ),
       },
+      ...otaPaths,
       '/api/v1/system/shutdown': { post: op('Stop every program, then svcd exits', 'system', { 202: json({ type: 'object', properties: { status: { const: 'shutting_down' }, message: { type: 'string' } } }, 'Accepted') }) },
       '/api/v1/system/stats': { get: op('Host cpu and memory, refreshed about every 3 s', 'system', { 200: json(ref('SystemStats')) }, {}, { 503: 'Not sampled yet' }) },
       '/metrics': {
@@ -176,6 +178,7 @@ export function openApiDocument(version: string): Json {
             ts: { type: 'number', description: 'Unix seconds (with milliseconds) when svcd read the line' },
           },
         },
+        OtaView: otaViewSchema,
         SystemStats: {
           type: 'object',
           required: ['cpu_percent', 'memory_used_bytes', 'memory_total_bytes', 'timestamp'],

@@ -10,6 +10,7 @@ import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
+import { registerOta } from './ota.js';
 import { registerStack } from './stack.js';
 import { registerUi } from './ui.js';
 import { registerAudit } from './audit.js';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerStack(program, ctx);
   registerExport(program, ctx);
   registerImport(program, ctx);
+  registerOta(program, ctx);
   registerUi(program, ctx);
   registerToken(program, ctx);
   registerAuth(program, ctx);
