@@ -156,7 +156,7 @@ static uint64_t now_ms(void) {
   return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Opens fds 1 and 2 for the child: log files, a capture pipe, or /dev/null. */
+/* Opens fds 1 and 2 for the child (fds[1], fds[2]): log files or a capture pipe; -1 = /dev/null. */
 static int open_outputs(struct buf *out, uint32_t seq, const struct spawn_req *r, int fds[3], int *capture) {
   fds[0] = fds[1] = fds[2] = -1;
   *capture = -1;
@@ -167,10 +167,10 @@ static int open_outputs(struct buf *out, uint32_t seq, const struct spawn_req *r
       return -1;
     }
     *capture = p[0];
-    fds[0] = fds[1] = p[1];
+    fds[1] = fds[2] = p[1];
     return 0;
   }
-  if (r->out && (fds[0] = fds[1] = open_log(r->out)) < 0) {
+  if (r->out && (fds[1] = open_log(r->out)) < 0) {
     reply_error(out, seq, errno, STAGE_STDOUT, "%s: %s", r->out, strerror(errno));
     return -1;
   }
