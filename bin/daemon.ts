@@ -6,7 +6,8 @@ import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
-import { LinuxOs } from '../controllers/os/linux.js';
+import { createOs } from '../controllers/os/select-os.js';
+import { planAdoption } from '../controllers/process/boot-adoption.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { CronController } from '../controllers/cron/controller.js';
 import { ProcessController } from '../controllers/process/controller.js';
@@ -14,7 +15,7 @@ import { stopAllForShutdown } from '../controllers/process/shutdown.js';
 import { UsageSampler } from '../controllers/usage-sampler.js';
 import { LogRotator } from '../controllers/log-rotation.js';
 import { HealthController } from '../controllers/health/controller.js';
-import { realProbes } from '../controllers/health/probes.js';
+import { createProbes } from '../controllers/health/probes.js';
 import { dependencyBlocker } from '../state/dependency-gate.js';
 import { watchForDependants } from './observed-links.js';
 import { readHostStats } from '../controllers/os/host-stats.js';
@@ -93,7 +94,9 @@ export class Daemon {
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
-    const os = this.opts.os ?? new LinuxOs();
+    // The spawner (native/spawner) when built and enabled, else child_process; see docs/operations.md.
+    const os = this.opts.os ?? (await createOs({ spawner: config.supervisor.spawner, env: process.env, root: config.root, logDir: config.storage.log_dir, warn: (msg) => log.warn(msg) }));
+    this.cleanups.push(() => os.close()); // runs last: after every loop has stopped
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
@@ -129,7 +132,7 @@ export class Daemon {
       observed,
       events,
       clock,
-      probes: realProbes,
+      probes: createProbes(os),
       os,
       spawnContext,
       enqueue: (id) => healthLoop.enqueue(id),
@@ -149,12 +152,27 @@ export class Daemon {
       await marks.flush();
     });
 
-    // Processes that outlived a previous daemon are adopted, not started twice.
+    // Processes that outlived a previous daemon are adopted, not started twice; the spawner's
+    // list adds those spawned just before a crash, and the exits it kept (boot-adoption.ts).
     const adopted = new Set<string>();
-    for (const [id, record] of await runtime.loadAll()) {
-      if (store.get(id) && controller.adopt(id, record)) adopted.add(id);
-      else runtime.set(id, null);
+    const adoption = planAdoption({
+      records: await runtime.loadAll(),
+      recovered: await os.recover(),
+      owner: (id) => {
+        const r = store.get(id);
+        if (!r) return null;
+        return r.config.cron !== undefined ? { kind: 'cron' } : { kind: 'process', stopsecs: withDefaults(r.config).stopsecs };
+      },
+    });
+    for (const p of adoption.kill) os.signal(p.pid, 'SIGKILL', true);
+    for (const id of adoption.clear) runtime.set(id, null);
+    for (const [id, record] of adoption.adopt) {
+      if (controller.adopt(id, record)) {
+        adopted.add(id);
+        runtime.set(id, record);
+      } else runtime.set(id, null);
     }
+    if (adoption.kill.length > 0) log.warn('killed processes no program may keep (a deleted program, or a second copy)', { pids: adoption.kill.map((p) => p.pid) });
     await this.applyBootIntents(adopted);
     store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id), cronLoop.enqueue(id))));
     for (const r of [...store.list()].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)) {

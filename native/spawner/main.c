@@ -3,11 +3,12 @@
  *
  *   svc-spawner --socket PATH [--method clone|posix_spawn]
  *
- * Binds PATH (mode 0600, one instance per PATH by an flock on PATH.lock), prints "ready <pid>"
- * on stdout and closes it, then serves one daemon at a time. It is the child subreaper of
- * everything it starts. It outlives a daemon that dies without BYE and keeps the children and
- * their exits for the next one; it exits once no child is left and (a) the daemon said BYE,
- * (b) SIGTERM/SIGINT came, or (c) no daemon is connected and no exit is waiting to be read.
+ * Binds PATH (mode 0600; one instance per PATH by an flock on PATH.lock, which holds its pid),
+ * prints "ready <pid>" on stdout and closes it, then serves one daemon at a time. It is the
+ * child subreaper of everything it starts. It outlives a daemon that dies without BYE and keeps
+ * the children and their exits for the next one; it exits once no child is left and (a) the
+ * daemon said BYE, (b) SIGTERM/SIGINT came, or (c) no daemon is connected and no exit is
+ * waiting to be read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +216,8 @@ static int take_lock(const char *path) {
     if (errno != EWOULDBLOCK || mono_ms() - t0 > LOCK_WAIT_MS) return -1;
     nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
   }
+  /* The lock file names the holder, for operators and tests. */
+  if (ftruncate(lock_fd, 0) < 0 || dprintf(lock_fd, "%d\n", (int)getpid()) < 0) return -1;
   return 0;
 }
 

@@ -1,21 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { REPO, eventually, pidAlive, tempRoot } from './daemon.js';
+import { pidAlive, eventually, tempRoot } from './daemon.js';
+import { spawnerBinary } from './spawner-binary.js';
 import { connectSocket, startSpawner } from '../../controllers/os/spawner/launch.js';
 import { encodeFrame, FrameDecoder, Field, Msg, WIRE_VERSION, type FieldList, type Frame } from '../../controllers/os/spawner/protocol.js';
 
-const BUILT = join(REPO, 'dist', 'native', 'svc-spawner');
-const ASAN = join(REPO, 'dist', 'native-asan', 'svc-spawner');
-
-/**
- * The spawner the tests run: the AddressSanitizer build when `npm run build:asan` made it after
- * the plain one (a stale ASan copy is not used), else the plain build.
- */
-export function spawnerBinary(): string {
-  if (existsSync(ASAN) && statSync(ASAN).mtimeMs >= statSync(BUILT).mtimeMs) return ASAN;
-  return BUILT;
-}
+export { killSpawnerOf, spawnerBinary } from './spawner-binary.js';
 
 export interface SpawnerPaths {
   root: string;
