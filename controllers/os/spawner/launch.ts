@@ -41,7 +41,7 @@ export function startSpawner(loc: SpawnerLocation): Promise<number> {
     try {
       child = spawn(loc.binary, ['--socket', loc.socketPath, ...(loc.args ?? [])], { detached: true, stdio: ['ignore', 'pipe', log] });
     } catch (err) {
-      reject(err as Error);
+      reject(err instanceof Error ? err : new Error(String(err)));
       return;
     } finally {
       closeSync(log);
