@@ -14,7 +14,7 @@ import { ProgramStore } from '../../state/store.js';
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
  * reconcile loop, deterministic and without sleeps.
  */
-export async function processHarness() {
+export async function processHarness(opts: { startLoop?: boolean } = {}) {
   const os = new FakeOs();
   const clock = new FakeClock();
   const store = await ProgramStore.fromDb(new MemoryLevel());
@@ -35,7 +35,7 @@ export async function processHarness() {
   });
   const reconciler = (loop.reconciler = new Reconciler(clock, controller.reconcile));
   store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
-  reconciler.start();
+  if (opts.startLoop !== false) reconciler.start(); // false: as at boot, adopt first (reconciler.start() later)
 
   /** Lets the loop run until nothing is ready (timers in the future stay pending). */
   const { settle, advance } = loopDriver(clock, [reconciler]);
