@@ -22,9 +22,9 @@ test('frames round-trip through the decoder, split at any byte', () => {
     const d = new FrameDecoder();
     const frames = [...d.push(bytes.subarray(0, cut)), ...d.push(bytes.subarray(cut))];
     assert.deepEqual(frames.map((f) => [f.type, f.seq]), [[Msg.SPAWN, 7], [Msg.OK, 8]]);
-    assert.deepEqual(frames[0]!.fields.get(Field.ARG)!.map(String), ['-c', 'échappé']);
-    assert.equal(frames[0]!.fields.get(Field.UID)![0]!.readUInt32LE(0), 65534);
-    assert.equal(u64(frames[0]!, Field.START_TIME), 2 ** 40);
+    assert.deepEqual(frames[0].fields.get(Field.ARG)!.map(String), ['-c', 'échappé']);
+    assert.equal(frames[0].fields.get(Field.UID)![0].readUInt32LE(0), 65534);
+    assert.equal(u64(frames[0], Field.START_TIME), 2 ** 40);
   }
 });
 
@@ -66,7 +66,7 @@ function exitFrame(serial: number, pid: number, startTime: number, code: number,
     [Field.SERIAL, { u64: serial }], [Field.PID, { i32: pid }], [Field.START_TIME, { u64: startTime }], [Field.STARTED_AT, { u64: 5 }],
     [Field.TAG, 't'], [Field.CODE, { i32: code }], [Field.SIGNO, { i32: signo }], [Field.UTIME_US, { u64: 2500 }], [Field.STIME_US, { u64: 0 }], [Field.MAXRSS_KB, { u64: 4 }],
   ]);
-  return exitOf(new FrameDecoder().push(bytes)[0]!);
+  return exitOf(new FrameDecoder().push(bytes)[0]);
 }
 
 test('exit frames: -1 means signalled, rusage in ms and bytes', () => {
@@ -108,11 +108,11 @@ test('OS selection: off, a missing binary, a socket path too long; each but off 
   assert.ok((await createOs({ ...base, spawner: false, env: {} })) instanceof LinuxOs);
   assert.deepEqual(warnings, []);
   assert.ok((await createOs({ ...base, env: { SVC_SPAWNER_BINARY: '/nonexistent/svc-spawner' } })) instanceof LinuxOs);
-  assert.match(warnings[0]!, /^svc-spawner not found at \/nonexistent\/svc-spawner .*Node's child_process$/);
+  assert.match(warnings[0], /^svc-spawner not found at \/nonexistent\/svc-spawner .*Node's child_process$/);
   await createOs({ ...base, env: { SVC_SPAWNER_BINARY: '/bin/true' }, root: `/tmp/${'d'.repeat(120)}` });
-  assert.match(warnings[1]!, /longer than 107 bytes/);
+  assert.match(warnings[1], /longer than 107 bytes/);
   await createOs({ ...base, env: { SVC_SPAWNER: 'maybe' }, spawner: false });
-  assert.match(warnings[2]!, /SVC_SPAWNER=maybe: not one of on\/off/);
+  assert.match(warnings[2], /SVC_SPAWNER=maybe: not one of on\/off/);
 });
 
 test('exec probes run through OsPort.capture: exit 0 passes, the last output line is quoted', async () => {
