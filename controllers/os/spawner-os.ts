@@ -143,7 +143,7 @@ export class SpawnerOs extends LinuxOs implements OsPort {
     const conn = await this.connection();
     if (!conn) return super.spawn(spec, onExit);
     const handle = await this.start(conn, spec, false);
-    this.exits.watch(handle, (exit) => onExit(exit));
+    this.exits.watch(handle, (exit, _output, failure) => onExit(failure ? { ...exit, error: describeSpawnFailure(spec, failure) } : exit));
     return handle;
   }
 
@@ -174,9 +174,9 @@ export class SpawnerOs extends LinuxOs implements OsPort {
         timedOut = true;
         this.signal(handle.pid, 'SIGKILL', true);
       }, timeoutMs);
-      this.exits.watch(handle, (exit, output) => {
+      this.exits.watch(handle, (exit, output, failure) => {
         clearTimeout(timer);
-        resolve({ ...exit, timedOut, output });
+        resolve({ ...exit, timedOut, output, ...(failure ? { error: describeSpawnFailure(spec, failure) } : {}) });
       });
     });
   }

@@ -16,6 +16,7 @@ struct child {
   uint32_t flags;         /* SPAWN_* */
   char *tag;
   int capture_fd; /* read end of the output pipe, or -1 */
+  int32_t fail_err, fail_stage; /* set when a forked child reported that it could not exec */
   size_t capture_len;
   char capture[CAPTURE_MAX];
 };
@@ -30,6 +31,7 @@ struct exit_rec {
   int32_t code;  /* exit status, or -1 when killed by a signal */
   int32_t signo; /* 0 unless killed by a signal */
   uint64_t utime_us, stime_us, maxrss_kb;
+  int32_t fail_err, fail_stage; /* never exec'd: why (0 = it ran) */
   size_t output_len;
   char *output;
 };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,8 @@ enum { CHILD_STACK = 64 * 1024 };
 
 struct child_ctx {
   const struct launch *l;
+  /* /bin/sh, <the file>, argv[1..]: execvp's rule for a file without a #! line (as Node does). */
+  char **sh_argv;
   /* Written by the child in the shared address space (CLONE_VM) before it exits. */
   volatile int err;
   volatile int stage;
@@ -56,6 +59,11 @@ __attribute__((no_sanitize("address", "undefined"))) static int child_main(void 
   int saw_eacces = 0;
   for (char *const *p = l->paths; *p; p++) {
     execve(*p, l->argv, l->envp);
+    if (errno == ENOEXEC) {
+      c->sh_argv[1] = *p;
+      execve("/bin/sh", c->sh_argv, l->envp);
+      break;
+    }
     if (errno == EACCES) saw_eacces = 1;
     else if (errno != ENOENT && errno != ENOTDIR) break;
   }
@@ -63,11 +71,17 @@ __attribute__((no_sanitize("address", "undefined"))) static int child_main(void 
 fail:
   c->err = errno ? errno : EINVAL;
   c->stage = stage;
+  if (l->errfd >= 0) {
+    /* A forked child shares no memory with the spawner: tell it through the pipe. */
+    struct child_failure f = {.pid = getpid(), .err = c->err, .stage = stage};
+    ssize_t ignored = write(l->errfd, &f, sizeof f);
+    (void)ignored;
+  }
   _exit(127);
 }
 
-static pid_t launch_clone(const struct launch *l, struct launch_error *e) {
-  struct child_ctx ctx = {.l = l, .err = 0, .stage = STAGE_NONE};
+static pid_t launch_clone(const struct launch *l, char **sh_argv, struct launch_error *e) {
+  struct child_ctx ctx = {.l = l, .sh_argv = sh_argv, .err = 0, .stage = STAGE_NONE};
   pid_t pid = clone(child_main, child_stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &ctx);
   if (pid < 0) {
     e->err = errno;
@@ -81,6 +95,63 @@ static pid_t launch_clone(const struct launch *l, struct launch_error *e) {
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
     }
     return -1;
+  }
+  return pid;
+}
+
+/* The path execvp would run, checked now so that the usual failures are answered at once. */
+static char *resolve_exec(const struct launch *l, struct launch_error *e) {
+  int saw_eacces = 0;
+  for (char *const *p = l->paths; *p; p++) {
+    char *full = NULL;
+    if ((*p)[0] != '/' && l->cwd) {
+      /* Relative to the cwd the child will have (execve after chdir). */
+      size_t a = strlen(l->cwd), b = strlen(*p);
+      full = xrealloc(NULL, a + 1 + b + 1);
+      memcpy(full, l->cwd, a);
+      full[a] = '/';
+      memcpy(full + a + 1, *p, b + 1);
+    }
+    struct stat st;
+    const char *path = full ? full : *p;
+    int ok = stat(path, &st) == 0;
+    int err = ok ? (S_ISREG(st.st_mode) ? (access(path, X_OK) == 0 ? 0 : errno) : EACCES) : errno;
+    free(full);
+    if (err == 0) return xstrndup(*p, strlen(*p));
+    if (err == EACCES) saw_eacces = 1;
+    else if (err != ENOENT && err != ENOTDIR) {
+      e->err = err;
+      e->stage = STAGE_EXEC;
+      return NULL;
+    }
+  }
+  e->err = saw_eacces ? EACCES : ENOENT;
+  e->stage = STAGE_EXEC;
+  return NULL;
+}
+
+static pid_t launch_fork(const struct launch *l, char **sh_argv, struct launch_error *e) {
+  struct stat st;
+  if (l->cwd) {
+    int err = stat(l->cwd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (err) {
+      e->err = err;
+      e->stage = STAGE_CHDIR;
+      return -1;
+    }
+  }
+  char *exe = resolve_exec(l, e);
+  if (!exe) return -1;
+  char *paths[] = {exe, NULL};
+  struct launch resolved = *l;
+  resolved.paths = paths;
+  struct child_ctx ctx = {.l = &resolved, .sh_argv = sh_argv, .err = 0, .stage = STAGE_NONE};
+  pid_t pid = fork();
+  if (pid == 0) child_main(&ctx); /* does not return */
+  free(exe);
+  if (pid < 0) {
+    e->err = errno;
+    e->stage = STAGE_CLONE;
   }
   return pid;
 }
@@ -121,10 +192,24 @@ static pid_t launch_posix(const struct launch *l, struct launch_error *e) {
   return -1;
 }
 
+static char **sh_argv_for(const struct launch *l) {
+  size_t n = 0;
+  while (l->argv[n]) n++;
+  char **v = xrealloc(NULL, (n + 2) * sizeof *v);
+  v[0] = "/bin/sh";
+  v[1] = NULL; /* the file, filled in by the child */
+  for (size_t i = 1; i <= n; i++) v[i + 1] = l->argv[i];
+  return v;
+}
+
 pid_t launch(enum launch_method method, const struct launch *l, struct launch_error *e) {
   e->err = 0;
   e->stage = STAGE_NONE;
-  return method == METHOD_POSIX_SPAWN ? launch_posix(l, e) : launch_clone(l, e);
+  if (method == METHOD_POSIX_SPAWN) return launch_posix(l, e);
+  char **sh_argv = sh_argv_for(l);
+  pid_t pid = method == METHOD_CLONE ? launch_clone(l, sh_argv, e) : launch_fork(l, sh_argv, e);
+  free(sh_argv);
+  return pid;
 }
 
 char **exec_candidates(const char *file, char *const *envp) {

@@ -1,8 +1,14 @@
 /*
- * Starting one process: a new session, fds 0-2, cwd, identity, then exec. Two ways, measured in
- * bench/FINDINGS.md: clone(CLONE_VM | CLONE_VFORK) with our own child code (the default: it can
- * switch uid/gid, tells which step failed, and becomes clone3 + CLONE_INTO_CGROUP later), and
- * glibc's posix_spawn (no uid/gid switch, errors without the failing step).
+ * Starting one process: a new session, fds 0-2, cwd, identity, then exec. Three ways, measured
+ * in bench/FINDINGS.md:
+ *  - fork (the default): the spawner is small, so fork is cheap, and it never waits for the
+ *    child to be scheduled and exec. The usual failures (no such command, cwd not a directory)
+ *    are found before forking; a later one (exec format, a permission only the target user
+ *    lacks) reaches the spawner through the error pipe and is reported with the child's exit.
+ *  - clone(CLONE_VM | CLONE_VFORK) with our own child code: every failure is synchronous, with
+ *    the failing step; the spawner waits for each child's exec.
+ *  - glibc's posix_spawn (the same mechanism inside): no uid/gid switch, errors without the step.
+ * All three become clone3 + CLONE_INTO_CGROUP when the request gains a cgroup.
  */
 #ifndef SPAWNER_LAUNCH_H
 #define SPAWNER_LAUNCH_H
@@ -27,7 +33,7 @@ enum launch_stage {
   STAGE_CGROUP = 13,
 };
 
-enum launch_method { METHOD_CLONE, METHOD_POSIX_SPAWN };
+enum launch_method { METHOD_FORK, METHOD_CLONE, METHOD_POSIX_SPAWN };
 
 struct launch {
   char *const *argv;
@@ -38,6 +44,14 @@ struct launch {
   int set_uid, set_gid;
   uid_t uid;
   gid_t gid;
+  int errfd; /* METHOD_FORK: where a failing child writes a struct child_failure; -1 = nowhere */
+};
+
+/* What a forked child that could not exec writes to errfd before _exit(127) (< PIPE_BUF). */
+struct child_failure {
+  int32_t pid;
+  int32_t err;
+  int32_t stage;
 };
 
 struct launch_error {

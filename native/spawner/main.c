@@ -1,7 +1,7 @@
 /*
  * svc-spawner: starts svcd's programs on request and reports their exits (PROTOCOL.md).
  *
- *   svc-spawner --socket PATH [--method clone|posix_spawn]
+ *   svc-spawner --socket PATH [--method fork|clone|posix_spawn]
  *
  * Binds PATH (mode 0600; one instance per PATH by an flock on PATH.lock, which holds its pid),
  * prints "ready <pid>" on stdout and closes it, then serves one daemon at a time. It is the
@@ -45,7 +45,7 @@ struct conn {
   int want_out; /* EPOLLOUT armed */
 };
 
-struct spawner S = {.epfd = -1, .nullfd = -1, .method = METHOD_CLONE};
+struct spawner S = {.epfd = -1, .nullfd = -1, .errpipe = {-1, -1}, .method = METHOD_FORK};
 static struct conn conns[MAX_CONNS];
 static int active = -1;
 static int ever_active;
@@ -256,6 +256,8 @@ static int setup(void) {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) return die("prctl(PR_SET_CHILD_SUBREAPER)");
   setsid(); /* already a session leader when svcd started us detached (EPERM) */
   if ((S.nullfd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) return die("/dev/null");
+  /* Non-blocking both ways: a child never waits on a full pipe to report its failure. */
+  if (pipe2(S.errpipe, O_CLOEXEC | O_NONBLOCK) < 0) return die("pipe");
   if (take_lock(socket_path) < 0) return die("another spawner holds the lock of this socket");
   if (bind_socket(socket_path) < 0) return die(socket_path);
   if ((sig_fd = signalfd(-1, &blocked, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) return die("signalfd");
@@ -309,11 +311,13 @@ static void teardown(void) {
   if (sig_fd >= 0) close(sig_fd);
   if (S.epfd >= 0) close(S.epfd);
   if (S.nullfd >= 0) close(S.nullfd);
+  for (int i = 0; i < 2; i++)
+    if (S.errpipe[i] >= 0) close(S.errpipe[i]);
   if (lock_fd >= 0) close(lock_fd);
 }
 
 static int usage(void) {
-  fputs("usage: svc-spawner --socket PATH [--method clone|posix_spawn]\n", stderr);
+  fputs("usage: svc-spawner --socket PATH [--method fork|clone|posix_spawn]\n", stderr);
   return 2;
 }
 
@@ -322,7 +326,8 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) socket_path = argv[++i];
     else if (strcmp(argv[i], "--method") == 0 && i + 1 < argc) {
       const char *m = argv[++i];
-      if (strcmp(m, "clone") == 0) S.method = METHOD_CLONE;
+      if (strcmp(m, "fork") == 0) S.method = METHOD_FORK;
+      else if (strcmp(m, "clone") == 0) S.method = METHOD_CLONE;
       else if (strcmp(m, "posix_spawn") == 0) S.method = METHOD_POSIX_SPAWN;
       else return usage();
     } else return usage();

@@ -52,6 +52,8 @@ static void record_exit(struct child *c, int status, const struct rusage *ru) {
   e->utime_us = tv_us(ru->ru_utime);
   e->stime_us = tv_us(ru->ru_stime);
   e->maxrss_kb = (uint64_t)ru->ru_maxrss;
+  e->fail_err = c->fail_err;
+  e->fail_stage = c->fail_stage;
   if (c->flags & SPAWN_CAPTURE) {
     /* What is in the pipe now; a grandchild holding it open does not delay the exit. */
     if (c->capture_fd >= 0) drain(c);
@@ -63,7 +65,20 @@ static void record_exit(struct child *c, int status, const struct rusage *ru) {
   if (out) encode_exit(out, e);
 }
 
+/* Written by a child before its _exit, so read before its exit is recorded. */
+static void read_failures(void) {
+  struct child_failure f;
+  while (read(S.errpipe[0], &f, sizeof f) == (ssize_t)sizeof f) {
+    struct child *c = child_find(f.pid);
+    if (c) {
+      c->fail_err = f.err;
+      c->fail_stage = f.stage;
+    }
+  }
+}
+
 void reap_children(void) {
+  read_failures();
   for (;;) {
     int status;
     struct rusage ru;

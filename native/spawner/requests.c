@@ -39,6 +39,13 @@ void encode_exit(struct buf *out, const struct exit_rec *e) {
   put_u64(out, F_STIME_US, e->stime_us);
   put_u64(out, F_MAXRSS_KB, e->maxrss_kb);
   if (e->output) put_bytes(out, F_OUTPUT, e->output, e->output_len);
+  if (e->fail_err) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: %s", stage_name(e->fail_stage), strerror(e->fail_err));
+    put_i32(out, F_ERRNO, e->fail_err);
+    put_u32(out, F_STAGE, (uint32_t)e->fail_stage);
+    put_str(out, F_MESSAGE, msg);
+  }
   frame_end(out, f);
 }
 

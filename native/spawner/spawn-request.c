@@ -203,6 +203,7 @@ void handle_spawn(struct buf *out, uint32_t seq, const uint8_t *body, size_t len
       .argv = r.argv.v, .envp = r.env.v, .paths = paths, .cwd = r.cwd,
       .fd0 = S.nullfd, .fd1 = fds[1] >= 0 ? fds[1] : S.nullfd, .fd2 = fds[2] >= 0 ? fds[2] : S.nullfd,
       .set_uid = r.set_uid, .set_gid = r.set_gid, .uid = r.uid, .gid = r.gid,
+      .errfd = S.method == METHOD_FORK ? S.errpipe[1] : -1,
   };
   struct launch_error e;
   pid_t pid = launch(S.method, &l, &e);

@@ -12,6 +12,7 @@
 struct spawner {
   int epfd;
   int nullfd; /* /dev/null, stdin of every child */
+  int errpipe[2]; /* forked children that fail to exec report here (struct child_failure) */
   enum launch_method method;
   int bye;       /* the daemon said goodbye: exit once no child is left */
   int terminate; /* SIGTERM/SIGINT: the same */

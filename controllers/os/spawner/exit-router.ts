@@ -1,7 +1,7 @@
 import type { ProcessHandle } from '../port.js';
 import type { SpawnerExit } from './frames.js';
 
-export type Done = (exit: SpawnerExit['exit'], output: string) => void;
+export type Done = (exit: SpawnerExit['exit'], output: string, failure?: SpawnerExit['failure']) => void;
 
 /** Exits nobody waits for yet are kept this many at most (oldest dropped). */
 const MAX_UNCLAIMED = 10_000;
@@ -78,7 +78,7 @@ export class ExitRouter {
   }
 
   private deliver(e: SpawnerExit, done: Done): void {
-    done(e.exit, e.output);
+    done(e.exit, e.output, e.failure);
     this.ackSerial = Math.max(this.ackSerial, e.serial);
     if (this.ackScheduled) return;
     this.ackScheduled = true;

@@ -1,5 +1,5 @@
 import type { ExitInfo, RecoveredProcess, SpawnSpec } from '../port.js';
-import type { SpawnerRequestError } from './connection.js';
+import { errorOf, type SpawnerRequestError } from './connection.js';
 import { Field, i32, SpawnFlag, text, u64, type FieldList, type Frame } from './protocol.js';
 
 /** An EXIT frame: which child, how it ended, and the serial to acknowledge. */
@@ -8,6 +8,8 @@ export interface SpawnerExit extends RecoveredProcess {
   exit: ExitInfo;
   /** Captured output (capture requests only). */
   output: string;
+  /** Set when the child never ran: it was forked but could not exec (native/spawner/launch.h). */
+  failure?: SpawnerRequestError;
 }
 
 export function liveOf(f: Frame): RecoveredProcess {
@@ -26,6 +28,7 @@ export function exitOf(f: Frame): SpawnerExit {
       usage: { userMs: u64(f, Field.UTIME_US) / 1000, systemMs: u64(f, Field.STIME_US) / 1000, maxRssBytes: u64(f, Field.MAXRSS_KB) * 1024 },
     },
     output: text(f, Field.OUTPUT),
+    ...(f.fields.has(Field.ERRNO) ? { failure: errorOf(f) } : {}),
   };
 }
 

@@ -116,24 +116,49 @@ test('spawn failures read as LinuxOs\'s, with the failing step', async () => {
   await assert.rejects(os.spawn(spec('sh', ['a\0b']), () => undefined), /contains a NUL byte/);
 });
 
+test('a script without #! runs with /bin/sh (as Node does); a missing #! interpreter is reported with the exit', async () => {
+  const plain = join(paths.root, 'plain-script');
+  writeFileSync(plain, 'echo "plain $1"\n', { mode: 0o755 });
+  const ran = await os.capture({ file: plain, args: ['arg'], cwd: paths.root, env }, 5000);
+  assert.deepEqual([ran.code, ran.output], [0, 'plain arg\n']);
+  const broken = join(paths.root, 'broken-interpreter');
+  writeFileSync(broken, '#!/nonexistent/interpreter\n', { mode: 0o755 });
+  // Forked before exec could fail: spawn() resolves, the exit carries the failure.
+  const p = await run(spec(broken, []));
+  const exit = await p.exit;
+  assert.match(exit.error ?? '', /^command not found: .*broken-interpreter/);
+  assert.equal(exit.code, 127);
+});
+
 test('uid and gid are switched (as root)', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
   const r = await os.capture({ file: 'sh', args: ['-c', 'echo $(id -u):$(id -g):$(id -G)'], cwd: '/', env, uid: 65534, gid: 65534 }, 5000);
   assert.equal(r.output.trim(), '65534:65534:65534', 'supplementary groups dropped too');
 });
 
-test('the posix_spawn method starts programs too, and refuses a uid switch', async () => {
-  const p2 = spawnerPaths();
-  const other = await SpawnerOs.start({ binary: spawnerBinary(), socketPath: p2.socketPath, logFile: p2.logFile, args: ['--method', 'posix_spawn'], warn: (m) => warnings.push(m) });
-  try {
-    const r = await other.capture({ file: 'sh', args: ['-c', 'echo via posix_spawn; exit 5'], cwd: p2.root, env }, 5000);
-    assert.deepEqual([r.code, r.output], [5, 'via posix_spawn\n']);
-    const id = await other.capture({ file: 'true', args: [], cwd: p2.root, env, uid: 1 }, 5000);
-    assert.match(id.error ?? '', /cannot switch user or group/);
-  } finally {
-    const pid = other.spawnerPid;
-    await other.close();
-    await waitGone(pid);
-    assert.equal(sanitizerReports(p2.logFile), '');
-    removeRoot(p2.root);
-  }
-});
+for (const method of ['clone', 'posix_spawn']) {
+  test(`the ${method} method starts programs too, with the same errors`, async () => {
+    const p2 = spawnerPaths();
+    const other = await SpawnerOs.start({ binary: spawnerBinary(), socketPath: p2.socketPath, logFile: p2.logFile, args: ['--method', method], warn: (m) => warnings.push(m) });
+    try {
+      const r = await other.capture({ file: 'sh', args: ['-c', `echo via ${method}; exit 5`], cwd: p2.root, env }, 5000);
+      assert.deepEqual([r.code, r.output], [5, `via ${method}\n`]);
+      const missing = await other.capture({ file: 'no-such-probe', args: [], cwd: p2.root, env }, 5000);
+      assert.match(missing.error ?? '', /^command not found: no-such-probe/);
+      if (method === 'posix_spawn') {
+        const id = await other.capture({ file: 'true', args: [], cwd: p2.root, env, uid: 1 }, 5000);
+        assert.match(id.error ?? '', /cannot switch user or group/, 'posix_spawn cannot switch users');
+      } else {
+        await assert.rejects(other.spawn(spec('sh', [], { cwd: join(p2.root, 'missing') }), () => undefined), /cwd .*missing: no such directory/);
+        const plain = join(p2.root, 'plain-script');
+        writeFileSync(plain, 'echo plain\n', { mode: 0o755 });
+        assert.equal((await other.capture({ file: plain, args: [], cwd: p2.root, env }, 5000)).output, 'plain\n');
+      }
+    } finally {
+      const pid = other.spawnerPid;
+      await other.close();
+      await waitGone(pid);
+      assert.equal(sanitizerReports(p2.logFile), '');
+      removeRoot(p2.root);
+    }
+  });
+}
