@@ -146,8 +146,11 @@ static void mkdir_parents(const char *path) {
 }
 
 static int open_log(const char *path) {
-  mkdir_parents(path);
-  return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0640);
+  int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY;
+  int fd = open(path, flags, 0640);
+  if (fd >= 0 || errno != ENOENT) return fd;
+  mkdir_parents(path); /* only when a directory is missing: one syscall per spawn otherwise */
+  return open(path, flags, 0640);
 }
 
 static uint64_t now_ms(void) {
