@@ -20,8 +20,8 @@ for (const [what, env, warning] of [
       const spawnerLines = d.stderr.filter((l) => l.includes('svc-spawner'));
       if (warning) {
         assert.equal(spawnerLines.length, 1);
-        assert.match(spawnerLines[0]!, warning);
-        assert.match(spawnerLines[0]!, /"level":"warn"/);
+        assert.match(spawnerLines[0], warning);
+        assert.match(spawnerLines[0], /"level":"warn"/);
       } else assert.deepEqual(spawnerLines, []);
       const id = (await d.request('POST', '/api/v1/programs', { name: 'p', command: process.execPath, args: [fixture('exit-with.js'), '4'], retry_limit: 0 })).body.id as string;
       const fatal = await eventually(async () => {
