@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { killSpawnerOf, spawnerBinary } from './spawner-binary.js';
+import { endSpawnerOf, sanitizerReports, spawnerBinary } from './spawner-binary.js';
 
 export const REPO = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const FIXTURES = join(REPO, 'test', 'fixtures');
@@ -94,7 +94,9 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
       const code = await exited;
       clearTimeout(timer);
       killLeftovers();
-      killSpawnerOf(join(root, 'run', 'spawner.sock'));
+      await endSpawnerOf(join(root, 'run', 'spawner.sock'));
+      const report = sanitizerReports(join(root, 'logs', 'spawner.log'));
+      if (report) throw new Error(`svc-spawner: sanitizer report in ${root}/logs/spawner.log:\n${report}`);
       return code;
     },
     async crash() {

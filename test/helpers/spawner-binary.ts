@@ -15,20 +15,42 @@ export function spawnerBinary(): string {
   return BUILT;
 }
 
+/** What the sanitizers (ASan, LSan, UBSan) wrote to a spawner log, or '' when nothing. */
+export function sanitizerReports(logFile: string): string {
+  const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+  return /Sanitizer|runtime error:/.test(text) ? text : '';
+}
+
+function spawnerPid(socketPath: string): number | null {
+  try {
+    const pid = Number(readFileSync(`${socketPath}.lock`, 'utf8').trim());
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const state = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    if (state.slice(state.lastIndexOf(')') + 2, state.lastIndexOf(')') + 3) === 'Z') return null;
+    return cmdline[0]?.endsWith('svc-spawner') && cmdline.includes(socketPath) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * After a graceful daemon stop: gives the spawner `graceMs` to exit by itself (it does once its
+ * last child is gone; LeakSanitizer reports at that exit), then kills it.
+ */
+export async function endSpawnerOf(socketPath: string, graceMs = 5000): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (spawnerPid(socketPath) !== null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  killSpawnerOf(socketPath);
+}
+
 /**
  * Kills the spawner serving `socketPath` (its pid is in `<socket>.lock`), if it is still that
  * spawner; returns its pid or null. A spawner keeps a crashed daemon's exits until a daemon
  * reads them, so tests end it themselves.
  */
 export function killSpawnerOf(socketPath: string): number | null {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(`${socketPath}.lock`, 'utf8').trim());
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    if (!cmdline[0]?.endsWith('svc-spawner') || !cmdline.includes(socketPath)) return null;
-  } catch {
-    return null;
-  }
+  const pid = spawnerPid(socketPath);
+  if (pid === null) return null;
   try {
     process.kill(pid, 'SIGKILL');
   } catch {

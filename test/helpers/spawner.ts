@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { pidAlive, eventually, tempRoot } from './daemon.js';
@@ -6,7 +6,7 @@ import { spawnerBinary } from './spawner-binary.js';
 import { connectSocket, startSpawner } from '../../controllers/os/spawner/launch.js';
 import { encodeFrame, FrameDecoder, Field, Msg, WIRE_VERSION, type FieldList, type Frame } from '../../controllers/os/spawner/protocol.js';
 
-export { killSpawnerOf, spawnerBinary } from './spawner-binary.js';
+export { killSpawnerOf, sanitizerReports, spawnerBinary } from './spawner-binary.js';
 
 export interface SpawnerPaths {
   root: string;
@@ -20,12 +20,6 @@ export function spawnerPaths(root = tempRoot('svc-spawner-')): SpawnerPaths {
 
 export async function startRawSpawner(paths: SpawnerPaths, args: string[] = []): Promise<number> {
   return startSpawner({ binary: spawnerBinary(), socketPath: paths.socketPath, logFile: paths.logFile, args });
-}
-
-/** Nothing the sanitizers would say (ASan, LSan, UBSan) in the spawner's log. */
-export function sanitizerReports(logFile: string): string {
-  const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-  return /Sanitizer|runtime error:/.test(text) ? text : '';
 }
 
 export function fdCount(pid: number): number {
