@@ -22,7 +22,7 @@ import { MANAGERS, resultsTable, type ManagerName } from './report.js';
 import { Results } from './results.js';
 import { bulkStart } from './scenarios/bulk-start.js';
 import { crashRestart } from './scenarios/crash-restart.js';
-import { killFloor, respawnFloor, startFloor } from './scenarios/floor.js';
+import { killFloor, respawnFloor, startFloor, startFloorC } from './scenarios/floor.js';
 import { idle } from './scenarios/idle.js';
 import { listLatency } from './scenarios/list-latency.js';
 import { stackApply } from './scenarios/stack-apply.js';
@@ -40,12 +40,13 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     out: { type: 'string' },
+    sizes: { type: 'string' },
   },
 });
 
 const quick = args.quick;
 const plan = {
-  sizes: quick ? [10, 50] : [10, 100, 500],
+  sizes: args.sizes ? args.sizes.split(',').map(Number) : quick ? [10, 50] : [10, 100, 500],
   reps: Number(args.reps ?? (quick ? 1 : 3)),
   idleN: quick ? 50 : 100,
   idleSecs: quick ? 5 : 30,
@@ -60,20 +61,17 @@ const profDir = join(BENCH_DIR, 'out', 'prof');
 
 interface Contender {
   make(): Manager;
-  /** The 'N POSTs' svc variant only runs S1. */
-  s1Only?: boolean;
+  /** Svc variants that only run S1, into this measure (N POSTs; child_process instead of the spawner). */
+  s1Only?: string;
   /** Runs S6 (stack apply): svc only. */
   stack?: boolean;
 }
 
-const contenders: Contender[] = [
-  ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), stack: true }] : []),
-  ...(only.has('svc') ? [{ make: () => new SvcManager('each', 16), s1Only: true }] : []),
-  ...(only.has('pm2') ? [{ make: () => new Pm2Manager() }] : []),
-  ...(only.has('supervisord') ? [{ make: () => new SupervisordManager() }] : []),
-];
-
 const results = new Results();
+const S1_EACH = 'time to all running; svc: N POSTs, 16 at a time';
+const S1_CHILD_PROCESS = "time to all running; svc with Node's child_process (SVC_SPAWNER=off), one POST";
+const S0 = `S0 start floor, N=${bigN}`;
+const C_FLOORS = { posix_spawn: 'C posix_spawn', clone: 'C clone(CLONE_VM|CLONE_VFORK)', fork: 'C fork' } as const;
 const s1 = (n: number) => `S1 bulk start, N=${n}`;
 const S2 = `S2 idle, ${plan.idleN} running, ${plan.idleSecs} s`;
 const S3 = 'S3 crash-restart (exit 1 at once)';
@@ -82,9 +80,12 @@ const S5 = `S5 stop all, N=${bigN}`;
 for (const n of plan.sizes) {
   const big = n === bigN;
   results.define(s1(n), 'time to all running; svc: one POST with an array', 'ms', big ? '≤1.6x floor, ≤0.4x pm2, ≤0.2x supervisord' : undefined);
-  results.define(s1(n), 'time to all running; svc: N POSTs, 16 at a time', 'ms');
+  results.define(s1(n), S1_EACH, 'ms');
+  results.define(s1(n), S1_CHILD_PROCESS, 'ms');
   results.define(s1(n), 'daemon RSS after', 'MiB', big ? '≤60 MiB' : undefined);
 }
+results.define(S0, "Node child_process.spawn (what svc's fallback does)", 'ms');
+for (const label of Object.values(C_FLOORS)) results.define(S0, label, 'ms');
 results.define(S2, 'daemon CPU', '%core', '≤0.1 %core');
 results.define(S2, 'daemon RSS', 'MiB');
 results.define(S3, 'interval between starts (median)', 'ms');
@@ -94,6 +95,14 @@ results.define(S4, 'CLI: svc list; pm2 jlist; supervisorctl status', 'ms', '<150
 results.define(S5, 'time until every child is gone', 'ms', '≤2x floor');
 const S6 = `S6 stack apply (svc only), N=${bigN}`;
 results.define(S6, 'PUT /api/v1/stack to all running', 'ms');
+
+const contenders: Contender[] = [
+  ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), stack: true }] : []),
+  ...(only.has('svc') ? [{ make: () => new SvcManager('each', 16), s1Only: S1_EACH }] : []),
+  ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, [], { SVC_SPAWNER: 'off' }), s1Only: S1_CHILD_PROCESS }] : []),
+  ...(only.has('pm2') ? [{ make: () => new Pm2Manager() }] : []),
+  ...(only.has('supervisord') ? [{ make: () => new SupervisordManager() }] : []),
+];
 
 /** Starts a fresh manager, runs `fn`, and always stops it and kills whatever of it is left. */
 async function withManager<T>(c: Contender, fn: (m: Manager) => Promise<T>): Promise<T> {
@@ -112,7 +121,10 @@ async function withManager<T>(c: Contender, fn: (m: Manager) => Promise<T>): Pro
 
 async function measureFloors(work: string): Promise<number> {
   for (const n of plan.sizes) results.add(s1(n), 'time to all running; svc: one POST with an array', 'floor', await startFloor(n));
-  for (const n of plan.sizes) results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', 'floor', (await startFloor(n)));
+  for (const n of plan.sizes) results.add(s1(n), S1_EACH, 'floor', await startFloor(n));
+  for (const n of plan.sizes) results.add(s1(n), S1_CHILD_PROCESS, 'floor', await startFloor(n));
+  results.add(S0, "Node child_process.spawn (what svc's fallback does)", 'floor', await startFloor(bigN));
+  for (const [method, label] of Object.entries(C_FLOORS)) results.add(S0, label, 'floor', await startFloorC(bigN, method as keyof typeof C_FLOORS));
   results.add(S5, 'time until every child is gone', 'floor', await killFloor(bigN));
   if (only.has('svc')) results.add(S6, 'PUT /api/v1/stack to all running', 'floor', await startFloor(bigN));
   const file = join(work, 'floor.stamps');
@@ -130,11 +142,11 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
       const r = await bulkStart(m, n);
       const who = m.name;
       if (c.s1Only) {
-        results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', who, r.ms);
+        results.add(s1(n), c.s1Only, who, r.ms);
         return;
       }
       results.add(s1(n), 'time to all running; svc: one POST with an array', who, r.ms);
-      if (who !== 'svc') results.add(s1(n), 'time to all running; svc: N POSTs, 16 at a time', who, r.ms);
+      if (who !== 'svc') results.add(s1(n), S1_EACH, who, r.ms);
       results.add(s1(n), 'daemon RSS after', who, r.rssMiB);
       if (n === plan.idleN) {
         log(`${m.variant}: S2 idle ${plan.idleSecs} s`);
@@ -177,6 +189,7 @@ const NOTES = `Notes:
 - The machine was shared with other engineers' builds and tests while this ran: figures are noisy, compare ratios rather than absolutes.
 - "running" means the manager reports the program running with a pid (supervisord with startsecs=0, so that it says RUNNING at spawn as svc and PM2 do).
 - S1 floor (S0): a bare Node script spawning N \`sleep 3600\` until each has a pid. S5 floor: the same script SIGTERMs its N sleeps and polls /proc until all are gone.
+- S0 C floors: a tiny C program (native/spawn-floor) starting N \`sleep 3600\` in new sessions with fds on /dev/null, by posix_spawn, clone(CLONE_VM|CLONE_VFORK) (what svc-spawner does) and fork. svc starts programs through svc-spawner unless SVC_SPAWNER=off (the child_process row).
 - S3 floor: a bare Node loop respawning the same crash program (\`bash -c 'echo $EPOCHREALTIME >> file; exit 1'\`) on its exit; "added delay" = manager's median interval minus that floor.
 - Enforced minimum restart delay: svc backoff_secs = 0 (no delay); PM2 restart_delay = 0 (no exp_backoff_restart_delay, max_restarts 1e6); supervisord has no restart delay once a process reached RUNNING (startsecs=0, autorestart=true, startretries 1e6).
 - S2 starts ${plan.settleSecs} s after the bulk start of S1, so that the collector's work right after the burst (all managers) is not counted as idle.

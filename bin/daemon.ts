@@ -8,13 +8,13 @@ import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
+import { createOs } from '../controllers/os/select-os.js';
 import { CronController } from '../controllers/cron/controller.js';
 import { stopLevels } from '../state/stop-order.js';
 import { HealthController } from '../controllers/health/controller.js';
-import { realProbes } from '../controllers/health/probes.js';
+import { createProbes } from '../controllers/health/probes.js';
 import { bindProgramFeeds } from '../controllers/manager-feeds.js';
 import { withSpawnDecorators, type SpawnDecorator } from '../controllers/os/decorated.js';
-import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { readCaFile } from '../controllers/ota/ca-file.js';
 import { OtaController } from '../controllers/ota/controller.js';
@@ -105,7 +105,10 @@ export class Daemon {
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
-    const os = withSpawnDecorators(this.opts.os ?? new LinuxOs(), this.opts.spawnDecorators ?? []);
+    // The spawner (native/spawner) when built and enabled, else child_process (docs/operations.md).
+    const port = this.opts.os ?? (await createOs({ spawner: config.supervisor.spawner, env: process.env, root: config.root, logDir: config.storage.log_dir, warn: (msg) => log.warn(msg) }));
+    this.cleanups.push(() => port.close()); // runs last: after every loop has stopped
+    const os = withSpawnDecorators(port, this.opts.spawnDecorators ?? []);
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
@@ -130,7 +133,7 @@ export class Daemon {
     const processes = new ProcessController({ store, observed, events, os, clock, runtime, spawnContext, boot, wake: wake('process'), log });
     const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
     manager.register(processes);
-    manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: realProbes, wake: wake('health') }));
+    manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: createProbes(os), wake: wake('health') }));
     manager.register(cron);
     manager.register(
       new OtaController({

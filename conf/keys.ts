@@ -32,6 +32,7 @@ export const CONFIG_KEYS = {
   },
   supervisor: {
     sample_interval_secs: { type: 'integer', default: 5, min: 1, max: 3600 },
+    spawner: { type: 'boolean', default: true },
   },
   stacks: {
     dir: { type: 'path', default: './stacks' },

@@ -49,15 +49,17 @@ export class SvcManager implements Manager {
     private readonly mode: SvcAddMode = 'array',
     private readonly concurrency = 16,
     private readonly extraArgs: string[] = [],
+    private readonly env: Record<string, string> = {},
   ) {
-    this.variant = mode === 'array' ? 'svc (one POST, array)' : `svc (N POSTs, ${concurrency} at a time)`;
+    const how = mode === 'array' ? 'one POST, array' : `N POSTs, ${concurrency} at a time`;
+    this.variant = `svc (${how}${env.SVC_SPAWNER === 'off' ? ", Node's child_process" : ''})`;
   }
 
   async start(): Promise<void> {
     this.root = mkdtempSync(join(tmpdir(), 'svc-bench-'));
     mkdirSync(join(this.root, 'conf'), { recursive: true });
     writeFileSync(join(this.root, 'conf', 'svc.toml'), '[server]\nport = 0\n');
-    const proc = (this.proc = spawn(process.execPath, [...shippedNodeFlags(), ...this.extraArgs, SVCD], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root }, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const proc = (this.proc = spawn(process.execPath, [...shippedNodeFlags(), ...this.extraArgs, SVCD], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root, ...this.env }, stdio: ['ignore', 'ignore', 'pipe'] }));
     const lines: string[] = [];
     this.url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: proc.stderr }).on('line', (line) => {

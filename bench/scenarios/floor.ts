@@ -18,3 +18,12 @@ export async function killFloor(n: number): Promise<number> {
 export async function respawnFloor(file: string, secs: number): Promise<number> {
   return (JSON.parse(await mustRun(process.execPath, [WORKER, 'respawn', file, String(secs)])) as { runs: number }).runs;
 }
+
+/** How the C floor starts each child (native/spawn-floor): the spawner's candidates. */
+export type CSpawnMethod = 'posix_spawn' | 'clone' | 'fork';
+const C_FLOOR = join(fileURLToPath(new URL('../../..', import.meta.url)), 'dist', 'native', 'svc-spawn-floor');
+
+/** S0 in C: N `sleep 3600` from a tiny C process, new session and /dev/null fds as svc gives them. */
+export async function startFloorC(n: number, method: CSpawnMethod): Promise<number> {
+  return (JSON.parse(await mustRun(C_FLOOR, [method, String(n)])) as { ms: number }).ms;
+}

@@ -1,11 +1,15 @@
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { constants } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { OsPort } from '../os/port.js';
 import type { ExecProbeSpec, ProbeOutcome, ProbePort } from './probe-port.js';
 
-/** Real probes: TCP connect, HTTP GET (undici), command execution. */
-export const realProbes: ProbePort = {
+/**
+ * Real probes: TCP connect, HTTP GET, and commands, which run through the OS port like every
+ * other process (the spawner when there is one).
+ */
+export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
   tcp(host, port, timeoutMs) {
     return new Promise<ProbeOutcome>((resolve) => {
       const socket = connect({ host, port });
@@ -37,35 +41,20 @@ export const realProbes: ProbePort = {
     });
   },
 
-  exec(spec: ExecProbeSpec, timeoutMs) {
-    return new Promise<ProbeOutcome>((resolve) => {
-      const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      const keep = (chunk: Buffer) => {
-        if (output.length < 512) output += chunk.toString();
-      };
-      child.stdout?.on('data', keep);
-      child.stderr?.on('data', keep);
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        try {
-          process.kill(-(child.pid ?? 0), 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }, timeoutMs);
-      const tail = () => (output.trim() ? `: ${output.trim().split('\n').slice(-1)[0]?.slice(0, 200)}` : '');
-      child.once('error', (err) => {
-        clearTimeout(timer);
-        resolve({ ok: false, message: `exec ${spec.file}: ${(err as NodeJS.ErrnoException).code ?? err.message}` });
-      });
-      child.once('close', (code, signal) => {
-        clearTimeout(timer);
-        if (timedOut) resolve({ ok: false, message: `exec ${spec.file}: killed after ${timeoutMs} ms` });
-        else if (code === 0) resolve({ ok: true, message: `exec ${spec.file}: exit 0${tail()}` });
-        else resolve({ ok: false, message: `exec ${spec.file}: ${code !== null ? `exit ${code}` : `signal ${signal}`}${tail()}` });
-      });
-    });
-  },
-};
+  exec: (spec, timeoutMs) => execProbe(os, spec, timeoutMs),
+});
+
+/** Exit 0 passes; the message ends with the last line of output (of the first CAPTURE_LIMIT bytes). */
+export async function execProbe(os: Pick<OsPort, 'capture'>, spec: ExecProbeSpec, timeoutMs: number): Promise<ProbeOutcome> {
+  const run = await os.capture(spec, timeoutMs);
+  const text = run.output.trim();
+  const tail = text ? `: ${text.split('\n').slice(-1)[0]?.slice(0, 200)}` : '';
+  if (run.error) return { ok: false, message: `exec ${spec.file}: ${run.error}` };
+  if (run.timedOut) return { ok: false, message: `exec ${spec.file}: killed after ${timeoutMs} ms` };
+  if (run.code === 0) return { ok: true, message: `exec ${spec.file}: exit 0${tail}` };
+  return { ok: false, message: `exec ${spec.file}: ${run.code !== null ? `exit ${run.code}` : `signal ${signalName(run.signal)}`}${tail}` };
+}
+
+function signalName(signo: number | null): string {
+  return Object.entries(constants.signals).find(([, n]) => n === signo)?.[0] ?? String(signo);
+}

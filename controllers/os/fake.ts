@@ -1,4 +1,4 @@
-import type { ExitInfo, OsPort, ProcessHandle, ProgramProcess, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Recovered, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { roleOf } from './process-role.js';
 
 interface FakeProcess {
@@ -55,6 +55,38 @@ export class FakeOs implements OsPort {
     for (const release of this.held.splice(0)) release();
   }
 
+  /** Captured runs (exec probes), and what each command returns (default exit 0, no output). */
+  readonly captureRuns: CaptureSpec[] = [];
+  readonly captureResults = new Map<string, { code: number | null; signal?: number | null; output?: string; timedOut?: boolean; error?: string }>();
+
+  async capture(spec: CaptureSpec, _timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+    this.captureRuns.push(spec);
+    const r = this.captureResults.get(spec.file) ?? { code: 0 };
+    return { code: r.code, signal: r.signal ?? null, timedOut: r.timedOut ?? false, output: r.output ?? '', ...(r.error ? { error: r.error } : {}) };
+  }
+
+  /**
+   * What recover() returns: set it to play a spawner that outlived the previous daemon. A live
+   * entry should also be a process (see `surviving`); an exited one is reported to watchAdopted.
+   */
+  recovered: Recovered = { live: [], exited: [] };
+  closed = false;
+
+  async recover(): Promise<Recovered> {
+    return this.recovered;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  /** A process left by a previous daemon (no onExit yet: watchAdopted sets it). */
+  surviving(spec: SpawnSpec): ProcessHandle {
+    const pid = this.nextPid++;
+    this.processes.set(pid, { pid, spec, onExit: () => undefined, alive: true, signals: [] });
+    return { pid, startTime: pid * 10 };
+  }
+
   /** Ends a process as if it exited by itself. */
   exit(pid: number, code: number | null, signal: number | null = null): void {
     const proc = this.processes.get(pid);
@@ -75,7 +107,8 @@ export class FakeOs implements OsPort {
   }
 
   startTimeOf(pid: number): number | null {
-    return this.processes.get(pid)?.alive ? pid * 10 : null;
+    if (this.processes.get(pid)?.alive) return pid * 10;
+    return this.recovered.exited.find((e) => e.pid === pid)?.startTime ?? null;
   }
 
   findProgramProcesses(): ProgramProcess[] {
@@ -85,14 +118,15 @@ export class FakeOs implements OsPort {
     });
   }
 
-  /** Starts a process as a previous daemon would have (no onExit until re-adopted). */
-  leftover(spec: SpawnSpec): number {
-    const pid = this.nextPid++;
-    this.processes.set(pid, { pid, spec, onExit: () => undefined, alive: true, signals: [] });
-    return pid;
-  }
 
   watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void {
+    const ended = this.recovered.exited.find((e) => e.pid === handle.pid && e.startTime === handle.startTime);
+    if (ended) {
+      // As the spawner: an exit kept across the restart is reported once, after the call returns.
+      this.recovered.exited = this.recovered.exited.filter((e) => e !== ended);
+      queueMicrotask(() => onExit(ended.exit));
+      return () => undefined;
+    }
     const proc = this.processes.get(handle.pid);
     if (proc) proc.onExit = onExit;
     return () => undefined;

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
-import type { ExitInfo, OsPort, ProcessHandle, ProgramProcess, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Recovered, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import { captureWithChildProcess } from './linux-capture.js';
 import { parseEnviron, roleOf } from './process-role.js';
 import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, startTimeToMs, statField } from './proc-fs.js';
 
@@ -26,15 +27,23 @@ export class LinuxOs implements OsPort {
         reject(new Error(`cannot open log file: ${(error as Error).message}`));
         return;
       }
-      const child = spawn(spec.file, spec.args, {
-        cwd: spec.cwd,
-        env: spec.env,
-        uid: spec.uid,
-        gid: spec.gid,
-        detached: true, // own session and process group: signals reach children; survives a daemon crash
-        stdio: ['ignore', out, err],
-      });
-      closeFds(out, err);
+      let child;
+      try {
+        child = spawn(spec.file, spec.args, {
+          cwd: spec.cwd,
+          env: spec.env,
+          uid: spec.uid,
+          gid: spec.gid,
+          detached: true, // own session and process group: signals reach children; survives a daemon crash
+          stdio: ['ignore', out, err],
+        });
+      } catch (error) {
+        // Invalid arguments (a NUL byte) throw synchronously: the log fds must not leak.
+        reject(new Error(`${spec.file}: ${(error as Error).message}`));
+        return;
+      } finally {
+        closeFds(out, err);
+      }
       child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {
         const pid = child.pid as number;
@@ -67,6 +76,19 @@ export class LinuxOs implements OsPort {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  capture(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+    return captureWithChildProcess(spec, timeoutMs);
+  }
+
+  /** Child_process keeps nothing across a daemon restart. */
+  async recover(): Promise<Recovered> {
+    return { live: [], exited: [] };
+  }
+
+  async close(): Promise<void> {
+    for (const pid of [...this.adopted.keys()]) this.unwatch(pid);
   }
 
   signal(pid: number, signal: SignalName, group: boolean): void {

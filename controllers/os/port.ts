@@ -13,7 +13,18 @@ export interface SpawnSpec {
   /** Files opened O_APPEND and handed to the child as fd 1 and 2. */
   stdoutPath: string;
   stderrPath: string;
+  /**
+   * Who the process belongs to (the program id). The spawner keeps it with the child, so a
+   * daemon that died before recording the pid still learns whose process it is (`recover`).
+   */
+  tag?: string;
 }
+
+/** A command run for its result, with fds 1 and 2 captured instead of logged (exec probes). */
+export type CaptureSpec = Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'>;
+
+/** At most this many bytes of a captured command's output are kept (the rest is read and dropped). */
+export const CAPTURE_LIMIT = 512;
 
 /** How a process ended: data, not an exception. */
 export interface ExitInfo {
@@ -21,6 +32,31 @@ export interface ExitInfo {
   signal: number | null;
   /** Set when the process never started (spawn failure). */
   error?: string;
+  /** Resources the process used, when the port knows them (the spawner reports wait4's rusage). */
+  usage?: ExitUsage;
+}
+
+export interface ExitUsage {
+  userMs: number;
+  systemMs: number;
+  maxRssBytes: number;
+}
+
+/** A process an earlier daemon started, as the spawner kept it. */
+export interface RecoveredProcess extends ProcessHandle {
+  /** SpawnSpec.tag of its spawn ('' when none was given). */
+  tag: string;
+  /** Wall-clock ms when it was spawned. */
+  startedAt: number;
+}
+
+/**
+ * What survived the previous daemon: its processes still running, and those that ended while
+ * no daemon was connected, with their real exit.
+ */
+export interface Recovered {
+  live: RecoveredProcess[];
+  exited: (RecoveredProcess & { exit: ExitInfo })[];
 }
 
 export interface ProcessHandle {
@@ -72,7 +108,17 @@ export interface OsPort {
   runToCompletion(spec: SpawnSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }>;
   /** Sends a signal to the process group led by pid (or the pid alone); a gone target is ignored. */
   signal(pid: number, signal: SignalName, group: boolean): void;
-  /** The start time of a live pid, or null when no such process exists. */
+  /**
+   * Runs a command with its output captured (first CAPTURE_LIMIT bytes of fds 1 and 2 together)
+   * in its own process group, and waits for it; at the timeout the group is killed. Never rejects:
+   * a command that cannot start resolves with `error`.
+   */
+  capture(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }>;
+  /**
+   * The start time of a live pid, or null when no such process exists. A process listed in
+   * `recover().exited` counts as existing until watchAdopted has reported its exit (like a
+   * zombie waiting for its parent), so re-adopting it yields its real exit.
+   */
   startTimeOf(pid: number): number | null;
   /**
    * Every live session leader that svc started (it carries SVC_PROGRAM_ID in its environment),
@@ -80,8 +126,20 @@ export interface OsPort {
    * leaves no other trace of them. Used once at start-up.
    */
   findProgramProcesses(): ProgramProcess[];
-  /** Watches a process this daemon did not start (re-adopted after a restart) until it exits. */
+  /**
+   * Watches a process this daemon did not start (re-adopted after a restart) until it exits.
+   * For a process from `recover()` the real exit is reported (at once if it already ended);
+   * for any other, the exit status is unknown (code and signal null).
+   */
   watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void;
+  /**
+   * What the OS kept across a daemon restart: with the spawner, the previous daemon's live
+   * processes (with tags) and the exits it missed. Child_process (LinuxOs) keeps nothing.
+   * Call once at boot, before re-adopting; later calls return the same lists.
+   */
+  recover(): Promise<Recovered>;
+  /** Releases the port at daemon shutdown (the spawner exits once its last child has). */
+  close(): Promise<void>;
   /** cpu and memory of many pids at once; pids that are gone are left out. */
   sampleUsage(pids: number[]): Promise<Map<number, UsageSample>>;
   readTextFile(path: string): string;

@@ -1,53 +1,59 @@
 import type { RuntimeRecord } from '../../state/runtime-store.js';
 import type { ProgramProcess } from '../os/port.js';
 
+/** A process that may belong to a program at start-up; `exited`: it ended while no daemon watched, and the OS port kept its exit. */
+export type Candidate = ProgramProcess & { exited?: boolean };
+
 /** A process to re-adopt for a program, with what is known of it. */
 export interface Adoption {
   pid: number;
   startTime: number;
-  /** Unix ms; from the runtime record, or estimated by the caller. */
+  /** Unix ms; from the runtime record, or the OS's estimate, or null (the caller uses now). */
   startedAt: number | null;
   stopsecs: number | null;
 }
 
 export interface AdoptionPlan {
   adopt: Map<string, Adoption>;
-  /** Processes to end: hooks and probes of a dead daemon, and extra copies of one program. */
+  /** Processes to end: hooks and probes of a dead daemon, extra copies of one program, and the processes of programs that no longer exist. */
   strays: ProgramProcess[];
-  /** Program processes of ids the store does not know (left alone, reported). */
-  unknown: ProgramProcess[];
 }
 
 /**
- * Decides which surviving processes belong to which program at start-up. A runtime record whose
- * pid and start time still match wins; otherwise the oldest process the OS scan found for the
- * program (a record is written behind the spawn, so a crash can beat it to the disk). Every other
- * process of the same program is a stray duplicate. Pure.
+ * Decides which surviving processes belong to which program at start-up, so that after any
+ * crash each program has at most one process and every process is some program's. Live
+ * candidates win over kept exits; among live ones the runtime record's process wins, else the
+ * oldest (a record is written behind the spawn, so a crash can beat it to the disk). With no
+ * live process, a kept exit is adopted so that its real exit code is judged by the restart
+ * policy. Cron runs are the cron controller's. Pure.
  */
-export function planAdoption(records: Map<string, RuntimeRecord>, found: ProgramProcess[], known: (id: string) => boolean): AdoptionPlan {
+export function planAdoption(records: Map<string, RuntimeRecord>, found: Candidate[], owns: (id: string) => 'process' | 'cron' | null): AdoptionPlan {
   const adopt = new Map<string, Adoption>();
   const strays: ProgramProcess[] = [];
-  const unknown: ProgramProcess[] = [];
-  const programs = new Map<string, ProgramProcess[]>();
+  const programs = new Map<string, Candidate[]>();
   for (const p of found) {
-    if (p.role === 'hook' || p.role === 'probe') strays.push(p);
-    else if (p.role === 'program') programs.set(p.programId, [...(programs.get(p.programId) ?? []), p]);
+    if (p.role === 'hook' || p.role === 'probe') {
+      if (!p.exited) strays.push(p);
+    } else if (owns(p.programId) === null) {
+      if (!p.exited) strays.push(p); // its program was deleted: nothing may keep running for it
+    } else if (p.role === 'program' && owns(p.programId) === 'process') {
+      programs.set(p.programId, [...(programs.get(p.programId) ?? []), p]);
+    }
   }
   for (const [id, candidates] of programs) {
-    if (!known(id)) {
-      unknown.push(...candidates);
-      continue;
-    }
     const record = records.get(id);
-    const byRecord = record && candidates.find((c) => c.pid === record.pid && c.startTime === record.startTime);
-    const chosen = byRecord ?? [...candidates].sort((a, b) => a.startTime - b.startTime)[0];
+    const matches = (c: Candidate) => record !== undefined && c.pid === record.pid && c.startTime === record.startTime;
+    const live = candidates.filter((c) => !c.exited).sort((a, b) => a.startTime - b.startTime);
+    const ended = candidates.filter((c) => c.exited).sort((a, b) => b.startTime - a.startTime);
+    const chosen = live.find(matches) ?? live[0] ?? ended.find(matches) ?? ended[0];
+    const byRecord = matches(chosen);
     adopt.set(id, {
       pid: chosen.pid,
       startTime: chosen.startTime,
-      startedAt: byRecord ? record.startedAt : (chosen.startedAtMs ?? null),
-      stopsecs: byRecord ? record.stopsecs : null,
+      startedAt: byRecord ? record!.startedAt : (chosen.startedAtMs ?? null),
+      stopsecs: byRecord ? record!.stopsecs : null,
     });
-    strays.push(...candidates.filter((c) => c !== chosen));
+    strays.push(...live.filter((c) => c !== chosen));
   }
-  return { adopt, strays, unknown };
+  return { adopt, strays };
 }

@@ -10,9 +10,9 @@ import { ALIVE } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
 import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
 import { StopGate } from '../gates/stop-gate.js';
-import type { ExitInfo, OsPort, ProgramProcess } from '../os/port.js';
+import type { ExitInfo, OsPort } from '../os/port.js';
 import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
-import { planAdoption } from './adopt.js';
+import { planAdoption, type Candidate } from './adopt.js';
 import { runHook } from './hooks.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
 import { initialProcState, type HookRun, type ProcState } from './proc-state.js';
@@ -83,24 +83,35 @@ export class ProcessController implements ProgramController, ProcessRunner {
   async prepare(): Promise<void> {
     const { runtime, os, store, boot, log } = this.deps;
     const records = (await runtime?.loadAll()) ?? new Map();
-    const found: ProgramProcess[] = os.findProgramProcesses();
-    // A program that rewrote its environment (process titles) is still found by its record.
-    for (const [id, r] of records) {
-      if (!found.some((f) => f.pid === r.pid) && os.startTimeOf(r.pid) === r.startTime) found.push({ pid: r.pid, startTime: r.startTime, programId: id, role: 'program' });
+    // The spawner's list (empty without it): its live children, and the exits it kept for us.
+    const recovered = await os.recover();
+    const found: Candidate[] = os.findProgramProcesses();
+    const known = (pid: number, startTime: number) => found.some((f) => f.pid === pid && f.startTime === startTime);
+    for (const e of recovered.exited) {
+      if (e.tag && !known(e.pid, e.startTime)) found.push({ pid: e.pid, startTime: e.startTime, programId: e.tag, role: 'program', startedAtMs: e.startedAt, exited: true });
     }
-    const plan = planAdoption(records, found, (id) => runsHere(store.get(id)));
+    for (const p of recovered.live) {
+      // A program that rewrote its environment (process titles) is still the spawner's child.
+      if (p.tag && !known(p.pid, p.startTime)) found.push({ pid: p.pid, startTime: p.startTime, programId: p.tag, role: 'program', startedAtMs: p.startedAt });
+    }
+    for (const [id, r] of records) {
+      if (!known(r.pid, r.startTime) && os.startTimeOf(r.pid) === r.startTime) found.push({ pid: r.pid, startTime: r.startTime, programId: id, role: 'program' });
+    }
+    const plan = planAdoption(records, found, (id) => {
+      const record = store.get(id);
+      return record ? (runsHere(record) ? 'process' : 'cron') : null;
+    });
     for (const stray of plan.strays) {
       log?.warn('ending a process left by a previous daemon', { pid: stray.pid, program_id: stray.programId, role: stray.role });
       os.signal(stray.pid, 'SIGKILL', true);
     }
-    for (const p of plan.unknown) log?.warn('a process of an unknown program survives from a previous daemon; left alone', { pid: p.pid, program_id: p.programId });
     for (const id of records.keys()) if (!plan.adopt.has(id)) runtime?.set(id, null);
     const now = this.deps.clock.now();
     for (const [id, a] of plan.adopt) {
       const stopsecs = a.stopsecs ?? withDefaults(store.get(id)!.config).stopsecs;
       const proc = { pid: a.pid, startTime: a.startTime, startedAt: a.startedAt ?? now, stopsecs, adopted: true };
       this.states.set(id, { ...initialProcState(store.get(id)?.intent), status: 'Running', proc });
-      if (!records.has(id)) runtime?.set(id, { pid: a.pid, startTime: a.startTime, startedAt: proc.startedAt, stopsecs });
+      runtime?.set(id, { pid: a.pid, startTime: a.startTime, startedAt: proc.startedAt, stopsecs });
       os.watchAdopted({ pid: a.pid, startTime: a.startTime }, (exit) => this.observeExit(id, a.pid, exit));
       boot.adopted.add(id);
       this.publish(id);

@@ -40,6 +40,7 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
     gid: identity.gid,
     stdoutPath: logs.stdout,
     stderrPath: logs.stderr,
+    tag: id,
   };
 }
 

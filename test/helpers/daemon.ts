@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { endSpawnerOf, sanitizerReports, spawnerBinary } from './spawner-binary.js';
 
 export const REPO = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const FIXTURES = join(REPO, 'test', 'fixtures');
@@ -43,7 +44,9 @@ export function writeConfig(root: string, toml: string): void {
  */
 export async function startDaemon(root = tempRoot(), opts: { config?: string; env?: Record<string, string> } = {}): Promise<RunningDaemon> {
   writeConfig(root, opts.config ?? '[server]\nport = 0\n');
-  const proc = spawn(process.execPath, [SVCD], { env: { ...process.env, SVC_ROOT: root, ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // The daemon uses the spawner (the ASan build when fresh) unless opts.env says SVC_SPAWNER=off.
+  const env = { ...process.env, SVC_ROOT: root, SVC_SPAWNER_BINARY: spawnerBinary(), ...opts.env };
+  const proc = spawn(process.execPath, [SVCD], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
   const url = await new Promise<string>((resolveUrl, reject) => {
     const lines = createInterface({ input: proc.stderr });
@@ -91,6 +94,9 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
       const code = await exited;
       clearTimeout(timer);
       killLeftovers();
+      await endSpawnerOf(join(root, 'run', 'spawner.sock'));
+      const report = sanitizerReports(join(root, 'logs', 'spawner.log'));
+      if (report) throw new Error(`svc-spawner: sanitizer report in ${root}/logs/spawner.log:\n${report}`);
       return code;
     },
     async crash() {

@@ -55,8 +55,8 @@ test('duplicate processes of one program and orphaned hooks are ended at start-u
   const id = await h1.add({ name: 'dup' });
   const first = h1.pidOf(id);
   const spec = h1.os.processes.get(first)!.spec;
-  const copy = h1.os.leftover(spec);
-  const hook = h1.os.leftover({ ...spec, env: { ...spec.env, SVC_HOOK: 'pre_start' } });
+  const copy = h1.os.surviving(spec).pid;
+  const hook = h1.os.surviving({ ...spec, env: { ...spec.env, SVC_HOOK: "pre_start" } }).pid;
   await h1.crash();
   const h2 = await processHarness({ db: h1.db, os: h1.os });
   await h2.settle();

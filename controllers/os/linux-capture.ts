@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { CAPTURE_LIMIT, type CaptureSpec, type ExitInfo } from './port.js';
+import { constants } from 'node:os';
+
+/** OsPort.capture with Node's child_process: pipes for fds 1 and 2, the group killed at the timeout. */
+export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, uid: spec.uid, gid: spec.gid, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      // Invalid arguments (a NUL byte) throw before anything is opened.
+      resolve({ code: null, signal: null, error: (err as Error).message, timedOut: false, output: '' });
+      return;
+    }
+    let output = Buffer.alloc(0);
+    const keep = (chunk: Buffer) => {
+      if (output.length < CAPTURE_LIMIT) output = Buffer.concat([output, chunk]).subarray(0, CAPTURE_LIMIT);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, error: (err as NodeJS.ErrnoException).code ?? err.message, timedOut, output: '' });
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal: signal ? (constants.signals[signal] ?? null) : null, timedOut, output: output.toString('utf8') });
+    });
+  });
+}

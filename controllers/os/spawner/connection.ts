@@ -1,0 +1,116 @@
+import type { Socket } from 'node:net';
+import { constants } from 'node:os';
+import { encodeFrame, FrameDecoder, Field, i32, Msg, text, type FieldList, type Frame } from './protocol.js';
+
+const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
+
+/** An ERROR answer: the errno (and its name), the step that failed and the spawner's text. */
+export class SpawnerRequestError extends Error {
+  override name = 'SpawnerRequestError';
+  constructor(
+    readonly errno: number,
+    readonly code: string,
+    readonly stage: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function errorOf(f: Frame): SpawnerRequestError {
+  const errno = i32(f, Field.ERRNO);
+  return new SpawnerRequestError(errno, ERRNO_NAMES.get(errno) ?? `errno ${errno}`, i32(f, Field.STAGE), text(f, Field.MESSAGE));
+}
+
+export interface ConnectionEvents {
+  /** LIVE and EXIT frames (and other unsolicited ones), in arrival order. */
+  frame(f: Frame): void;
+  /** An ERROR answer to a fire-and-forget request (seq 0). */
+  error(err: SpawnerRequestError): void;
+  /** The connection ended: by close(), or because the spawner went away. */
+  closed(reason: string, byUs: boolean): void;
+}
+
+interface Pending {
+  resolve: (f: Frame) => void;
+  reject: (err: Error) => void;
+}
+
+/** One framed connection to the spawner: requests matched to answers by seq. */
+export class SpawnerConnection {
+  private readonly decoder = new FrameDecoder();
+  private readonly pending = new Map<number, Pending>();
+  private nextSeq = 1;
+  private ended = false;
+  private closing = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly events: ConnectionEvents,
+  ) {
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', (err) => this.end(`spawner connection: ${err.message}`));
+    socket.on('close', () => this.end('the spawner closed the connection'));
+  }
+
+  get open(): boolean {
+    return !this.ended;
+  }
+
+  /** Resolves with the OK/SPAWNED answer; rejects with SpawnerRequestError on ERROR. */
+  request(type: number, fields: FieldList): Promise<Frame> {
+    if (this.ended) return Promise.reject(new Error('the spawner connection is closed'));
+    const seq = this.nextSeq;
+    this.nextSeq = this.nextSeq >= 0xffffffff ? 1 : this.nextSeq + 1;
+    return new Promise<Frame>((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject });
+      this.socket.write(encodeFrame(type, seq, fields));
+    });
+  }
+
+  /** Fire and forget (seq 0): only an error is answered, through events.error. */
+  send(type: number, fields: FieldList): void {
+    if (!this.ended) this.socket.write(encodeFrame(type, 0, fields));
+  }
+
+  close(): void {
+    this.closing = true;
+    this.socket.end();
+    this.end('closed by svcd');
+  }
+
+  private receive(chunk: Buffer): void {
+    let frames: Frame[];
+    try {
+      frames = this.decoder.push(chunk);
+    } catch (err) {
+      this.socket.destroy();
+      this.end(`spawner protocol error: ${(err as Error).message}`);
+      return;
+    }
+    for (const f of frames) this.dispatch(f);
+  }
+
+  private dispatch(f: Frame): void {
+    const answer = f.type === Msg.OK || f.type === Msg.SPAWNED || f.type === Msg.ERROR;
+    if (!answer || f.seq === 0) {
+      if (f.type === Msg.ERROR) this.events.error(errorOf(f));
+      else this.events.frame(f);
+      return;
+    }
+    const p = this.pending.get(f.seq);
+    if (!p) return;
+    this.pending.delete(f.seq);
+    if (f.type === Msg.ERROR) p.reject(errorOf(f));
+    else p.resolve(f);
+  }
+
+  private end(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const err = new Error(reason);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.events.closed(reason, this.closing);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The svcd <-> svc-spawner wire format (native/spawner/PROTOCOL.md): length-prefixed frames of
+ * little-endian type/seq headers and key-length-value fields. Pure encoding and decoding.
+ */
+export const WIRE_VERSION = 1;
+export const MAX_FRAME = 4 << 20;
+const HEADER = 9;
+
+export const Msg = {
+  HELLO: 1,
+  SPAWN: 2,
+  SIGNAL: 3,
+  ACK: 4,
+  BYE: 5,
+  OK: 16,
+  SPAWNED: 17,
+  ERROR: 18,
+  LIVE: 19,
+  EXIT: 20,
+} as const;
+
+export const Field = {
+  FILE: 1,
+  ARG: 2,
+  ENV: 3,
+  CWD: 4,
+  STDOUT: 5,
+  STDERR: 6,
+  UID: 7,
+  GID: 8,
+  TAG: 9,
+  FLAGS: 10,
+  CGROUP: 11,
+  PID: 12,
+  SIGNO: 13,
+  GROUP: 14,
+  SERIAL: 15,
+  START_TIME: 16,
+  STARTED_AT: 17,
+  CODE: 18,
+  UTIME_US: 19,
+  STIME_US: 20,
+  MAXRSS_KB: 21,
+  OUTPUT: 22,
+  ERRNO: 23,
+  STAGE: 24,
+  MESSAGE: 25,
+  VERSION: 26,
+  LIVE: 27,
+  HELD: 28,
+} as const;
+
+export const SpawnFlag = { KILL_GROUP_ON_EXIT: 1, CAPTURE: 2 } as const;
+
+/** A field value: text, a 4-byte integer (i32/u32 by sign), an 8-byte integer, or raw bytes. */
+export type FieldValue = string | { u32: number } | { i32: number } | { u64: bigint | number } | Buffer;
+export type FieldList = [key: number, value: FieldValue][];
+
+export interface Frame {
+  type: number;
+  seq: number;
+  fields: Map<number, Buffer[]>;
+}
+
+function encodeValue(value: FieldValue): Buffer {
+  if (typeof value === 'string') return Buffer.from(value, 'utf8');
+  if (Buffer.isBuffer(value)) return value;
+  const b = Buffer.alloc('u64' in value ? 8 : 4);
+  if ('u32' in value) b.writeUInt32LE(value.u32);
+  else if ('i32' in value) b.writeInt32LE(value.i32);
+  else b.writeBigUInt64LE(BigInt(value.u64));
+  return b;
+}
+
+export function encodeFrame(type: number, seq: number, fields: FieldList): Buffer {
+  const values = fields.map(([key, value]) => [key, encodeValue(value)] as const);
+  const size = HEADER + values.reduce((n, [, v]) => n + 6 + v.length, 0);
+  const out = Buffer.alloc(size);
+  out.writeUInt32LE(size - 4, 0);
+  out.writeUInt8(type, 4);
+  out.writeUInt32LE(seq, 5);
+  let at = HEADER;
+  for (const [key, v] of values) {
+    out.writeUInt16LE(key, at);
+    out.writeUInt32LE(v.length, at + 2);
+    v.copy(out, at + 6);
+    at += 6 + v.length;
+  }
+  return out;
+}
+
+export class ProtocolError extends Error {
+  override name = 'ProtocolError';
+}
+
+export function decodeFields(body: Buffer): Map<number, Buffer[]> {
+  const fields = new Map<number, Buffer[]>();
+  let at = 0;
+  while (at < body.length) {
+    if (body.length - at < 6) throw new ProtocolError('a field header runs past the frame');
+    const key = body.readUInt16LE(at);
+    const size = body.readUInt32LE(at + 2);
+    if (size > body.length - at - 6) throw new ProtocolError(`field ${key} runs past the frame`);
+    const value = body.subarray(at + 6, at + 6 + size);
+    const list = fields.get(key);
+    if (list) list.push(value);
+    else fields.set(key, [value]);
+    at += 6 + size;
+  }
+  return fields;
+}
+
+/** Splits a byte stream into frames; throws ProtocolError on a length no peer would send. */
+export class FrameDecoder {
+  private pending: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): Frame[] {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const frames: Frame[] = [];
+    let at = 0;
+    while (this.pending.length - at >= 4) {
+      const len = this.pending.readUInt32LE(at);
+      if (len < HEADER - 4 || len > MAX_FRAME * 4) throw new ProtocolError(`bad frame length ${len}`);
+      if (this.pending.length - at - 4 < len) break;
+      const type = this.pending.readUInt8(at + 4);
+      const seq = this.pending.readUInt32LE(at + 5);
+      frames.push({ type, seq, fields: decodeFields(this.pending.subarray(at + HEADER, at + 4 + len)) });
+      at += 4 + len;
+    }
+    this.pending = at === this.pending.length ? Buffer.alloc(0) : Buffer.from(this.pending.subarray(at));
+    return frames;
+  }
+}
+
+// Readers for decoded fields; a missing or mis-sized field is a protocol error.
+function one(f: Frame, key: number): Buffer | undefined {
+  return f.fields.get(key)?.[0];
+}
+
+export function i32(f: Frame, key: number): number {
+  const b = one(f, key);
+  if (b?.length !== 4) throw new ProtocolError(`frame ${f.type}: field ${key} is not 4 bytes`);
+  return b.readInt32LE(0);
+}
+
+export function u64(f: Frame, key: number): number {
+  const b = one(f, key);
+  if (b?.length !== 8) throw new ProtocolError(`frame ${f.type}: field ${key} is not 8 bytes`);
+  return Number(b.readBigUInt64LE(0));
+}
+
+export function text(f: Frame, key: number): string {
+  return one(f, key)?.toString('utf8') ?? '';
+}

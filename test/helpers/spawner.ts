@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { pidAlive, eventually, tempRoot } from './daemon.js';
+import { spawnerBinary } from './spawner-binary.js';
+import { connectSocket, startSpawner } from '../../controllers/os/spawner/launch.js';
+import { encodeFrame, FrameDecoder, Field, Msg, WIRE_VERSION, type FieldList, type Frame } from '../../controllers/os/spawner/protocol.js';
+
+export { killSpawnerOf, sanitizerReports, spawnerBinary } from './spawner-binary.js';
+
+export interface SpawnerPaths {
+  root: string;
+  socketPath: string;
+  logFile: string;
+}
+
+export function spawnerPaths(root = tempRoot('svc-spawner-')): SpawnerPaths {
+  return { root, socketPath: join(root, 'run', 'spawner.sock'), logFile: join(root, 'logs', 'spawner.log') };
+}
+
+export async function startRawSpawner(paths: SpawnerPaths, args: string[] = []): Promise<number> {
+  return startSpawner({ binary: spawnerBinary(), socketPath: paths.socketPath, logFile: paths.logFile, args });
+}
+
+export function fdCount(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+export function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+export function killPid(pid: number, group = false): void {
+  try {
+    process.kill(group ? -pid : pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
+export async function waitGone(pid: number, what = `pid ${pid} gone`): Promise<void> {
+  await eventually(() => !pidAlive(pid), 10_000, what);
+}
+
+/** A bare protocol client: raw bytes out, every frame kept, answers matched by seq. */
+export class RawClient {
+  readonly frames: Frame[] = [];
+  private readonly decoder = new FrameDecoder();
+  private seq = 1;
+  closed = false;
+
+  private readonly waiting = new Set<() => void>();
+
+  private constructor(readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.frames.push(...this.decoder.push(chunk));
+      for (const wake of [...this.waiting]) wake();
+    });
+    socket.on('close', () => (this.closed = true));
+    socket.on('error', () => undefined);
+  }
+
+  static async connect(socketPath: string): Promise<RawClient> {
+    return new RawClient(await connectSocket(socketPath));
+  }
+
+  sendRaw(bytes: Buffer): void {
+    this.socket.write(bytes);
+  }
+
+  send(type: number, fields: FieldList, seq = this.seq++): number {
+    this.socket.write(encodeFrame(type, seq, fields));
+    return seq;
+  }
+
+  /** The first frame that matches, waiting for it to arrive (10 s at most). */
+  waitFrame(match: (f: Frame) => boolean, what: string): Promise<Frame> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.frames.find(match);
+        if (!found) return;
+        this.waiting.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.delete(check);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, 10_000);
+      this.waiting.add(check);
+      check();
+    });
+  }
+
+  /** The answer (OK, SPAWNED or ERROR) to a request with this seq. */
+  answer(seq: number): Promise<Frame> {
+    return this.waitFrame((f) => f.seq === seq && [Msg.OK, Msg.SPAWNED, Msg.ERROR].includes(f.type as 16), `answer to ${seq}`);
+  }
+
+  async request(type: number, fields: FieldList): Promise<Frame> {
+    return this.answer(this.send(type, fields));
+  }
+
+  hello(): Promise<Frame> {
+    return this.request(Msg.HELLO, [[Field.VERSION, { u32: WIRE_VERSION }]]);
+  }
+
+  of(type: number): Frame[] {
+    return this.frames.filter((f) => f.type === type);
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}

@@ -1,0 +1,55 @@
+// Node's child_process stays the fallback: a daemon whose spawner binary is missing warns once and
+// still supervises; SVC_SPAWNER=off chooses it silently. LinuxOs itself leaks no descriptor when
+// a spawn throws synchronously (issue 25 #10), and captures like the spawner does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { eventually, fixture, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
+import { LinuxOs } from '../../../controllers/os/linux.js';
+
+const ownFds = () => readdirSync('/proc/self/fd').length;
+
+for (const [what, env, warning] of [
+  ['a missing spawner binary: one warning', { SVC_SPAWNER_BINARY: '/nonexistent/svc-spawner' }, /svc-spawner not found at \/nonexistent\/svc-spawner .*child_process/],
+  ['SVC_SPAWNER=off: no warning', { SVC_SPAWNER: 'off' }, null],
+] as const) {
+  test(`child_process fallback, ${what}; programs run and stop`, async () => {
+    const root = tempRoot();
+    const d = await startDaemon(root, { env: { ...env } });
+    try {
+      const spawnerLines = d.stderr.filter((l) => l.includes('svc-spawner'));
+      if (warning) {
+        assert.equal(spawnerLines.length, 1);
+        assert.match(spawnerLines[0], warning);
+        assert.match(spawnerLines[0], /"level":"warn"/);
+      } else assert.deepEqual(spawnerLines, []);
+      const id = (await d.request('POST', '/api/v1/programs', { name: 'p', command: process.execPath, args: [fixture('exit-with.js'), '4'], retry_limit: 0 })).body.id as string;
+      const fatal = await eventually(async () => {
+        const body = (await d.request('GET', `/api/v1/programs/${id}`)).body;
+        return body.status === 'Fatal' ? body : null;
+      });
+      assert.equal(fatal.state.last_exit.exit_code, 4);
+    } finally {
+      await d.stop();
+      removeRoot(root);
+    }
+  });
+}
+
+test('LinuxOs: a spawn that throws synchronously (a NUL byte) leaks no descriptor', async () => {
+  const os = new LinuxOs();
+  const root = tempRoot();
+  try {
+    const spec = { file: 'sh', args: ['a\0b'], cwd: root, env: {}, stdoutPath: `${root}/o`, stderrPath: `${root}/e` };
+    await assert.rejects(os.spawn(spec, () => undefined), /null bytes/);
+    const before = ownFds();
+    for (let i = 0; i < 20; i++) await assert.rejects(os.spawn(spec, () => undefined));
+    assert.equal(ownFds(), before);
+    const captured = await os.capture({ file: 'sh', args: ['-c', 'echo out; echo err >&2; exit 2'], cwd: root, env: { PATH: '/usr/bin:/bin' } }, 5000);
+    assert.deepEqual([captured.code, captured.output.split('\n').sort().join(' ').trim()], [2, 'err out']);
+    assert.match((await os.capture({ file: 'sh', args: ['\0'], cwd: root, env: {} }, 1000)).error ?? '', /null bytes/);
+  } finally {
+    await os.close();
+    removeRoot(root);
+  }
+});
