@@ -235,10 +235,10 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
   let runs = s.runs;
   const queue = [...s.queue];
   let { skipped, dropped } = s;
-  const spawns: CronEffect[] = [];
+  const spawns: Extract<CronEffect, { kind: 'spawn' }>[] = [];
   const live = () => runs.filter((r) => !r.stopping).length + spawns.length;
   const spawn = (firing: Firing) => {
-    const effect: CronEffect = { kind: 'spawn', firing };
+    const effect = { kind: 'spawn' as const, firing };
     spawns.push(effect);
     effects.push(effect);
   };
@@ -251,6 +251,7 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
     switch (config.on_overlap) {
       case 'skip':
         skipped++;
+        effects.push(event(input, { event: 'cron_skipped', msg: `firing for slot ${iso(firing.slot)}${TRIGGER_WORDS[firing.trigger]} skipped: ${runsInFlight(live())} (max_concurrent ${config.max_concurrent}, on_overlap = skip)` }));
         break;
       case 'queue':
         if (queue.length < config.max_queued) {
@@ -269,6 +270,7 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
           const older = spawns.shift()!;
           effects.splice(effects.indexOf(older), 1);
           skipped++;
+          effects.push(event(input, { event: 'cron_skipped', msg: `firing for slot ${iso(older.firing.slot)}${TRIGGER_WORDS[older.firing.trigger]} skipped: replaced by the newer firing for slot ${iso(firing.slot)} (max_concurrent ${config.max_concurrent}, on_overlap = kill)` }));
         }
         spawn(firing);
         break;
@@ -281,6 +283,13 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
   }
   return { ...s, runs, queue, skipped, dropped };
 }
+
+function runsInFlight(n: number): string {
+  return `${n} run${n === 1 ? '' : 's'} in flight`;
+}
+
+/** How a skipped firing is named after its slot (a firing on time needs no word). */
+const TRIGGER_WORDS: Record<Firing['trigger'], string> = { schedule: '', catchup: ', catchup', queue: ', queue', manual: ', manual' };
 
 function jitterMs(config: EffectiveConfig, random: number): number {
   return config.jitter_sec ? Math.floor(random * config.jitter_sec * 1000) : 0;

@@ -77,6 +77,18 @@ test('overlap skip: a firing at max_concurrent is skipped; max_concurrent 2 allo
   await h.close();
 });
 
+test('cron overlap skip: "The new firing is skipped", and a cron_skipped event names the slot and the reason', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'nightly', cron: '* * * * *', on_overlap: 'skip' });
+  await h.advance(2 * MIN);
+  assert.equal(h.cronOf(id).skipped, 1);
+  const [skipped] = h.ofType('cron_skipped');
+  assert.equal(skipped.program_id, id);
+  assert.equal(skipped.program_name, 'nightly');
+  assert.equal(skipped.msg, `firing for slot ${iso(T0 + 2 * MIN)} skipped: 1 run in flight (max_concurrent 1, on_overlap = skip)`);
+  await h.close();
+});
+
 test('overlap queue: firings wait up to max_queued, the excess is dropped with queue_full; queued runs start in order', async () => {
   const h = await cronHarness();
   const id = await h.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue', max_queued: 2 });
@@ -152,6 +164,7 @@ for (const row of MATRIX) {
     assert.deepEqual(h.alive().map((p) => p.spec.env.SVC_CRON_SLOT), row.spawned);
     assert.equal(h.cronOf(id).queued, row.queued);
     assert.equal(h.cronOf(id).skipped, row.skipped);
+    assert.equal(h.ofType('cron_skipped').length, row.skipped, 'every skipped firing leaves a cron_skipped event');
     for (const e of h.ofType('cron_started')) assert.match(e.msg, /, catchup$/);
     assert.equal(h.cronOf(id).next_fire_at, T0 + 6 * MIN, 'then the schedule goes on');
     await h.close();
