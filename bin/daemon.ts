@@ -155,7 +155,7 @@ export class Daemon {
     this.cleanups.push(() => metrics.close());
 
     const actions = new ProgramActions(store, observed, signalOwner(runners));
-    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
+    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now(), boot });
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
