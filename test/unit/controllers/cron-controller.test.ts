@@ -343,7 +343,8 @@ test('a forced stop kills runs at once; a pause survives a daemon restart as a p
   assert.equal(h1.ofType('cron_exit')[0].signal, 9);
   await h1.down();
   const h = await cronHarness({ db: h1.db, now: T0 + 30 * MIN });
-  await h.resume(id); // what boot does for autostart programs
+  assert.equal(h.status(id), 'Stopped', 'the pause holds at boot');
+  await h.resume(id); // svc start
   assert.equal(h.os.spawnCount, 0);
   assert.equal(h.cronOf(id).next_fire_at, T0 + 31 * MIN);
   await h.close();
