@@ -64,7 +64,9 @@ function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): 
     runs = runs.filter((r) => r !== run);
     const durationSecs = Math.max(0, input.now - run.startedAt) / 1000;
     const ok = exit.code !== null && (input.config?.exitcodes ?? [0]).includes(exit.code);
-    const reason = run.stopping?.reason ?? (ok ? 'ok' : 'failed');
+    // A re-adopted run is not the daemon's child: how it ended cannot be known, so it did not fail.
+    const unknown = run.adopted === true && exit.code === null && exit.signal === null && !exit.error;
+    const reason = run.stopping?.reason ?? (ok ? 'ok' : unknown ? 'unknown' : 'failed');
     const msg = `run pid ${pid} (slot ${iso(run.slot)}) ${describeExit(exit, REASON_WORDS[reason](input, run), run.adopted === true)} after ${durationSecs.toFixed(1)} s`;
     lastRun = { slot: run.slot, started_at: run.startedAt, exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, reason, msg };
     effects.push(event(input, { event: 'cron_exit', exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, msg }));
@@ -72,9 +74,10 @@ function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): 
   return runs === s.runs ? s : { ...s, runs, lastRun };
 }
 
-const REASON_WORDS: Record<RunStopReason | 'ok' | 'failed', (input: CronPlanInput, run: CronRun) => string> = {
+const REASON_WORDS: Record<RunStopReason | 'ok' | 'failed' | 'unknown', (input: CronPlanInput, run: CronRun) => string> = {
   ok: () => 'exited',
   failed: () => 'failed',
+  unknown: () => 'ended',
   stop: () => 'stopped on request',
   remove: () => 'stopped because the program was removed',
   shutdown: () => 'stopped by daemon shutdown',

@@ -25,6 +25,8 @@ export class FakeOs implements OsPort {
   readonly ignoreTerm = new Set<number>();
   spawnCount = 0;
   rootUser = false;
+  /** When processes started (Unix ms), as /proc would tell; unknown for the others. */
+  readonly startedAt = new Map<number, number>();
 
   async spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     const failure = this.failSpawn.get(spec.file);
@@ -81,7 +83,8 @@ export class FakeOs implements OsPort {
   findProgramProcesses(): ProgramProcess[] {
     return this.alive().flatMap((p) => {
       const found = roleOf(p.spec.env);
-      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found }] : [];
+      const startedAt = this.startedAt.get(p.pid);
+      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found, ...(startedAt === undefined ? {} : { startedAt }) }] : [];
     });
   }
 

@@ -40,6 +40,8 @@ export interface ProgramProcess {
   role: ProcessRole;
   /** The schedule slot of a cron run (SVC_CRON_SLOT), as given to it. */
   cronSlot?: string;
+  /** When it started, Unix ms (from /proc: boot time + start ticks, to about a second); absent when unknown. */
+  startedAt?: number;
 }
 
 export interface UsageSample {

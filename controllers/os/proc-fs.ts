@@ -33,4 +33,19 @@ function getconf(name: string, fallback: number): number {
 }
 
 export const CLOCK_TICKS = getconf('CLK_TCK', 100);
+
+let bootSecs: number | null | undefined;
+
+/** Unix ms at which a process with this starttime (field 22) started, or null without /proc/stat. */
+export function startedAtMs(startTicks: number): number | null {
+  if (bootSecs === undefined) {
+    try {
+      const m = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+      bootSecs = m ? Number(m[1]) : null;
+    } catch {
+      bootSecs = null;
+    }
+  }
+  return bootSecs === null ? null : bootSecs * 1000 + Math.round((startTicks * 1000) / CLOCK_TICKS);
+}
 export const PAGE_SIZE = getconf('PAGESIZE', 4096);
