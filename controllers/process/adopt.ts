@@ -22,15 +22,17 @@ export interface AdoptionPlan {
  * Decides which surviving processes belong to which program at start-up. A runtime record whose
  * pid and start time still match wins; otherwise the oldest process the OS scan found for the
  * program (a record is written behind the spawn, so a crash can beat it to the disk). Every other
- * process of the same program is a stray duplicate. Pure.
+ * process of the same program is a stray duplicate. Hooks and probes of programs in the store are
+ * orphans of a dead daemon; those of ids the store does not know belong to another svcd on the
+ * host (another SVC_ROOT) and are left alone. Pure.
  */
-export function planAdoption(records: Map<string, RuntimeRecord>, found: ProgramProcess[], known: (id: string) => boolean): AdoptionPlan {
+export function planAdoption(records: Map<string, RuntimeRecord>, found: ProgramProcess[], known: (id: string) => boolean, inStore: (id: string) => boolean = known): AdoptionPlan {
   const adopt = new Map<string, Adoption>();
   const strays: ProgramProcess[] = [];
   const unknown: ProgramProcess[] = [];
   const programs = new Map<string, ProgramProcess[]>();
   for (const p of found) {
-    if (p.role === 'hook' || p.role === 'probe') strays.push(p);
+    if (p.role === 'hook' || p.role === 'probe') (inStore(p.programId) ? strays : unknown).push(p);
     else if (p.role === 'program') programs.set(p.programId, [...(programs.get(p.programId) ?? []), p]);
   }
   for (const [id, candidates] of programs) {

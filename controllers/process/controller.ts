@@ -88,12 +88,12 @@ export class ProcessController implements ProgramController, ProcessRunner {
     for (const [id, r] of records) {
       if (!found.some((f) => f.pid === r.pid) && os.startTimeOf(r.pid) === r.startTime) found.push({ pid: r.pid, startTime: r.startTime, programId: id, role: 'program' });
     }
-    const plan = planAdoption(records, found, (id) => runsHere(store.get(id)));
+    const plan = planAdoption(records, found, (id) => runsHere(store.get(id)), (id) => store.get(id) !== undefined);
     for (const stray of plan.strays) {
       log?.warn('ending a process left by a previous daemon', { pid: stray.pid, program_id: stray.programId, role: stray.role });
       os.signal(stray.pid, 'SIGKILL', true);
     }
-    for (const p of plan.unknown) log?.warn('a process of an unknown program survives from a previous daemon; left alone', { pid: p.pid, program_id: p.programId });
+    for (const p of plan.unknown) log?.warn('a process of an unknown program survives from a previous daemon; left alone', { pid: p.pid, program_id: p.programId, role: p.role });
     for (const id of records.keys()) if (!plan.adopt.has(id)) runtime?.set(id, null);
     const now = this.deps.clock.now();
     for (const [id, a] of plan.adopt) {

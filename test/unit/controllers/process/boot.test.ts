@@ -65,3 +65,18 @@ test('duplicate processes of one program and orphaned hooks are ended at start-u
   assert.equal(h2.os.processes.get(hook)!.alive, false);
   await h2.close();
 });
+
+test('hooks and probes of programs this store does not know (another svcd on the host) are left alone', async () => {
+  const h1 = await processHarness();
+  const id = await h1.add({ name: 'mine' });
+  const spec = h1.os.processes.get(h1.pidOf(id))!.spec;
+  const foreign = { ...spec.env, SVC_PROGRAM_ID: '00000000-0000-4000-8000-000000000000' };
+  const hook = h1.os.leftover({ ...spec, env: { ...foreign, SVC_HOOK: 'pre_start' } });
+  const probe = h1.os.leftover({ ...spec, env: { ...foreign, SVC_PROBE: 'exec' } });
+  await h1.crash();
+  const h2 = await processHarness({ db: h1.db, os: h1.os });
+  await h2.settle();
+  assert.equal(h2.os.processes.get(hook)!.alive, true);
+  assert.equal(h2.os.processes.get(probe)!.alive, true);
+  await h2.close();
+});
