@@ -25,8 +25,10 @@ import { ProgramActions } from '../operations/actions.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { ControllerManager } from '../reconciler/manager.js';
 import { StackApplier } from '../stacks/apply.js';
+import type { FileRecord } from '../stacks/directory.js';
 import { startStackDirectory } from '../stacks/watch.js';
 import type { BootContext } from '../state/boot.js';
+import { ControllerStatusStore } from '../state/controller-status.js';
 import { CronMarks } from '../state/cron-marks.js';
 import { EventBus } from '../state/events/bus.js';
 import { EventLog } from '../state/events/event-log.js';
@@ -156,7 +158,8 @@ export class Daemon {
 
     const actions = new ProgramActions(store, observed, signalOwner(runners));
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now(), boot });
-    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
+    const records = new ControllerStatusStore<FileRecord>(store.meta, 'stacks');
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
     const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
