@@ -65,7 +65,7 @@ export class CronController implements ProgramController, ProcessRunner {
       const slot = Date.parse(p.cronSlot ?? '') || clock.now();
       const state = this.states.get(p.programId) ?? initialCronState(record.intent, this.deps.marks?.get(p.programId));
       // Its real start (from /proc) keeps duration_secs and the kill_after_secs cap true to the run.
-      const startedAt = Math.min(p.startedAt ?? clock.now(), clock.now());
+      const startedAt = Math.min(p.startedAtMs ?? clock.now(), clock.now());
       const killAt = config.kill_after_secs ? startedAt + config.kill_after_secs * 1000 : null;
       const run: CronRun = { pid: p.pid, startedAt, slot, trigger: 'schedule', killAt, stopsecs: config.stopsecs, stopping: null, adopted: true };
       this.states.set(p.programId, { ...state, runs: [...state.runs, run] });

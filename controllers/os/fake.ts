@@ -84,7 +84,7 @@ export class FakeOs implements OsPort {
     return this.alive().flatMap((p) => {
       const found = roleOf(p.spec.env);
       const startedAt = this.startedAt.get(p.pid);
-      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found, ...(startedAt === undefined ? {} : { startedAt }) }] : [];
+      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found, ...(startedAt === undefined ? {} : { startedAtMs: startedAt }) }] : [];
     });
   }
 

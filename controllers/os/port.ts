@@ -38,10 +38,10 @@ export interface ProgramProcess {
   startTime: number;
   programId: string;
   role: ProcessRole;
+  /** Unix ms the process started (from its start time and the boot time), when known. */
+  startedAtMs?: number;
   /** The schedule slot of a cron run (SVC_CRON_SLOT), as given to it. */
   cronSlot?: string;
-  /** When it started, Unix ms (from /proc: boot time + start ticks, to about a second); absent when unknown. */
-  startedAt?: number;
 }
 
 export interface UsageSample {

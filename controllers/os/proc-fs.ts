@@ -33,19 +33,14 @@ function getconf(name: string, fallback: number): number {
 }
 
 export const CLOCK_TICKS = getconf('CLK_TCK', 100);
-
-let bootSecs: number | null | undefined;
-
-/** Unix ms at which a process with this starttime (field 22) started, or null without /proc/stat. */
-export function startedAtMs(startTicks: number): number | null {
-  if (bootSecs === undefined) {
-    try {
-      const m = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
-      bootSecs = m ? Number(m[1]) : null;
-    } catch {
-      bootSecs = null;
-    }
-  }
-  return bootSecs === null ? null : bootSecs * 1000 + Math.round((startTicks * 1000) / CLOCK_TICKS);
-}
 export const PAGE_SIZE = getconf('PAGESIZE', 4096);
+
+/** Unix ms of a /proc start time (clock ticks since boot), from the boot time in /proc/stat. */
+export function startTimeToMs(startTime: number): number | undefined {
+  try {
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+    return Number.isFinite(btime) ? Math.round(btime * 1000 + (startTime / CLOCK_TICKS) * 1000) : undefined;
+  } catch {
+    return undefined; // no /proc/stat: the caller keeps its own estimate
+  }
+}
