@@ -31,6 +31,7 @@ import { ProgramActions } from '../operations/actions.js';
 import { systemClock, type Clock } from '../reconciler/clock.js';
 import { ControllerManager } from '../reconciler/manager.js';
 import { StackApplier } from '../stacks/apply.js';
+import type { FileRecord } from '../stacks/directory.js';
 import { startStackDirectory } from '../stacks/watch.js';
 import type { BootContext } from '../state/boot.js';
 import { ControllerStatusStore } from '../state/controller-status.js';
@@ -180,8 +181,9 @@ export class Daemon {
     this.cleanups.push(() => metrics.close());
 
     const actions = new ProgramActions(store, observed, signalOwner(runners));
-    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
-    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
+    const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now(), boot });
+    const records = new ControllerStatusStore<FileRecord>(store.meta, 'stacks');
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { runIntent, type BootContext } from '../state/boot.js';
 import { Mutex } from '../state/mutex.js';
 import type { ProgramStore } from '../state/store.js';
 import type { LoadedStack } from './load.js';
-import { applyLine, planStack, type PlanEntry } from './plan.js';
+import { applyLine, planStack, type PlanEntry, type PruneScope } from './plan.js';
 import { checkStackDependencies, validateServices } from './validate-stack.js';
 
 export interface ApplyRequest {
@@ -11,6 +12,12 @@ export interface ApplyRequest {
   source: string;
   /** Forces pruning on (CLI `--prune`, `?prune=true`); otherwise the stack's own `prune`. */
   prune?: boolean;
+  /**
+   * Prune every program the stack does not list, not only those of its own source: the request is
+   * the whole desired state (`PUT /api/v1/stack` without `?source=`). Default: scoped to the
+   * stack's own programs (a watched file, `svc apply FILE`, a request with `?source=`).
+   */
+  pruneAll?: boolean;
   /** Compute and report only; nothing is written. */
   dryRun?: boolean;
 }
@@ -32,7 +39,7 @@ export class StackApplier {
 
   constructor(
     private readonly store: ProgramStore,
-    private readonly opts: { logDir: string; now: () => number },
+    private readonly opts: { logDir: string; now: () => number; boot?: BootContext },
   ) {}
 
   apply(req: ApplyRequest): Promise<ApplyResult> {
@@ -41,11 +48,13 @@ export class StackApplier {
       const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`)]);
       for (const d of desired) if (d.config.source?.startsWith('include:')) owned.add(d.config.source);
       const existing = this.store.list();
+      const { boot } = this.opts;
+      const prune: PruneScope = req.prune !== true && !req.stack.prune ? { kind: 'none' } : req.pruneAll ? { kind: 'all' } : { kind: 'owned', sources: owned };
       const plan = planStack(desired, existing, {
-        prune: req.prune === true || req.stack.prune,
-        owned,
+        prune,
         now: this.opts.now(),
         newId: randomUUID,
+        runIntent: boot ? (r) => runIntent(r, boot) : undefined,
       });
       const gone = new Set(plan.change.del);
       checkStackDependencies(desired, existing.filter((r) => !gone.has(r.id)).map((r) => r.config));

@@ -23,6 +23,27 @@ export interface StackDirectoryDeps {
   log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
   /** Quiet period after the last event of a file before it is read (default 300 ms). */
   debounceMs?: number;
+  /**
+   * Durable records of the files this directory applied (state/controller-status.ts under
+   * `stacks`), so that a file deleted while svcd was down is pruned at its next start. Without
+   * it, only deletions seen while running are.
+   */
+  records?: FileRecords;
+}
+
+/** What the directory remembers of a file it applied: where, and the includes of its last good apply. */
+export interface FileRecord {
+  dir: string;
+  includes: string[];
+}
+
+/** The durable store of FileRecords by file name (structurally ControllerStatusStore<FileRecord>). */
+export interface FileRecords {
+  load(parse: (value: unknown) => FileRecord | null): Promise<{ loaded: number; rejected: string[] }>;
+  ids(): string[];
+  get(file: string): FileRecord | undefined;
+  put(file: string, value: FileRecord): Promise<void>;
+  delete(file: string): Promise<void>;
 }
 
 /**
@@ -39,6 +60,27 @@ export class StackDirectory {
   private watching = false;
 
   constructor(private readonly deps: StackDirectoryDeps) {}
+
+  /**
+   * Reads the durable file records once, before the first `notify`. Returns the files that this
+   * directory applied in an earlier run: the start-up pass schedules them with the listing, so a
+   * file that is gone now is pruned as the watch would have done.
+   */
+  async loadRecords(): Promise<string[]> {
+    const { records, dir, log } = this.deps;
+    if (!records) return [];
+    const { rejected } = await records.load(parseFileRecord);
+    if (rejected.length > 0) log.warn('unreadable stack file records ignored', { files: rejected });
+    const known: string[] = [];
+    for (const file of records.ids()) {
+      const record = records.get(file);
+      // A record of another directory ([stacks] dir changed) is not this listing's to judge.
+      if (record?.dir !== dir) continue;
+      this.includes.set(file, record.includes);
+      known.push(file);
+    }
+    return known;
+  }
 
   /** Something happened to `file` (a name inside the directory); handle it after the quiet period. */
   notify(file: string): void {
@@ -83,23 +125,38 @@ export class StackDirectory {
     }
     try {
       if (text === null) {
-        if (!this.results.has(file)) return;
+        if (!this.results.has(file) && !this.includes.has(file)) return;
         const result = await applier.pruneOwned(source, this.includes.get(file) ?? []);
         this.includes.delete(file);
         this.results.set(file, { file, state: 'removed', message: null, lines: result.lines, at: clock.now() });
         log.info('stack file removed: pruned what it owned', { file, lines: result.lines });
+        await this.remember(file, null);
         return;
       }
       const body = text;
       const stack = loadStackFile(path, (p) => (p === path ? body : read(p)), file);
       const result = await applier.apply({ stack, source });
       this.includes.set(file, stack.includes);
+      await this.remember(file, stack.includes);
       this.results.set(file, { file, state: 'ok', message: null, lines: result.lines, at: clock.now() });
       const changed = result.lines.filter((l) => !l.startsWith('unchanged '));
       if (changed.length > 0) log.info('stack applied', { file, lines: changed });
       this.retryFailed(file);
     } catch (err) {
       this.failed(file, (err as Error).message);
+    }
+  }
+
+  /** Writes (or deletes) the durable record of a file; a failed write is logged, the apply stands. */
+  private async remember(file: string, includes: string[] | null): Promise<void> {
+    const { records, dir, log } = this.deps;
+    if (!records) return;
+    const current = records.get(file);
+    try {
+      if (includes === null) await records.delete(file);
+      else if (current?.dir !== dir || current.includes.join('\n') !== includes.join('\n')) await records.put(file, { dir, includes });
+    } catch (err) {
+      log.warn('stack file record write failed; a deletion while svcd is down may go unnoticed', { file, error: String(err) });
     }
   }
 
@@ -113,4 +170,9 @@ export class StackDirectory {
   private retryFailed(except: string): void {
     for (const s of this.results.values()) if (s.state === 'error' && s.file !== except) this.notify(s.file);
   }
+}
+
+function parseFileRecord(value: unknown): FileRecord | null {
+  const v = value as Partial<FileRecord> | null;
+  return typeof v?.dir === 'string' && Array.isArray(v.includes) && v.includes.every((i) => typeof i === 'string') ? { dir: v.dir, includes: v.includes } : null;
 }

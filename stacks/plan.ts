@@ -21,13 +21,23 @@ export interface StackPlan {
   change: Change;
 }
 
+/**
+ * Which programs the stack does not list an apply removes (docs/stacks.md, Prune): none; every
+ * one (`PUT /api/v1/stack` with prune and no `?source=`: the stack is the whole desired state);
+ * or only the programs it owns, whose `source` is one of `sources` (a watched file, `svc apply
+ * FILE`, a request with `?source=`: `stack:<file>` and `include:<file>` of its includes).
+ */
+export type PruneScope = { kind: 'none' } | { kind: 'all' } | { kind: 'owned'; sources: ReadonlySet<string> };
+
 export interface PlanOptions {
-  /** Remove programs owned by this stack that it no longer lists. */
-  prune: boolean;
-  /** Sources this stack owns (`stack:<file>` and `include:<file>` of its includes): the prune scope. */
-  owned: ReadonlySet<string>;
+  prune: PruneScope;
   now: number;
   newId: () => string;
+  /**
+   * The run intent in force (state/boot.ts `runIntent`): a stored intent from an earlier daemon
+   * run is read through the boot rules. Default: the stored intent.
+   */
+  runIntent?: (record: ProgramRecord) => Intent['run'];
 }
 
 /**
@@ -51,17 +61,21 @@ export function planStack(desired: DesiredService[], existing: ProgramRecord[], 
     } else if (sameConfig(current.config, config)) {
       entries.push({ action: 'unchanged', name: config.name, id: current.id, restart: false });
     } else {
-      const restart = current.intent.run === 'running' && processChanged(current.config, config);
-      const intent: Intent = restart ? { ...current.intent, restart_seq: current.intent.restart_seq + 1, force: false } : current.intent;
+      // Judged on the intent in force: after a boot, a stored "stopped" of an autostart program
+      // runs, and a stored "running" of an autostart = false program does not (and must not be
+      // revived by the restart request, which the store stamps as this run's intent).
+      const run = opts.runIntent?.(current) ?? current.intent.run;
+      const restart = run === 'running' && processChanged(current.config, config);
+      const intent: Intent = restart ? { ...current.intent, run, restart_seq: current.intent.restart_seq + 1, force: false } : current.intent;
       change.put.push({ ...current, config, intent, revision: current.revision + 1, updated_at: opts.now });
       entries.push({ action: 'updated', name: config.name, id: current.id, restart });
     }
   }
-  if (opts.prune) {
+  const { prune } = opts;
+  if (prune.kind !== 'none') {
     const listed = new Set(desired.map((d) => d.config.name));
-    const doomed = existing
-      .filter((r) => !listed.has(r.config.name) && r.config.source !== undefined && opts.owned.has(r.config.source))
-      .sort((a, b) => a.config.name.localeCompare(b.config.name));
+    const inScope = (r: ProgramRecord) => prune.kind === 'all' || (r.config.source !== undefined && prune.sources.has(r.config.source));
+    const doomed = existing.filter((r) => !listed.has(r.config.name) && inScope(r)).sort((a, b) => a.config.name.localeCompare(b.config.name));
     for (const r of doomed) {
       change.del.push(r.id);
       entries.push({ action: 'pruned', name: r.config.name, id: r.id, restart: false });
@@ -70,7 +84,7 @@ export function planStack(desired: DesiredService[], existing: ProgramRecord[], 
   return { entries, change };
 }
 
-/** New programs run (a cron schedule is active) unless autostart is false, as on create. */
+/** New programs run unless autostart is false, as on create; a cron schedule is active whatever autostart says. */
 function newRecord(config: ProgramConfig, opts: PlanOptions): ProgramRecord {
   return { id: opts.newId(), config, intent: { run: initialRun(config), start_seq: 0, restart_seq: 0, force: false }, revision: 1, created_at: opts.now, updated_at: opts.now };
 }

@@ -10,15 +10,19 @@ export interface WatchedStacks {
 }
 
 /**
- * Production glue for the stacks directory: creates it, schedules every stack file in it (the
- * start-up apply), and when `watch` is on, forwards chokidar events for files directly inside it.
+ * Production glue for the stacks directory: creates it, schedules every stack file in it and
+ * every file it applied before (the start-up pass), and when `watch` is on, forwards chokidar
+ * events for files directly inside it.
  * Sub-folders are not applied on their own: put included files there.
  */
 export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'> & { watch: boolean }): Promise<WatchedStacks> {
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
   const directory = new StackDirectory({ ...opts, dir, read: (path) => readFileSync(path, 'utf8') });
-  for (const name of readdirSync(dir).sort()) directory.notify(name);
+  // The start-up pass: every file listed now, and every file applied in an earlier run (one
+  // deleted while svcd was down is pruned, as the watch would have done).
+  const known = await directory.loadRecords();
+  for (const name of [...new Set([...readdirSync(dir), ...known])].sort()) directory.notify(name);
   let watcher: FSWatcher | null = null;
   if (opts.watch) {
     watcher = watch(dir, {

@@ -119,8 +119,8 @@ export class ProgramStore {
   }
 
   /**
-   * Creates programs atomically; all or none. New programs run unless `autostart` is false; for a
-   * cron program "running" means its schedule is active (docs/cron.md).
+   * Creates programs atomically; all or none. New programs run unless `autostart` is false; a cron
+   * program's schedule is active whatever `autostart` says (`initialRun`, docs/cron.md).
    */
   async create(configs: ProgramConfig[], now = Date.now()): Promise<ProgramRecord[]> {
     return this.lock.run(async () => {

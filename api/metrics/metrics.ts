@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { finiteSamples } from './finite-samples.js';
 
 /**
  * A source of metric families. It creates its families on the registry once (`install`); values
@@ -36,8 +37,8 @@ export class SvcMetrics {
     return this.registry.contentType;
   }
 
-  /** The text exposition format (version 0.0.4). */
-  render(): Promise<string> {
-    return this.registry.metrics();
+  /** The text exposition format (version 0.0.4), without NaN or infinite samples. */
+  async render(): Promise<string> {
+    return finiteSamples(await this.registry.metrics());
   }
 }

@@ -14,7 +14,7 @@ import { redactConfig, seesSecrets } from '../redact.js';
  */
 export function stackRouter(deps: ApiDeps): Router {
   const { store, config } = deps;
-  const applier = deps.stacks?.applier ?? new StackApplier(store, { logDir: config.storage.log_dir, now: () => deps.clock.now() });
+  const applier = deps.stacks?.applier ?? new StackApplier(store, { logDir: config.storage.log_dir, now: () => deps.clock.now(), boot: deps.boot });
   const router = new Router();
 
   router.put('/stack', async (ctx) => {
@@ -29,6 +29,8 @@ export function stackRouter(deps: ApiDeps): Router {
       stack,
       source,
       prune: booleanParam(ctx.query.prune, 'prune', false),
+      // Without ?source= the request is the whole desired state: prune reaches every program.
+      pruneAll: ctx.query.source === undefined,
       dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),
     });
     ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines };

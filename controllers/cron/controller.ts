@@ -58,13 +58,16 @@ export class CronController implements ProgramController, ProcessRunner {
   async prepare(): Promise<void> {
     await this.deps.marks?.load();
     const { os, store, clock } = this.deps;
-    for (const p of os.findProgramProcesses()) {
+    for (const p of os.findProgramProcesses(this.deps.spawnContext.root)) {
       const record = store.get(p.programId);
       if (p.role !== 'cron' || !record?.config.cron) continue;
       const config = withDefaults(record.config);
       const slot = Date.parse(p.cronSlot ?? '') || clock.now();
       const state = this.states.get(p.programId) ?? initialCronState(record.intent, this.deps.marks?.get(p.programId));
-      const run: CronRun = { pid: p.pid, startedAt: clock.now(), slot, trigger: 'schedule', killAt: null, stopsecs: config.stopsecs, stopping: null, adopted: true };
+      // Its real start (from /proc) keeps duration_secs and the kill_after_secs cap true to the run.
+      const startedAt = Math.min(p.startedAtMs ?? clock.now(), clock.now());
+      const killAt = config.kill_after_secs ? startedAt + config.kill_after_secs * 1000 : null;
+      const run: CronRun = { pid: p.pid, startedAt, slot, trigger: 'schedule', killAt, stopsecs: config.stopsecs, stopping: null, adopted: true };
       this.states.set(p.programId, { ...state, runs: [...state.runs, run] });
       os.watchAdopted({ pid: p.pid, startTime: p.startTime }, (exit) => this.observeExit(p.programId, p.pid, exit));
     }

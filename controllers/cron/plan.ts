@@ -64,7 +64,9 @@ function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): 
     runs = runs.filter((r) => r !== run);
     const durationSecs = Math.max(0, input.now - run.startedAt) / 1000;
     const ok = exit.code !== null && (input.config?.exitcodes ?? [0]).includes(exit.code);
-    const reason = run.stopping?.reason ?? (ok ? 'ok' : 'failed');
+    // A re-adopted run is not the daemon's child: how it ended cannot be known, so it did not fail.
+    const unknown = run.adopted === true && exit.code === null && exit.signal === null && !exit.error;
+    const reason = run.stopping?.reason ?? (ok ? 'ok' : unknown ? 'unknown' : 'failed');
     const msg = `run pid ${pid} (slot ${iso(run.slot)}) ${describeExit(exit, REASON_WORDS[reason](input, run), run.adopted === true)} after ${durationSecs.toFixed(1)} s`;
     lastRun = { slot: run.slot, started_at: run.startedAt, exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, reason, msg };
     effects.push(event(input, { event: 'cron_exit', exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, msg }));
@@ -72,9 +74,10 @@ function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): 
   return runs === s.runs ? s : { ...s, runs, lastRun };
 }
 
-const REASON_WORDS: Record<RunStopReason | 'ok' | 'failed', (input: CronPlanInput, run: CronRun) => string> = {
+const REASON_WORDS: Record<RunStopReason | 'ok' | 'failed' | 'unknown', (input: CronPlanInput, run: CronRun) => string> = {
   ok: () => 'exited',
   failed: () => 'failed',
+  unknown: () => 'ended',
   stop: () => 'stopped on request',
   remove: () => 'stopped because the program was removed',
   shutdown: () => 'stopped by daemon shutdown',
@@ -235,10 +238,10 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
   let runs = s.runs;
   const queue = [...s.queue];
   let { skipped, dropped } = s;
-  const spawns: CronEffect[] = [];
+  const spawns: Extract<CronEffect, { kind: 'spawn' }>[] = [];
   const live = () => runs.filter((r) => !r.stopping).length + spawns.length;
   const spawn = (firing: Firing) => {
-    const effect: CronEffect = { kind: 'spawn', firing };
+    const effect = { kind: 'spawn' as const, firing };
     spawns.push(effect);
     effects.push(effect);
   };
@@ -251,6 +254,7 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
     switch (config.on_overlap) {
       case 'skip':
         skipped++;
+        effects.push(event(input, { event: 'cron_skipped', msg: `firing for slot ${iso(firing.slot)}${TRIGGER_WORDS[firing.trigger]} skipped: ${runsInFlight(live())} (max_concurrent ${config.max_concurrent}, on_overlap = skip)` }));
         break;
       case 'queue':
         if (queue.length < config.max_queued) {
@@ -269,6 +273,7 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
           const older = spawns.shift()!;
           effects.splice(effects.indexOf(older), 1);
           skipped++;
+          effects.push(event(input, { event: 'cron_skipped', msg: `firing for slot ${iso(older.firing.slot)}${TRIGGER_WORDS[older.firing.trigger]} skipped: replaced by the newer firing for slot ${iso(firing.slot)} (max_concurrent ${config.max_concurrent}, on_overlap = kill)` }));
         }
         spawn(firing);
         break;
@@ -281,6 +286,13 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
   }
   return { ...s, runs, queue, skipped, dropped };
 }
+
+function runsInFlight(n: number): string {
+  return `${n} run${n === 1 ? '' : 's'} in flight`;
+}
+
+/** How a skipped firing is named after its slot (a firing on time needs no word). */
+const TRIGGER_WORDS: Record<Firing['trigger'], string> = { schedule: '', catchup: ', catchup', queue: ', queue', manual: ', manual' };
 
 function jitterMs(config: EffectiveConfig, random: number): number {
   return config.jitter_sec ? Math.floor(random * config.jitter_sec * 1000) : 0;

@@ -25,6 +25,8 @@ export class FakeOs implements OsPort {
   readonly ignoreTerm = new Set<number>();
   spawnCount = 0;
   rootUser = false;
+  /** When processes started (Unix ms), as /proc would tell; unknown for the others. */
+  readonly startedAt = new Map<number, number>();
 
   async spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     const failure = this.failSpawn.get(spec.file);
@@ -111,10 +113,11 @@ export class FakeOs implements OsPort {
     return this.recovered.exited.find((e) => e.pid === pid)?.startTime ?? null;
   }
 
-  findProgramProcesses(): ProgramProcess[] {
+  findProgramProcesses(root: string): ProgramProcess[] {
     return this.alive().flatMap((p) => {
-      const found = roleOf(p.spec.env);
-      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found }] : [];
+      const found = roleOf(p.spec.env, root);
+      const startedAt = this.startedAt.get(p.pid);
+      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found, ...(startedAt === undefined ? {} : { startedAtMs: startedAt }) }] : [];
     });
   }
 

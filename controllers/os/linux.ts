@@ -104,7 +104,7 @@ export class LinuxOs implements OsPort {
     return procStartTime(pid);
   }
 
-  findProgramProcesses(): ProgramProcess[] {
+  findProgramProcesses(root: string): ProgramProcess[] {
     const found: ProgramProcess[] = [];
     for (const name of readdirSync('/proc')) {
       const pid = Number(name);
@@ -118,7 +118,7 @@ export class LinuxOs implements OsPort {
       } catch {
         continue; // gone, or another user's process we may not read (not ours then)
       }
-      const role = roleOf(parseEnviron(raw));
+      const role = roleOf(parseEnviron(raw), root);
       if (role) found.push({ pid, startTime: statField(fields, 22), startedAtMs: startTimeToMs(statField(fields, 22)), ...role });
     }
     return found;

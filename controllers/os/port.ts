@@ -121,11 +121,12 @@ export interface OsPort {
    */
   startTimeOf(pid: number): number | null;
   /**
-   * Every live session leader that svc started (it carries SVC_PROGRAM_ID in its environment),
-   * whoever started it: a previous daemon killed before its runtime records reached the disk
-   * leaves no other trace of them. Used once at start-up.
+   * Every live session leader that an svcd of this `root` started (it carries SVC_PROGRAM_ID and
+   * SVC_ROOT in its environment), whichever daemon started it: a previous daemon killed before
+   * its runtime records reached the disk leaves no other trace of them. Processes of other svcd
+   * on the host (other roots) are never returned. Used once at start-up.
    */
-  findProgramProcesses(): ProgramProcess[];
+  findProgramProcesses(root: string): ProgramProcess[];
   /**
    * Watches a process this daemon did not start (re-adopted after a restart) until it exits.
    * For a process from `recover()` the real exit is reported (at once if it already ended);

@@ -85,7 +85,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     const records = (await runtime?.loadAll()) ?? new Map();
     // The spawner's list (empty without it): its live children, and the exits it kept for us.
     const recovered = await os.recover();
-    const found: Candidate[] = os.findProgramProcesses();
+    const found: Candidate[] = os.findProgramProcesses(this.deps.spawnContext.root);
     const known = (pid: number, startTime: number) => found.some((f) => f.pid === pid && f.startTime === startTime);
     for (const e of recovered.exited) {
       if (e.tag && !known(e.pid, e.startTime)) found.push({ pid: e.pid, startTime: e.startTime, programId: e.tag, role: 'program', startedAtMs: e.startedAt, exited: true });

@@ -27,6 +27,7 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
   if (config.env_file) Object.assign(env, readEnvFile(config.env_file, ctx.root, os));
   Object.assign(env, config.env ?? {});
   env.SVC_PROGRAM_ID = id;
+  env.SVC_ROOT = ctx.root; // whose program this is: several svcd (roots) may share a host
   env.SVC_PROGRAM_NAME = config.name;
   const identity = resolveIdentity(config, os);
   if (identity.user) Object.assign(env, { HOME: identity.user.home, USER: identity.user.name, LOGNAME: identity.user.name });

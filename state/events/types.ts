@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
   'cron_started',
   'cron_exit',
   'cron_spawn_failed',
+  /** svc addition: a firing that did not run (on_overlap = skip at max_concurrent); docs/events.md. */
+  'cron_skipped',
   'queue_full',
   'system_startup',
   'system_shutdown',

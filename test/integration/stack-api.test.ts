@@ -73,8 +73,9 @@ test('a bad stack changes nothing', async () => {
 
 test('dry_run reports the plan and changes nothing', async () => {
   const beforeList = (await programs()).map((p) => p.name).sort();
+  // No ?source=: the stack is the whole desired state, so t-one (stack:t.toml) would go too.
   const res = await put({ prune: true, services: [svc('j-web', { env: { V: '3' } }), svc('dry-new')] }, '?dry_run=true');
-  assert.deepEqual(res.body, { status: 'ok', dry_run: true, source: 'stack:api', lines: ['updated j-web (restart)', 'created dry-new', 'pruned j-db', 'pruned y-one'] });
+  assert.deepEqual(res.body, { status: 'ok', dry_run: true, source: 'stack:api', lines: ['updated j-web (restart)', 'created dry-new', 'pruned j-db', 'pruned t-one', 'pruned y-one'] });
   assert.deepEqual((await programs()).map((p) => p.name).sort(), beforeList);
 });
 

@@ -23,7 +23,7 @@ export function withConfigOptions(cmd: Command): Command {
     .option('--depends-on <names>', 'comma-separated program names that must be up first')
     .option('--cron <expr>', 'run on a cron schedule instead of continuously (5 fields, or 6 with seconds first)')
     .option('--cron-tz <zone>', 'IANA time zone of the cron expression (default: the daemon\'s local zone)')
-    .option('--no-autostart', 'do not start at boot or on creation')
+    .option('--no-autostart', 'do not start at boot or on creation (a cron schedule is active regardless)')
     .option('--source <label>', 'provenance label (default cli:add / cli:update)')
     .option('--set <field=value>', 'set any field (repeatable); value parsed as JSON when it is valid JSON; a.b=value sets one field of an object field', collect);
 }

@@ -77,6 +77,18 @@ test('overlap skip: a firing at max_concurrent is skipped; max_concurrent 2 allo
   await h.close();
 });
 
+test('cron overlap skip: "The new firing is skipped", and a cron_skipped event names the slot and the reason', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'nightly', cron: '* * * * *', on_overlap: 'skip' });
+  await h.advance(2 * MIN);
+  assert.equal(h.cronOf(id).skipped, 1);
+  const [skipped] = h.ofType('cron_skipped');
+  assert.equal(skipped.program_id, id);
+  assert.equal(skipped.program_name, 'nightly');
+  assert.equal(skipped.msg, `firing for slot ${iso(T0 + 2 * MIN)} skipped: 1 run in flight (max_concurrent 1, on_overlap = skip)`);
+  await h.close();
+});
+
 test('overlap queue: firings wait up to max_queued, the excess is dropped with queue_full; queued runs start in order', async () => {
   const h = await cronHarness();
   const id = await h.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue', max_queued: 2 });
@@ -152,6 +164,7 @@ for (const row of MATRIX) {
     assert.deepEqual(h.alive().map((p) => p.spec.env.SVC_CRON_SLOT), row.spawned);
     assert.equal(h.cronOf(id).queued, row.queued);
     assert.equal(h.cronOf(id).skipped, row.skipped);
+    assert.equal(h.ofType('cron_skipped').length, row.skipped, 'every skipped firing leaves a cron_skipped event');
     for (const e of h.ofType('cron_started')) assert.match(e.msg, /, catchup$/);
     assert.equal(h.cronOf(id).next_fire_at, T0 + 6 * MIN, 'then the schedule goes on');
     await h.close();
@@ -330,7 +343,8 @@ test('a forced stop kills runs at once; a pause survives a daemon restart as a p
   assert.equal(h1.ofType('cron_exit')[0].signal, 9);
   await h1.down();
   const h = await cronHarness({ db: h1.db, now: T0 + 30 * MIN });
-  await h.resume(id); // what boot does for autostart programs
+  assert.equal(h.status(id), 'Stopped', 'the pause holds at boot');
+  await h.resume(id); // svc start
   assert.equal(h.os.spawnCount, 0);
   assert.equal(h.cronOf(id).next_fire_at, T0 + 31 * MIN);
   await h.close();
@@ -395,5 +409,46 @@ test('1,000 programs on the same minute share one timer and all fire at the slot
   await h.advance(MIN);
   assert.equal(h.os.spawnCount, 1000);
   assert.equal(h.ofType('cron_started').length, 1000);
+  await h.close();
+});
+
+test('a cron run in flight at a daemon crash is re-adopted: max_concurrent counts it, kill_after_secs runs from its real start', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'long', cron: '* * * * *', kill_after_secs: 150 });
+  await h1.advance(MIN);
+  const [run] = h1.alive();
+  h1.os.startedAt.set(run.pid, T0 + MIN); // what /proc tells the next daemon
+  await h1.down(); // crashed: the run lives on
+  const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + MIN + 20_000 });
+  await h.settle();
+  assert.equal(h.cronOf(id).running, 1, 're-adopted');
+  assert.equal(h.status(id), 'Running');
+  await h.advanceTo(T0 + 2 * MIN);
+  assert.equal(h.os.spawnCount, 1, 'the slot is skipped: max_concurrent counts the adopted run');
+  assert.match(h.ofType('cron_skipped')[0].msg, /1 run in flight/);
+  await h.advanceTo(T0 + MIN + 150_000);
+  assert.deepEqual(h.os.processes.get(run.pid)!.signals, ['SIGTERM'], 'the cap counts from the real start');
+  const [exit] = h.ofType('cron_exit');
+  assert.match(exit.msg, new RegExp(`^run pid ${run.pid} .*killed for exceeding kill_after_secs \\(150 s\\)`));
+  assert.equal(exit.duration_secs, 150);
+  await h.close();
+});
+
+test('a re-adopted cron run that ends by itself records cron_exit with an unknown exit status, not a failure', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'job', cron: '* * * * *' });
+  await h1.advance(MIN);
+  const [run] = h1.alive();
+  h1.os.startedAt.set(run.pid, T0 + MIN);
+  await h1.down();
+  const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + MIN + 10_000 });
+  await h.settle();
+  h.os.exit(run.pid, null); // not the new daemon's child: no status
+  await h.settle();
+  const [exit] = h.ofType('cron_exit');
+  assert.equal(exit.msg, `run pid ${run.pid} (slot ${iso(T0 + MIN)}) ended: exit status unknown (process adopted after a daemon restart) after 10.0 s`);
+  assert.equal(h.cronOf(id).last_run!.reason, 'unknown');
+  assert.equal(h.cronOf(id).running, 0);
+  assert.equal(h.status(id), 'Scheduled');
   await h.close();
 });

@@ -3,19 +3,22 @@ import assert from 'node:assert/strict';
 import { MemoryLevel } from 'memory-level';
 import { FakeClock } from '../../../reconciler/fake-clock.js';
 import { StackApplier } from '../../../stacks/apply.js';
-import { StackDirectory } from '../../../stacks/directory.js';
+import { StackDirectory, type FileRecord } from '../../../stacks/directory.js';
 import { isStackFileName } from '../../../stacks/file-names.js';
+import { ControllerStatusStore } from '../../../state/controller-status.js';
 import { ProgramStore } from '../../../state/store.js';
 
 /** A StackDirectory over an in-memory folder, a memory-level store and a fake clock. */
-async function setup() {
-  const disk = new Map<string, string>();
+async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string, string>; dir?: string } = {}) {
+  const disk = opts.disk ?? new Map<string, string>();
   const clock = new FakeClock();
-  const store = await ProgramStore.fromDb(new MemoryLevel<string, string>());
+  const db = opts.db ?? new MemoryLevel<string, string>();
+  const store = await ProgramStore.fromDb(db);
   const logs: string[] = [];
   const dir = new StackDirectory({
-    dir: '/stacks',
+    dir: opts.dir ?? '/stacks',
     clock,
+    records: new ControllerStatusStore<FileRecord>(store.meta, 'stacks'),
     applier: new StackApplier(store, { logDir: '/logs', now: () => clock.now() }),
     read: (path) => {
       const text = disk.get(path);
@@ -37,7 +40,14 @@ async function setup() {
     await dir.idle();
   };
   const names = () => store.list().map((r) => `${r.config.name}<${r.config.source}>`).sort();
-  return { dir, clock, store, write, remove, settle, names, logs };
+  /** The start-up pass of stacks/watch.ts: the listing now plus the files applied before. */
+  const start = async () => {
+    const known = await dir.loadRecords();
+    const listing = [...disk.keys()].filter((p) => p.startsWith('/stacks/') && !p.slice(8).includes('/')).map((p) => p.slice(8));
+    for (const name of [...new Set([...listing, ...known])].sort()) dir.notify(name);
+    await settle();
+  };
+  return { dir, clock, db, disk, store, write, remove, settle, names, logs, start };
 }
 
 const svc = (name: string, command = 'run') => `[[services]]\nname = "${name}"\ncommand = "${command}"\n`;
@@ -99,4 +109,39 @@ test('a file that needs another file (depends_on) is retried after that file app
   await t.settle();
   await t.settle();
   assert.deepEqual(t.names(), ['api<stack:api.toml>', 'db<stack:db.toml>']);
+});
+
+test('a stack file deleted while svcd is down is pruned at its next start, with its includes; nothing else is', async () => {
+  const t1 = await setup();
+  t1.disk.set('/stacks/lib/common.toml', svc('shared'));
+  t1.write('gone.toml', `include = ["lib/common.toml"]\n${svc('a')}`);
+  t1.write('kept.toml', svc('k'));
+  await t1.settle();
+  await t1.store.create([{ name: 'cli', command: 'run', source: 'stack:cli.toml' }]); // svc apply cli.toml
+  assert.deepEqual(t1.names(), ['a<stack:gone.toml>', 'cli<stack:cli.toml>', 'k<stack:kept.toml>', 'shared<include:lib/common.toml>']);
+
+  // svcd is down: the file goes.
+  t1.disk.delete('/stacks/gone.toml');
+  const t2 = await setup({ disk: t1.disk, db: t1.db });
+  await t2.start();
+  assert.deepEqual(t2.names(), ['cli<stack:cli.toml>', 'k<stack:kept.toml>'], 'as the watch would have: its programs and its includes');
+  assert.deepEqual(t2.dir.status().files.map((f) => [f.file, f.state, f.lines]), [
+    ['gone.toml', 'removed', ['pruned a', 'pruned shared']],
+    ['kept.toml', 'ok', ['unchanged k']],
+  ]);
+
+  // The record went with it: the next start has nothing more to prune.
+  const t3 = await setup({ disk: t1.disk, db: t1.db });
+  await t3.start();
+  assert.deepEqual(t3.dir.status().files.map((f) => f.file), ['kept.toml']);
+});
+
+test('records of another stacks directory ([stacks] dir changed) prune nothing', async () => {
+  const t1 = await setup();
+  t1.write('web.toml', svc('web'));
+  await t1.settle();
+
+  const t2 = await setup({ disk: new Map(), db: t1.db, dir: '/elsewhere' });
+  await t2.start();
+  assert.deepEqual(t2.names(), ['web<stack:web.toml>']);
 });

@@ -6,7 +6,7 @@ import type { ProgramConfig, ProgramRecord } from '../../../state/program.js';
 
 const NOW = 1_700_000_000_000;
 let ids = 0;
-const opts = (extra: Partial<PlanOptions> = {}): PlanOptions => ({ prune: false, owned: new Set(['stack:a.toml']), now: NOW, newId: () => `id-${++ids}`, ...extra });
+const opts = (extra: Partial<PlanOptions> = {}): PlanOptions => ({ prune: { kind: 'none' }, now: NOW, newId: () => `id-${++ids}`, ...extra });
 const want = (config: Partial<ProgramConfig> & { name: string }): DesiredService => ({ config: { command: 'run', source: 'stack:a.toml', ...config }, label: `services[0] (name=${config.name})` });
 const stored = (config: Partial<ProgramConfig> & { name: string }, run: 'running' | 'stopped' = 'running'): ProgramRecord => ({
   id: `rec-${config.name}`,
@@ -63,9 +63,26 @@ test('prune removes only programs owned by this stack (its source and its includ
     stored({ name: 'other-file', source: 'stack:b.toml' }),
     { ...stored({ name: 'no-source' }), config: { name: 'no-source', command: 'x' } },
   ];
-  const owned = new Set(['stack:a.toml', 'include:lib/common.toml']);
-  const plan = planStack([want({ name: 'keep' })], existing, opts({ prune: true, owned }));
+  const sources = new Set(['stack:a.toml', 'include:lib/common.toml']);
+  const plan = planStack([want({ name: 'keep' })], existing, opts({ prune: { kind: 'owned', sources } }));
   assert.deepEqual(plan.entries.map(applyLine), ['unchanged keep', 'pruned from-include', 'pruned old-job']);
   assert.deepEqual(plan.change.del.sort(), ['rec-from-include', 'rec-old-job']);
-  assert.deepEqual(lines([want({ name: 'keep' })], existing, opts({ prune: false, owned })), ['unchanged keep'], 'no prune unless asked');
+  assert.deepEqual(lines([want({ name: 'keep' })], existing, opts({ prune: { kind: 'none' } })), ['unchanged keep'], 'no prune unless asked');
+  const all = planStack([want({ name: 'keep' })], existing, opts({ prune: { kind: 'all' } }));
+  assert.deepEqual(all.entries.map(applyLine), ['unchanged keep', 'pruned by-api', 'pruned by-cli', 'pruned from-include', 'pruned no-source', 'pruned old-job', 'pruned other-file'], 'the whole desired state: every unlisted program goes');
+  assert.equal(all.change.del.length, 6);
+});
+
+test('a process-field change is judged on the intent in force after a boot, not the stored one', () => {
+  const inForce = (run: 'running' | 'stopped') => opts({ runIntent: () => run });
+  // Stopped before the reboot, started at boot by autostart: the change restarts it, and the
+  // restart request carries the intent in force (the store stamps it as this run's intent).
+  const booted = planStack([want({ name: 'api', command: 'new' })], [stored({ name: 'api' }, 'stopped')], inForce('running'));
+  assert.deepEqual(booted.entries.map(applyLine), ['updated api (restart)']);
+  assert.equal(booted.change.put[0]?.intent.run, 'running');
+  // Running before the reboot, not started at boot (autostart = false): no restart, intent kept.
+  const idle = stored({ name: 'api', autostart: false }, 'running');
+  const quiet = planStack([want({ name: 'api', autostart: false, command: 'new' })], [idle], inForce('stopped'));
+  assert.deepEqual(quiet.entries.map(applyLine), ['updated api']);
+  assert.equal(quiet.change.put[0]?.intent, idle.intent, 'the stored intent is not rewritten');
 });

@@ -6,6 +6,7 @@ import { resolvePrograms } from '../programs.js';
 
 /** The API's event record and statistics (docs/events.md); the CLI reads them over HTTP only. */
 interface EventRow {
+  id: string;
   ts_ms: number;
   program_name: string | null;
   event: string;
@@ -37,9 +38,14 @@ function integer(value: string | undefined, flag: string): string | undefined {
   return value;
 }
 
+/** The API's maximum `limit` (docs/events.md); a larger `--limit` is fetched page by page. */
+export const EVENTS_PAGE = 1000;
+
 /** The query string of `svc events`: newest first, every flag mapped to its API parameter. */
 export function eventsQuery(o: Flags, programId: string | undefined): URLSearchParams {
-  const q = new URLSearchParams({ order: 'desc', limit: integer(o.limit, '--limit') ?? '50' });
+  const limit = integer(o.limit, '--limit') ?? '50';
+  if (Number(limit) < 1) throw new CliError(`--limit: must be at least 1, got '${limit}'`, 2);
+  const q = new URLSearchParams({ order: 'desc', limit });
   const add = (name: string, value: string | undefined) => value !== undefined && q.set(name, value);
   add('program_id', programId);
   add('from', integer(o.from, '--from'));
@@ -48,6 +54,40 @@ export function eventsQuery(o: Flags, programId: string | undefined): URLSearchP
   add('exit_code', integer(o.exitCode, '--exit-code'));
   add('q', o.q);
   return q;
+}
+
+/**
+ * Reads up to `limit` rows of the query, newest first, in pages of at most EVENTS_PAGE (`offset`).
+ * Later pages are pinned to `to` = the second of the newest row, so events recorded while paging
+ * cannot keep shifting them; the few of that same second that do are skipped by id, so no row is
+ * shown twice.
+ */
+export async function fetchEvents<T extends { id: string; ts_ms: number }>(get: (path: string) => Promise<T[]>, query: URLSearchParams): Promise<T[]> {
+  const want = Number(query.get('limit'));
+  const rows: T[] = [];
+  const seen = new Set<string>();
+  const q = new URLSearchParams(query);
+  for (let offset = 0; rows.length < want; ) {
+    const size = Math.min(EVENTS_PAGE, want - rows.length);
+    q.set('limit', String(size));
+    if (offset > 0) q.set('offset', String(offset));
+    const page = await get(`/api/v1/events?${q.toString()}`);
+    if (offset === 0 && page.length > 0) {
+      const newest = Math.floor(page[0].ts_ms / 1000);
+      if (!q.has('to') || Number(q.get('to')) > newest) q.set('to', String(newest));
+    }
+    const before = rows.length;
+    for (const row of page) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      rows.push(row);
+    }
+    offset += page.length;
+    // A short page ends the history; a page of rows already read (a burst of events in the pinned
+    // second) ends it too, so the loop always terminates.
+    if (page.length < size || rows.length === before) break;
+  }
+  return rows;
 }
 
 function renderStats(s: EventStats): string {
@@ -69,7 +109,7 @@ export function registerEvents(program: Command, ctx: CliContext): void {
   program
     .command('events [program]')
     .description('event history of a program (name or UUID, removed programs by UUID) or of the whole daemon, newest first')
-    .option('--limit <n>', 'rows to show (max 1000)', '50')
+    .option('--limit <n>', 'rows to show (default 50; above 1000 fetched in pages)', '50')
     .option('--from <ts>', 'events at or after this Unix time (seconds)')
     .option('--to <ts>', 'events at or before this Unix time (seconds)')
     .option('--type <name>', 'only this event type, e.g. process_exit')
@@ -84,7 +124,7 @@ export function registerEvents(program: Command, ctx: CliContext): void {
         const stats = await client.get<EventStats>(`/api/v1/events/stats${programId ? `?program_id=${programId}` : ''}`);
         return ctx.print(ctx.json() ? JSON.stringify(stats, null, 2) : renderStats(stats));
       }
-      const rows = await client.get<EventRow[]>(`/api/v1/events?${eventsQuery(o, programId)}`);
+      const rows = await fetchEvents((path) => client.get<EventRow[]>(path), eventsQuery(o, programId));
       ctx.print(ctx.json() ? JSON.stringify(rows, null, 2) : renderEvents(rows));
     });
 }

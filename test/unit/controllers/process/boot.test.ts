@@ -65,3 +65,32 @@ test('duplicate processes of one program and orphaned hooks are ended at start-u
   assert.equal(h2.os.processes.get(hook)!.alive, false);
   await h2.close();
 });
+
+test('processes of another svcd on the host (another SVC_ROOT) are never adopted or ended', async () => {
+  const h1 = await processHarness();
+  const id = await h1.add({ name: 'mine' });
+  const spec = h1.os.processes.get(h1.pidOf(id))!.spec;
+  const other = { ...spec.env, SVC_ROOT: '/elsewhere' };
+  const program = h1.os.surviving({ ...spec, env: other }).pid; // same program id, other root
+  const foreign = h1.os.surviving({ ...spec, env: { ...other, SVC_PROGRAM_ID: '00000000-0000-4000-8000-000000000000' } }).pid;
+  const hook = h1.os.surviving({ ...spec, env: { ...other, SVC_HOOK: 'pre_start' } }).pid;
+  const probe = h1.os.surviving({ ...spec, env: { ...other, SVC_PROBE: 'exec' } }).pid;
+  await h1.crash();
+  const h2 = await processHarness({ db: h1.db, os: h1.os });
+  await h2.settle();
+  for (const pid of [program, foreign, hook, probe]) assert.equal(h2.os.processes.get(pid)!.alive, true, `pid ${pid} left alone`);
+  assert.notEqual(h2.pidOf(id), program);
+  await h2.close();
+});
+
+test('a process of a program deleted while no daemon watched is ended', async () => {
+  const h1 = await processHarness();
+  const id = await h1.add({ name: 'doomed' });
+  const spec = h1.os.processes.get(h1.pidOf(id))!.spec;
+  const orphan = h1.os.surviving({ ...spec, env: { ...spec.env, SVC_PROGRAM_ID: '00000000-0000-4000-8000-000000000000' } }).pid;
+  await h1.crash();
+  const h2 = await processHarness({ db: h1.db, os: h1.os });
+  await h2.settle();
+  assert.equal(h2.os.processes.get(orphan)!.alive, false);
+  await h2.close();
+});
