@@ -8,6 +8,7 @@ const STATUS: Record<SvcErrorCode, number> = {
   SVC_TOO_LARGE: 413,
   SVC_UNAUTHORIZED: 401,
   SVC_UNAVAILABLE: 503,
+  SVC_NO_SPACE: 507,
   SVC_INTERNAL: 500,
 };
 

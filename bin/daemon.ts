@@ -42,6 +42,8 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Called once the daemon has stopped after a shutdown request. */
   onExit?: (code: number) => void;
+  /** Open a state store whose write-ahead log is damaged, keeping what is readable (svcd --repair-store). */
+  acceptStoreDamage?: boolean;
 }
 
 /** Every event goes to the persistent history, and to the daemon log at debug level. */
@@ -69,7 +71,7 @@ export class Daemon {
   static async start(opts: DaemonOptions): Promise<Daemon> {
     const { config, log } = opts;
     mkdirSync(config.storage.log_dir, { recursive: true });
-    const store = await ProgramStore.open(config.storage.data_dir);
+    const store = await ProgramStore.open(config.storage.data_dir, { logDir: config.storage.log_dir, log, damage: opts.acceptStoreDamage ? 'accept' : 'refuse' });
     const daemon = new Daemon(opts, store);
     try {
       await daemon.boot();
@@ -151,7 +153,8 @@ export class Daemon {
     const adopted = new Set<string>();
     for (const [id, record] of await runtime.loadAll()) {
       if (store.get(id) && controller.adopt(id, record)) adopted.add(id);
-      else runtime.set(id, null);
+      else if (!store.isQuarantined(id)) runtime.set(id, null);
+      else log.warn('a quarantined program still has a process from the previous svcd; it is not supervised', { program_id: id, pid: record.pid });
     }
     await this.applyBootIntents(adopted);
     store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id), cronLoop.enqueue(id))));
@@ -227,7 +230,8 @@ export class Daemon {
       return r.intent.run !== want;
     });
     if (changes.length === 0) return;
-    await this.store.setIntents(changes.map((r) => r.id), (i) => ({ ...i, run: i.run === 'running' ? 'stopped' : 'running', force: false }));
+    // Boot intents never keep svcd from starting on a full disk: held in memory, written later.
+    await this.store.setIntentsOrDefer(changes.map((r) => r.id), (i) => ({ ...i, run: i.run === 'running' ? 'stopped' : 'running', force: false }));
   }
 
   private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {

@@ -6,6 +6,7 @@ import { checkStartup } from '../conf/startup-checks.js';
 import { createLogger } from '../conf/logger.js';
 import { StoreOpenError } from '../state/store.js';
 import { Daemon } from './daemon.js';
+import { repairStore } from './repair-store.js';
 import { VERSION } from './version.js';
 
 const program = new Command('svcd')
@@ -15,9 +16,10 @@ const program = new Command('svcd')
   .option('--config <file>', 'config file (default: <root>/conf/svc.toml; missing = embedded defaults)')
   .option('--port <port>', 'override [server].port', (v) => Number.parseInt(v, 10))
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
+  .option('--repair-store', 'open a state store with a damaged write-ahead log, keep what is readable, report, and exit (docs/operations.md)')
   .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT. Docs: docs/configuration.md');
 program.parse();
-const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string }>();
+const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string; repairStore?: boolean }>();
 
 function refuse(message: string): never {
   process.stderr.write(`svcd: refusing to start: ${message}\n`);
@@ -44,6 +46,16 @@ async function main(): Promise<void> {
   const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
   const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
   for (const w of warnings) log.warn(w);
+  if (opts.repairStore) {
+    try {
+      process.stdout.write(`${await repairStore(config, log)}\n`);
+    } catch (err) {
+      await log.close();
+      refuse((err as Error).message);
+    }
+    await log.close();
+    return;
+  }
   let daemon: Daemon;
   try {
     daemon = await Daemon.start({ config, log, version: VERSION, onExit: (code) => void log.close().then(() => process.exit(code)) });

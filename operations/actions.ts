@@ -14,6 +14,8 @@ export interface ActionOutcome {
   status?: string;
   pid?: number | null;
   error?: string;
+  /** Set when the action took effect but is not on disk yet (a full data disk); it is written when space returns. */
+  warning?: string;
 }
 
 /** Extra time beyond stopsecs that a stop request waits for the exit before answering. */
@@ -55,12 +57,18 @@ export class ProgramActions {
     );
   }
 
-  /** Stops dependants first, then in descending priority; each level is gone before the next. */
+  /**
+   * Stops dependants first, then in descending priority; each level is gone before the next.
+   * A stop never waits for disk space: when the store cannot write, the intent is applied in
+   * memory and written later (ProgramStore.setIntentsOrDefer), and the outcome says so.
+   */
   async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
     const outcomes: ActionOutcome[] = [];
     for (const level of stopLevels(records)) {
-      const written = await this.store.setIntents(level.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
-      outcomes.push(...(await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), stopWaitMs(r))))));
+      const { records: written, deferred } = await this.store.setIntentsOrDefer(level.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
+      const done = await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), stopWaitMs(r))));
+      if (deferred) for (const o of done) o.warning = `stopped, but not recorded on disk yet (${deferred})`;
+      outcomes.push(...done);
     }
     return outcomes;
   }
