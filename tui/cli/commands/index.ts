@@ -8,6 +8,7 @@ import { registerList } from './list.js';
 import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerStack } from './stack.js';
+import { registerStorage } from './storage.js';
 import { registerUi } from './ui.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
@@ -20,5 +21,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
+  registerStorage(program, ctx);
   registerUi(program, ctx);
 }

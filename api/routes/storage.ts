@@ -1,0 +1,15 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../deps.js';
+
+/** The health of svc's stores (docs/operations.md) and the way out of quarantine. */
+export function storageRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  router.get('/system/storage', (ctx) => {
+    ctx.body = { state: deps.store.report(), events: deps.events.report() };
+  });
+  router.delete('/system/storage/quarantine/:id', async (ctx) => {
+    const record = await deps.store.discardQuarantined(ctx.params.id);
+    ctx.body = { status: 'discarded', id: record.id, name: record.name };
+  });
+  return router;
+}
