@@ -14,10 +14,10 @@ import { ProgramStore } from '../../state/store.js';
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
  * reconcile loop, deterministic and without sleeps.
  */
-export async function processHarness() {
+export async function processHarness(opts: { db?: MemoryLevel<string, string> } = {}) {
   const os = new FakeOs();
   const clock = new FakeClock();
-  const store = await ProgramStore.fromDb(new MemoryLevel());
+  const store = await ProgramStore.fromDb(opts.db ?? new MemoryLevel(), { clock });
   const observed = new ObservedRegistry();
   const events: EventInput[] = [];
   let random = 0.5;

@@ -1,0 +1,47 @@
+import { MemoryLevel } from 'memory-level';
+
+/** The error classic-level gives when LevelDB's log write hits a full disk. */
+export function enospc(): Error {
+  return Object.assign(new Error('IO error: /srv/svc/data/state.db/000003.log: No space left on device'), { code: 'LEVEL_IO_ERROR' });
+}
+
+/**
+ * A memory-level database whose writes can be made to fail like a full disk, and which counts
+ * its reopens (what the store must do after a failed write before it writes again).
+ */
+export function faultyLevel() {
+  const db = new MemoryLevel<string, string>();
+  let failing = false;
+  let opens = 0;
+  const batch: (...args: unknown[]) => Promise<void> = db.batch.bind(db);
+  const open: (...args: unknown[]) => Promise<void> = db.open.bind(db);
+  /** Writes that reached the database after a failure without a reopen in between. */
+  let unsafeWrites = 0;
+  let failedSinceOpen = false;
+  Object.assign(db, {
+    batch: (...args: unknown[]) => {
+      if (failing) {
+        failedSinceOpen = true;
+        return Promise.reject(enospc());
+      }
+      if (failedSinceOpen) unsafeWrites++;
+      return batch(...args);
+    },
+    open: (...args: unknown[]) => {
+      opens++;
+      failedSinceOpen = false;
+      return open(...args);
+    },
+  });
+  return {
+    db,
+    /** Makes every write fail (true) or succeed again (false). */
+    fill: (full: boolean) => (failing = full),
+    get opens() {
+      return opens;
+    },
+    get unsafeWrites() {
+      return unsafeWrites;
+    },
+  };
+}
