@@ -13,8 +13,9 @@ export function faultyLevel() {
   const db = new MemoryLevel<string, string>();
   let failing = false;
   let opens = 0;
-  const batch: (...args: unknown[]) => Promise<void> = db.batch.bind(db);
-  const open: (...args: unknown[]) => Promise<void> = db.open.bind(db);
+  // Loosely typed on purpose: the wrappers forward whatever the store passes.
+  const batch = db.batch.bind(db) as unknown as (...args: unknown[]) => Promise<void>;
+  const open = db.open.bind(db) as unknown as (...args: unknown[]) => Promise<void>;
   /** Writes that reached the database after a failure without a reopen in between. */
   let unsafeWrites = 0;
   let failedSinceOpen = false;
