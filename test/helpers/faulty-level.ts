@@ -15,7 +15,7 @@ export function faultyLevel() {
   let opens = 0;
   // Loosely typed on purpose: the wrappers forward whatever the store passes.
   const batch = db.batch.bind(db) as unknown as (...args: unknown[]) => Promise<void>;
-  const open = (db.open as (...args: unknown[]) => Promise<void>).bind(db);
+  const open = db.open.bind(db);
   /** Writes that reached the database after a failure without a reopen in between. */
   let unsafeWrites = 0;
   let failedSinceOpen = false;
@@ -28,10 +28,10 @@ export function faultyLevel() {
       if (failedSinceOpen) unsafeWrites++;
       return batch(...args);
     },
-    open: (...args: unknown[]) => {
+    open: (options?: Parameters<typeof open>[0]) => {
       opens++;
       failedSinceOpen = false;
-      return open(...args);
+      return open(options);
     },
   });
   return {
