@@ -31,7 +31,7 @@ export function faultyLevel() {
     open: (options?: Parameters<typeof open>[0]) => {
       opens++;
       failedSinceOpen = false;
-      return open(options);
+      return options === undefined ? open() : open(options);
     },
   });
   return {
