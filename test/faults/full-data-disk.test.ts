@@ -28,6 +28,51 @@ async function assertOneProcessEach(d: RunningDaemon, all: string[], running: st
 }
 
 /**
+ * Finding 2: once a write has failed on the full disk, later writes were acknowledged (201) and
+ * then lost at the next restart. Every write answered 2xx must be there after restarts.
+ */
+void test('a full data disk: writes acknowledged after one failed write survive a restart', async (t) => {
+  const root = tempRoot('svc-fault-disk-');
+  const dataDir = join(root, 'data');
+  const disk = mountTmpfs(dataDir, 24);
+  if ('skip' in disk) {
+    t.skip(disk.skip);
+    removeRoot(root);
+    return;
+  }
+  const quiet = (name: string) => ({ ...program(name), autostart: false });
+  const acknowledged: string[] = [];
+  let d = await startDaemon(root);
+  try {
+    const filler = fillDisk(dataDir);
+    let failed = false;
+    for (let i = 0; i < 200 && !failed; i++) {
+      const res = await d.request('POST', '/api/v1/programs', quiet(`full-${i}`));
+      if (res.status === 201) acknowledged.push(`full-${i}`);
+      else failed = true;
+    }
+    assert.ok(failed, 'a write failed on the full disk');
+    freeDisk(filler);
+    // Whatever svcd answers meanwhile, every 201 counts.
+    for (let i = 0; acknowledged.filter((n) => n.startsWith('later-')).length < 10 && i < 400; i++) {
+      if ((await d.request('POST', '/api/v1/programs', quiet(`later-${i}`))).status === 201) acknowledged.push(`later-${i}`);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(acknowledged.filter((n) => n.startsWith('later-')).length, 10, 'writes are acknowledged again once space returns');
+    assert.equal(await d.stop(), 0);
+    d = await startDaemon(root);
+    assert.deepEqual((await list(d)).map((p) => p.name).sort(), [...acknowledged].sort(), 'after a graceful restart');
+    await d.crash();
+    d = await startDaemon(root);
+    assert.deepEqual((await list(d)).map((p) => p.name).sort(), [...acknowledged].sort(), 'after kill -9');
+  } finally {
+    await d.stop();
+    disk.unmount();
+    removeRoot(root);
+  }
+});
+
+/**
  * Findings 2 and 3, as a user meets them: the data disk fills up while svcd runs. Every write
  * svc acknowledged survives restarts (graceful and kill -9); a refused write says why; stop and
  * kill work on the full disk; writes work again once space returns, without a restart.
