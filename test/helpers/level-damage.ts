@@ -35,12 +35,17 @@ export function head(file: string, n = 1 << 20): Buffer {
   }
 }
 
-/** Writes raw entries into a sublevel of a closed LevelDB (a record svc itself would never write). */
-export async function putRaw(location: string, sublevel: string, entries: [string, string][]): Promise<void> {
+/**
+ * Writes raw entries into a sublevel of a closed LevelDB (a record svc itself would never write),
+ * in one batch, or with `oneWriteEach` one log record per entry (to damage the middle of a log).
+ */
+export async function putRaw(location: string, sublevel: string, entries: [string, string][], opts: { oneWriteEach?: boolean } = {}): Promise<void> {
   const db = new ClassicLevel<string, string>(location);
   await db.open();
   try {
-    await db.sublevel(sublevel).batch(entries.map(([key, value]) => ({ type: 'put' as const, key, value })));
+    const sub = db.sublevel(sublevel);
+    if (opts.oneWriteEach) for (const [key, value] of entries) await sub.put(key, value);
+    else await sub.batch(entries.map(([key, value]) => ({ type: 'put' as const, key, value })));
   } finally {
     await db.close();
   }
