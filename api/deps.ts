@@ -1,4 +1,5 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { BootContext } from '../state/boot.js';
 import type { StackApplier } from '../stacks/apply.js';
 import type { StackDirStatus } from '../stacks/status.js';
 import type { ProgramActions } from '../operations/actions.js';
@@ -12,6 +13,10 @@ import type { ErrorLogger } from './errors.js';
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
   config: SvcConfig;
+  /** Time as a parameter (the daemon's clock): routes never read Date.now. */
+  clock: { now(): number };
+  /** The boot rules (autostart) that decide the run intent in force. */
+  boot: BootContext;
   store: ProgramStore;
   observed: ObservedRegistry;
   actions: ProgramActions;

@@ -3,7 +3,7 @@ import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../state/program.js';
 import { SIGNALS, isSignalKey, type Signaller } from '../state/signals.js';
 import { ALIVE } from '../state/status.js';
-import { stopLevels } from '../controllers/gates/stop-order.js';
+import { stopLevels } from '../state/stop-order.js';
 import type { ProgramStore } from '../state/store.js';
 
 /** The outcome of an action on one program, as views report it. */
@@ -58,18 +58,18 @@ export class ProgramActions {
   }
 
   /**
-   * Stops dependants first, then in descending priority; each level is gone before the next.
-   * A stop never waits for disk space: when the store cannot write, the intent is applied in
-   * memory and written later (ProgramStore.setIntentsOrDefer), and the outcome says so.
+   * One intent write for every target; the controllers' stop gate orders the stops (dependants
+   * first, then descending priority), so the daemon converges even if it dies half-way. The
+   * request waits for the whole order: one stop window per level. A stop never waits for disk
+   * space: when the store cannot write, the intent is applied in memory and written later
+   * (ProgramStore.setIntentsOrDefer), and the outcome says so.
    */
   async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
-    const outcomes: ActionOutcome[] = [];
-    for (const level of stopLevels(records)) {
-      const { records: written, deferred } = await this.store.setIntentsOrDefer(level.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
-      const done = await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), stopWaitMs(r))));
-      if (deferred) for (const o of done) o.warning = `stopped, but not recorded on disk yet (${deferred})`;
-      outcomes.push(...done);
-    }
+    const ordered = stopLevels(records).flat();
+    const waitMs = stopLevels(records).reduce((sum, level) => sum + Math.max(...level.map(stopWaitMs)), 0);
+    const { records: written, deferred } = await this.store.setIntentsOrDefer(ordered.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
+    const outcomes = await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), waitMs)));
+    if (deferred) for (const o of outcomes) o.warning = `stopped, but not recorded on disk yet (${deferred})`;
     return outcomes;
   }
 

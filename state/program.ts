@@ -128,14 +128,17 @@ export interface Intent {
   restart_seq: number;
   /** The last stop request asked for SIGKILL at once. */
   force: boolean;
+  /** The daemon run (BootContext.epoch) in which this intent was written; stamped by the store. */
+  epoch?: number;
 }
 
 /**
- * The run intent of a program when it is created, and at every daemon boot: running unless
- * `autostart` is false. For a cron program "running" means its schedule is active.
+ * The run intent of a program when it is created, and at a daemon boot (state/boot.ts): running
+ * unless `autostart` is false. A cron program's schedule is not a boot-time start: it is active
+ * from creation whatever `autostart` says (docs/cron.md).
  */
-export function initialRun(config: Pick<ProgramConfig, 'autostart'>): Intent['run'] {
-  return config.autostart === false ? 'stopped' : 'running';
+export function initialRun(config: Pick<ProgramConfig, 'autostart' | 'cron'>): Intent['run'] {
+  return config.autostart === false && config.cron === undefined ? 'stopped' : 'running';
 }
 
 /** One stored program: configuration plus intent, written atomically. */

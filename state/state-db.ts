@@ -2,6 +2,7 @@ import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { GuardedLevel, type WriteHealth } from './level/guarded-level.js';
 import { reopenLevel } from './level/reopen.js';
 import { hasRoomToReopen } from './level/room.js';
+import { StoreWriteError } from './level/store-errors.js';
 import type { ProgramRecord } from './program.js';
 import { Quarantine } from './quarantine.js';
 import { sortStoredRecords } from './stored-records.js';
@@ -20,6 +21,7 @@ export class StateDb {
   readonly guard: GuardedLevel;
   readonly quarantine: Quarantine;
   readonly meta: MetaArea;
+  private readonly metaSub: Sub;
 
   constructor(
     readonly db: Db,
@@ -28,7 +30,7 @@ export class StateDb {
   ) {
     this.programs = db.sublevel('programs');
     this.nameIndex = db.sublevel('names');
-    const meta = db.sublevel('meta');
+    const meta = (this.metaSub = db.sublevel('meta'));
     const quarantine = db.sublevel('quarantine');
     const subs = [this.programs, this.nameIndex, meta, quarantine];
     this.guard = new GuardedLevel(db, {
@@ -49,6 +51,25 @@ export class StateDb {
       get: (key) => meta.get(key),
       whenWritable: () => this.guard.whenWritable(),
     };
+  }
+
+  /**
+   * This daemon run's number (BootContext.epoch): one more than the last run's, recorded at once.
+   * On a store that cannot write it stays in memory (`written: false`) and rides with the next write.
+   */
+  async nextEpoch(): Promise<{ epoch: number; written: boolean }> {
+    const epoch = (Number(await this.metaSub.get('boot_epoch')) || 0) + 1;
+    try {
+      await this.guard.batch([this.epochOp(epoch)], { sync: true });
+      return { epoch, written: true };
+    } catch (err) {
+      if (!(err instanceof StoreWriteError)) throw err;
+      return { epoch, written: false };
+    }
+  }
+
+  epochOp(epoch: number): { type: 'put'; key: string; value: string; sublevel: Sub } {
+    return { type: 'put', key: 'boot_epoch', value: String(epoch), sublevel: this.metaSub };
   }
 
   /**

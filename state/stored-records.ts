@@ -77,6 +77,7 @@ function problemOf(id: string, value: unknown, logDir: string | undefined): stri
   if (intent.run !== 'running' && intent.run !== 'stopped') return forProgram(name, "intent.run: must be 'running' or 'stopped'");
   if (!isCount(intent.start_seq) || !isCount(intent.restart_seq)) return forProgram(name, 'intent: start_seq and restart_seq must be non-negative integers');
   if (typeof intent.force !== 'boolean') return forProgram(name, 'intent.force: must be a boolean');
+  if (intent.epoch !== undefined && !isCount(intent.epoch)) return forProgram(name, 'intent.epoch: must be a non-negative integer');
   if (!isCount(r.revision) || (r.revision as number) < 1) return forProgram(name, 'revision: must be a positive integer');
   if (!isTime(r.created_at) || !isTime(r.updated_at)) return forProgram(name, 'created_at and updated_at must be times in Unix milliseconds');
   return null;
