@@ -19,10 +19,13 @@ const byName = async (d: RunningDaemon, name: string) => (await list(d)).find((p
 
 /** Exactly the acknowledged programs, each name once; those that should run run exactly once. */
 async function assertOneProcessEach(d: RunningDaemon, all: string[], running: string[], what: string): Promise<void> {
+  let last: Item[] = [];
   const items = await eventually(async () => {
-    const l = await list(d);
-    return running.every((n) => l.find((p) => p.name === n)?.status === 'Running') ? l : null;
-  }, 20_000, `${what}: every program running`);
+    last = await list(d);
+    return running.every((n) => last.find((p) => p.name === n)?.status === 'Running') ? last : null;
+  }, 20_000, `${what}: every program running`).catch((err: Error) => {
+    throw new Error(`${err.message}; programs: ${JSON.stringify(last.map((p) => [p.name, p.status]))}`);
+  });
   assert.deepEqual(items.map((p) => p.name).sort(), [...all].sort(), `${what}: exactly the acknowledged programs, no duplicate`);
   for (const name of all) assert.equal(processesWith(name).length, running.includes(name) ? 1 : 0, `${what}: processes of ${name}`);
 }
@@ -142,13 +145,14 @@ void test('a full data disk: nothing acknowledged is lost, no duplicate, a clear
 
     await assertOneProcessEach(d, acknowledged, acknowledged.filter((n) => n !== 'to-stop'), 'after space returned');
 
-    // Graceful restart, then a crash: the same programs, one process each.
-    assert.equal(await d.stop(), 0);
-    d = await startDaemon(root);
-    await assertOneProcessEach(d, acknowledged, acknowledged, 'after a graceful restart'); // autostart brings to-stop back, as at every boot
+    // A crash, then a graceful restart: the same programs, one process each (autostart brings
+    // to-stop back, as at every boot).
     await d.crash();
     d = await startDaemon(root);
     await assertOneProcessEach(d, acknowledged, acknowledged, 'after kill -9');
+    assert.equal(await d.stop(), 0);
+    d = await startDaemon(root);
+    await assertOneProcessEach(d, acknowledged, acknowledged, 'after a graceful restart');
   } finally {
     await d.stop();
     killMarked(acknowledged);
