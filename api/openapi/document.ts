@@ -153,7 +153,16 @@ export function openApiDocument(version: string): Json {
           allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object' } } }],
         },
         Status: { enum: ['Stopped', 'Starting', 'Running', 'Healthy', 'Unhealthy', 'Backoff', 'Stopping', 'Exited', 'Fatal'] },
-        ActionOutcome: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, ok: { type: 'boolean' }, error: { type: 'string' } } },
+        ActionOutcome: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string' },
+            ok: { type: 'boolean' },
+            error: { type: 'string' },
+            warning: { type: 'string', description: 'The action took effect but is not on disk yet (a stop on a full data disk)' },
+          },
+        },
         Batch: {
           type: 'object',
           required: ['action'],

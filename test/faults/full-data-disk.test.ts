@@ -112,13 +112,17 @@ void test('a full data disk: nothing acknowledged is lost, no duplicate, a clear
     assert.equal(update.status, 507);
     assert.match(update.body.message, /no space left on the data disk/);
 
-    // Stop works without a write, and says it is not on disk yet.
+    // Stop works without a write (API and CLI), and says it is not on disk yet.
     const toStop = (await byName(d, 'to-stop'))!;
     const stop = await d.request<{ status: string; warning?: string }>('POST', `/api/v1/programs/${toStop.id}/stop`);
     assert.equal(stop.status, 200);
     assert.equal(stop.body.status, 'Stopped');
     assert.match(stop.body.warning ?? '', /not recorded on disk yet \(no space left on the data disk/);
     assert.equal(processesWith('to-stop').length, 0);
+    const cliStop = await runCli(['--url', d.url, 'stop', '--force', 'to-stop']);
+    assert.equal(cliStop.code, 0, cliStop.stderr);
+    assert.match(cliStop.stdout, /to-stop\s+ok\s+Stopped/);
+    assert.match(cliStop.stdout, /warning: to-stop: stopped, but not recorded on disk yet \(no space left on the data disk/);
     // So does a signal (kill): the program dies, and is restarted as its policy says.
     const toKill = (await byName(d, 'to-kill'))!;
     assert.equal((await d.request('POST', `/api/v1/programs/${toKill.id}/signal`, { signal: 'kill' })).status, 200);
