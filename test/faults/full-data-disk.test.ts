@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
-import { fillDisk, freeDisk, killMarked, mountTmpfs, processesWith } from '../helpers/faults.js';
+import { fillDisk, freeDisk, killMarked, mountTmpfs, processesWith, runSvcd } from '../helpers/faults.js';
 
 interface Item {
   id: string;
@@ -68,6 +68,16 @@ void test('a full data disk: writes acknowledged after one failed write survive 
     await d.crash();
     d = await startDaemon(root);
     assert.deepEqual((await list(d)).map((p) => p.name).sort(), [...acknowledged].sort(), 'after kill -9');
+
+    // A graceful shutdown completes on a full disk; a start there is refused and says why.
+    const again = fillDisk(dataDir);
+    assert.equal(await d.stop(), 0, 'graceful shutdown on a full disk');
+    const refused = await runSvcd(root);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /svcd: refusing to start: no space left on the data disk: the state store at .* cannot be opened/);
+    freeDisk(again);
+    d = await startDaemon(root);
+    assert.deepEqual((await list(d)).map((p) => p.name).sort(), [...acknowledged].sort(), 'after a start on a full disk was refused');
   } finally {
     await d.stop();
     disk.unmount();

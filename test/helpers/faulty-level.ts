@@ -19,8 +19,11 @@ export function faultyLevel() {
   /** Writes that reached the database after a failure without a reopen in between. */
   let unsafeWrites = 0;
   let failedSinceOpen = false;
+  /** The `sync` option of every write that reached the database. */
+  const syncs: boolean[] = [];
   Object.assign(db, {
     batch: (...args: unknown[]) => {
+      syncs.push((args[1] as { sync?: boolean } | undefined)?.sync === true);
       if (failing) {
         failedSinceOpen = true;
         return Promise.reject(enospc());
@@ -44,5 +47,6 @@ export function faultyLevel() {
     get unsafeWrites() {
       return unsafeWrites;
     },
+    syncs,
   };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProgramStore, StoreOpenError } from '../../../state/store.js';
@@ -64,6 +64,22 @@ void test('a corrupt MANIFEST is refused naming the file', async () => {
     await assert.rejects(ProgramStore.open(dir), (err: Error) => err instanceof StoreOpenError && new RegExp(`is corrupt \\(Corruption: .*damaged: ${manifest} at byte 0`).test(err.message));
     writeFileSync(join(location, 'CURRENT'), 'garbage');
     await assert.rejects(ProgramStore.open(dir), (err: Error) => err instanceof StoreOpenError && /CURRENT/.test(err.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('a damaged last record with nothing after it opens, and the loss is reported', async () => {
+  const { dir, location } = await storeWith(5);
+  try {
+    const [log] = walFiles(location);
+    flipBytes(log, statSync(log).size - 20);
+    const logged: string[] = [];
+    const store = await ProgramStore.open(dir, { log: { info: () => undefined, warn: () => undefined, error: (msg) => logged.push(msg) } });
+    assert.equal(store.list().length, 4);
+    assert.match(store.report().recovered_at_open ?? '', /damaged write-ahead log: \d+\.log at byte \d+: checksum mismatch/);
+    assert.deepEqual(logged, ['the state store was damaged; what could be read was kept']);
+    await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

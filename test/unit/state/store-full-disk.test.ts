@@ -35,6 +35,19 @@ void test('finding 2: after a failed write the store reopens the database before
   await store.close();
 });
 
+void test('every program write is synced to disk before it is acknowledged', async () => {
+  const f = faultyLevel();
+  const store = await ProgramStore.fromDb(f.db, { clock: new FakeClock() });
+  f.syncs.length = 0;
+  const [a] = await store.create([{ name: 'a', command: 'x' }]);
+  await store.update(a.id, (c) => ({ ...c, args: ['1'] }));
+  await store.setIntents([a.id], (i) => ({ ...i, run: 'stopped' }));
+  await store.setIntentsOrDefer([a.id], (i) => ({ ...i, run: 'running' }));
+  await store.remove([a.id]);
+  assert.deepEqual(f.syncs, [true, true, true, true, true]);
+  await store.close();
+});
+
 void test('finding 3: on a full disk a write is a 507 that says so, and nothing changes', async () => {
   const f = faultyLevel();
   const store = await ProgramStore.fromDb(f.db, { clock: new FakeClock(), dir: '/srv/svc/data' });
