@@ -146,3 +146,28 @@ void test('invalid stored records are quarantined by name; svcd runs the rest an
     removeRoot(root);
   }
 });
+
+void test('a running program whose record turns invalid is quarantined; its process is left running, logged, not supervised', async () => {
+  const root = tempRoot('svc-fault-victim-');
+  const location = join(root, 'data', 'state.db');
+  let d: RunningDaemon | null = await startDaemon(root);
+  try {
+    const { body } = await d.request<{ id: string }>('POST', '/api/v1/programs', program('victim'));
+    await eventually(async () => processesWith('victim').length === 1, 15_000, 'victim running');
+    const [pid] = processesWith('victim');
+    await d.crash();
+    d = null;
+    const record = { id: body.id, config: program('victim', { startsecs: -1 }), intent: { run: 'running', start_seq: 0, restart_seq: 0, force: false }, revision: 2, created_at: 1, updated_at: 2 };
+    await putRaw(location, 'programs', [[body.id, JSON.stringify(record)]]);
+    d = await startDaemon(root);
+    assert.deepEqual(await names(d), []);
+    assert.deepEqual(processesWith('victim'), [pid], 'left running, and no second copy');
+    const storage = (await d.request<Storage>('GET', '/api/v1/system/storage')).body;
+    assert.match(storage.state.quarantined[0].reason, /program 'victim': startsecs: must be >= 0/);
+    await eventually(() => d!.stderr.some((l) => /survives from a previous daemon/.test(l) && l.includes(String(pid))), 5000, 'the log names the process');
+  } finally {
+    await d?.stop();
+    killMarked(['victim']);
+    removeRoot(root);
+  }
+});

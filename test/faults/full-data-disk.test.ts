@@ -141,6 +141,9 @@ void test('a full data disk: nothing acknowledged is lost, no duplicate, a clear
       return p?.status === 'Running' && p.pid !== toKill.pid;
     }, 15_000, 'to-kill restarted');
 
+    // Reads keep working.
+    assert.equal((await d.request('GET', `/api/v1/programs/${steady.id}`)).status, 200);
+    assert.equal((await d.request('GET', '/api/v1/events?limit=100')).status, 200);
     const storage = (await d.request<{ state: { writable: boolean; problem: string; pending_intents: number } }>('GET', '/api/v1/system/storage')).body;
     assert.equal(storage.state.writable, false);
     assert.match(storage.state.problem, /no space left on the data disk/);
