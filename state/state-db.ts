@@ -75,11 +75,14 @@ export class StateDb {
   /**
    * Reads every program record and returns the ones that validate (stored-records.ts). The rest
    * move to the quarantine keyspace and are logged by name; the name index is made to match.
+   * `check` sees what was read (the ids of the loaded and rejected records and of those
+   * quarantined earlier) before anything is changed, and may refuse by throwing.
    */
-  async loadPrograms(logDir: string | undefined, now: number, log?: StoreLog): Promise<ProgramRecord[]> {
+  async loadPrograms(logDir: string | undefined, now: number, log?: StoreLog, check?: (present: Set<string>) => Promise<void>): Promise<ProgramRecord[]> {
     const nameIndex = new Map(await this.nameIndex.iterator().all());
     const { records, rejected } = sortStoredRecords(await this.programs.iterator().all(), nameIndex, logDir);
     await this.quarantine.load();
+    await check?.(new Set([...records, ...rejected, ...this.quarantine.list()].map((r) => r.id)));
     const owner = new Map(records.map((r) => [r.config.name, r.id]));
     const stale = [...nameIndex].filter(([name, id]) => owner.get(name) !== id).map(([name]) => ({ type: 'del', key: name, sublevel: this.nameIndex }));
     const missing = records.filter((r) => nameIndex.get(r.config.name) !== r.id).map((r) => ({ type: 'put', key: r.config.name, value: r.id, sublevel: this.nameIndex }));

@@ -12,13 +12,15 @@ import { describeOpenReport, lostAtOpen, openLevel, type OpenReport } from './le
 import { StoreOpenError, StoreWriteError } from './level/store-errors.js';
 import type { QuarantinedRecord } from './quarantine.js';
 import { StateDb, type Db } from './state-db.js';
+import { ManifestKeeper } from './manifest-keeper.js';
+import { ProgramManifest } from './program-manifest.js';
 import { systemClock, type Change, type ChangeListener, type MetaArea, type StateStoreReport, type StoreOptions } from './store-types.js';
 
 export { StoreOpenError } from './level/store-errors.js';
 export type { Change, ChangeListener, StateStoreReport, StoreOptions } from './store-types.js';
 
 const REMEDY =
-  "Restore it from a backup, or run 'svcd --repair-store' once to keep every readable record (it copies the damaged log aside first and prints what it kept).";
+  "Restore it from a backup, or run 'svcd --repair-store' once to keep every readable record (it copies a damaged log aside first and prints what it kept and what was lost).";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,6 +41,9 @@ export class ProgramStore {
   private readonly deferred = new Set<string>();
   private readonly sdb: StateDb;
   private openReport: OpenReport | null = null;
+  private readonly manifest: ManifestKeeper;
+  /** Programs the manifest listed that LevelDB no longer had at open (accepted with `damage: 'accept'`). */
+  private lost: [string, string][] = [];
   /** Small key/value area for other durable facts (runtime pids, cron last-fire times). */
   readonly meta: MetaArea;
   /** This daemon run's number (BootContext.epoch): one more than the last run's. */
@@ -51,6 +56,7 @@ export class ProgramStore {
     private readonly opts: StoreOptions & { location: string | null; dir: string },
   ) {
     this.sdb = new StateDb(db, opts, (health, err) => this.healthChanged(health, err));
+    this.manifest = new ManifestKeeper(opts.location === null ? null : new ProgramManifest(opts.location), opts.dir, opts.log);
     this.meta = this.sdb.meta;
     this.feed.setMaxListeners(0);
   }
@@ -74,21 +80,40 @@ export class ProgramStore {
     try {
       await store.load();
     } catch (err) {
-      await db.close();
+      await store.sdb.close();
+      if (err instanceof StoreOpenError) throw err;
       throw new StoreOpenError(`the state store at ${location ?? 'memory'} cannot be read (${(err as Error).message}); refusing to start. Restore it from a backup or move it aside.`);
     }
     return store;
   }
 
-  /** Loads what validates; quarantines the rest (reported by name, never fatal). */
+  /**
+   * Loads what validates and quarantines the rest (reported by name, never fatal). A program the
+   * manifest lists that LevelDB no longer has refuses the open (or, accepted, is reported).
+   */
   private async load(): Promise<void> {
-    const { epoch, written } = await this.sdb.nextEpoch();
-    this.epoch = epoch;
-    this.epochPending = !written;
-    for (const record of await this.sdb.loadPrograms(this.opts.logDir, (this.opts.clock ?? systemClock).now(), this.opts.log)) {
+    const now = (this.opts.clock ?? systemClock).now();
+    for (const record of await this.sdb.loadPrograms(this.opts.logDir, now, this.opts.log, (present) => this.checkManifest(present))) {
       this.records.set(record.id, record);
       this.names.set(record.config.name, record.id);
     }
+    await this.manifest.rewrite(this.records);
+    const { epoch, written } = await this.sdb.nextEpoch();
+    this.epoch = epoch;
+    this.epochPending = !written;
+  }
+
+  private async checkManifest(present: Set<string>): Promise<void> {
+    const missing = await this.manifest.missing(present);
+    if (missing.length === 0) return;
+    const list = missing.map(([id, name]) => `'${name}' (${id})`).join(', ');
+    if ((this.opts.damage ?? 'refuse') === 'refuse') {
+      throw new StoreOpenError(
+        `the state store at ${this.opts.location ?? 'memory'} has lost ${missing.length} program(s) it had acknowledged: ${list} (listed in ${this.manifest.file}, not found in LevelDB); svcd refuses to start. ${REMEDY}`,
+      );
+    }
+    this.lost = missing;
+    this.opts.log?.error('the state store lost programs it had acknowledged', { programs: missing.map(([, name]) => name) });
   }
 
   /** Flushes intents held in memory (when it can), stops retrying, closes the database. */
@@ -103,8 +128,16 @@ export class ProgramStore {
       ...this.sdb.guard.health(),
       pending_intents: this.deferred.size,
       quarantined: this.sdb.quarantine.list(),
-      recovered_at_open: this.openReport ? describeOpenReport(this.openReport) : null,
+      recovered_at_open: this.describeRecovery(),
     };
+  }
+
+  private describeRecovery(): string | null {
+    const parts = [
+      ...(this.openReport ? [describeOpenReport(this.openReport)] : []),
+      ...(this.lost.length > 0 ? [`programs lost: ${this.lost.map(([id, name]) => `'${name}' (${id})`).join(', ')}`] : []),
+    ];
+    return parts.length > 0 ? parts.join('; ') : null;
   }
 
   isQuarantined(id: string): boolean {
@@ -270,11 +303,19 @@ export class ProgramStore {
         { type: 'put', key: record.config.name, value: record.id, sublevel: this.sdb.nameIndex },
       );
     }
-    // Synced: an acknowledged change survives a power cut too (about 0.3 ms per write here, bench in docs/operations.md).
-    await this.sdb.guard.batch(ops, { sync: true });
+    const grew = ManifestKeeper.grows(this.records, change);
+    await this.manifest.beforeCommit(this.records, change);
+    try {
+      // Synced: an acknowledged change survives a power cut too (docs/operations.md).
+      await this.sdb.guard.batch(ops, { sync: true });
+    } catch (err) {
+      this.manifest.markStale();
+      throw err;
+    }
     this.deferred.clear();
     this.epochPending = false;
     this.applyInMemory(change);
+    await this.manifest.afterCommit(this.records, grew);
   }
 
   private applyInMemory(change: Change): void {
@@ -301,6 +342,7 @@ export class ProgramStore {
     await this.sdb.guard.batch(ops, { sync: true });
     this.deferred.clear();
     this.epochPending = false;
+    await this.manifest.afterCommit(this.records, false);
     this.opts.log?.info('intents held in memory are now on disk', { programs: held.map((r) => r.config.name) });
   }
 

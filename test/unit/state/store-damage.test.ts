@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProgramStore, StoreOpenError } from '../../../state/store.js';
@@ -69,17 +69,78 @@ void test('a corrupt MANIFEST is refused naming the file', async () => {
   }
 });
 
-void test('a damaged last record with nothing after it opens, and the loss is reported', async () => {
+void test('a damaged last record: a lost program refuses the open by name; a lost intent change opens and is reported', async () => {
   const { dir, location } = await storeWith(5);
   try {
     const [log] = walFiles(location);
-    flipBytes(log, statSync(log).size - 20);
+    const size = statSync(log).size;
+    flipBytes(log, size - 20); // inside the record that created p4
+    await assert.rejects(ProgramStore.open(dir), (err: Error) => {
+      assert.ok(err instanceof StoreOpenError);
+      assert.match(err.message, /has lost 1 program\(s\) it had acknowledged: 'p4' \([0-9a-f-]{36}\) \(listed in .*SVC-PROGRAMS, not found in LevelDB\)/);
+      return true;
+    });
+    const repaired = await ProgramStore.open(dir, { damage: 'accept' });
+    assert.match(repaired.report().recovered_at_open ?? '', /programs lost: 'p4'/);
+    const [p0] = repaired.list().filter((r) => r.config.name === 'p0');
+    await repaired.setIntents([p0.id], (i) => ({ ...i, run: 'stopped' }));
+    await repaired.close();
+    // Now the last record is an intent change: losing it loses no program, and is reported.
+    const [again] = walFiles(location);
+    flipBytes(again, statSync(again).size - 20);
     const logged: string[] = [];
     const store = await ProgramStore.open(dir, { log: { info: () => undefined, warn: () => undefined, error: (msg) => logged.push(msg) } });
     assert.equal(store.list().length, 4);
     assert.match(store.report().recovered_at_open ?? '', /damaged write-ahead log: \d+\.log at byte \d+: checksum mismatch/);
     assert.deepEqual(logged, ['the state store was damaged; what could be read was kept']);
     await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('damage inside a table file (which LevelDB often does not notice) never loses a program silently', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-damage-'));
+  try {
+    const pristine = join(dir, 'pristine');
+    const store = await ProgramStore.open(pristine);
+    // Fixed ids and times: the same table bytes on every run, so the same flips hit the same records.
+    const records = Array.from({ length: 60 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      config: { name: `t${i}`, command: 'node', args: ['x'.repeat(100)] },
+      intent: { run: 'running' as const, start_seq: 0, restart_seq: 0, force: false },
+      revision: 1,
+      created_at: 1,
+      updated_at: 1,
+    }));
+    await store.commit({ put: records, del: [] });
+    await store.close();
+    await (await ProgramStore.open(pristine)).close(); // the reopen writes the log out as a table
+    const table = readdirSync(join(pristine, 'state.db')).find((n) => n.endsWith('.ldb'))!;
+    const seen = { complete: 0, quarantined: 0, lostByName: 0, unreadable: 0 };
+    for (let offset = 7; offset < 400; offset += 7) {
+      const work = join(dir, `at-${offset}`);
+      cpSync(pristine, work, { recursive: true });
+      const file = join(work, 'state.db', table);
+      const bytes = readFileSync(file);
+      bytes[offset] ^= 1;
+      writeFileSync(file, bytes);
+      try {
+        const opened = await ProgramStore.open(work);
+        // A damaged record that still reads is quarantined: reported by name, not lost silently.
+        const quarantined = opened.report().quarantined.length;
+        assert.equal(opened.list().length + quarantined, 60, `a bit flipped at byte ${offset} of ${table} lost programs silently`);
+        if (quarantined > 0) seen.quarantined++;
+        else seen.complete++;
+        await opened.close();
+      } catch (err) {
+        assert.ok(err instanceof StoreOpenError, String(err));
+        if (/has lost \d+ program\(s\) it had acknowledged: 't\d+'/.test(err.message)) seen.lostByName++;
+        else seen.unreadable++;
+      }
+      rmSync(work, { recursive: true, force: true });
+    }
+    assert.ok(seen.lostByName > 0, `the manifest caught losses LevelDB did not report: ${JSON.stringify(seen)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
