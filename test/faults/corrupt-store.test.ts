@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
@@ -44,6 +44,8 @@ void test('a damaged state store log: svcd refuses, naming the file; --repair-st
     assert.equal(repair.code, 0, repair.stderr);
     const kept = Number(/(\d+) programs kept/.exec(repair.stdout)?.[1]);
     assert.ok(kept > 0 && kept < 25, repair.stdout);
+    const lost = /programs lost: (.*)$/m.exec(repair.stdout)?.[1].split(', ') ?? [];
+    assert.equal(kept + lost.length, 25, `every program is kept or named as lost:\n${repair.stdout}`);
     assert.match(repair.stdout, /damaged write-ahead log: \d+\.log at byte \d+: checksum mismatch/);
     assert.match(repair.stdout, /copies of the damaged logs are in .*state\.db\.damaged-/);
     assert.ok(readdirSync(join(root, 'data')).some((n) => n.startsWith('state.db.damaged-')));
@@ -52,6 +54,26 @@ void test('a damaged state store log: svcd refuses, naming the file; --repair-st
     assert.equal((await names(d)).length, kept, 'what repair said it kept is what svcd loads');
   } finally {
     await d?.stop();
+    removeRoot(root);
+  }
+});
+
+void test('a state store log cut short: svcd refuses, naming the programs it would lose', async () => {
+  const root = tempRoot('svc-fault-cut-');
+  const d = await startDaemon(root);
+  try {
+    for (let i = 0; i < 25; i++) assert.equal((await d.request('POST', '/api/v1/programs', program(`c${i}`, { autostart: false }))).status, 201);
+  } finally {
+    assert.equal(await d.stop(), 0);
+  }
+  try {
+    const [log] = walFiles(join(root, 'data', 'state.db'));
+    truncateSync(log, Math.floor(statSync(log).size / 2));
+    const refused = await runSvcd(root);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /refusing to start: the state store at .*state\.db has lost \d+ program\(s\) it had acknowledged: 'c\d+' \([0-9a-f-]{36}\)/);
+    assert.match(refused.stderr, /c24/, 'the last program created is among those named');
+  } finally {
     removeRoot(root);
   }
 });
