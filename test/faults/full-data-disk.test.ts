@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
 import { fillDisk, freeDisk, killMarked, mountTmpfs, processesWith, runSvcd } from '../helpers/faults.js';
+import { svcProcesses } from '../helpers/svc-processes.js';
 
 interface Item {
   id: string;
@@ -19,6 +20,7 @@ const byName = async (d: RunningDaemon, name: string) => (await list(d)).find((p
 
 /** Exactly the acknowledged programs, each name once; those that should run run exactly once. */
 async function assertOneProcessEach(d: RunningDaemon, all: string[], running: string[], what: string): Promise<void> {
+  const root = d.root;
   let last: Item[] = [];
   const items = await eventually(async () => {
     last = await list(d);
@@ -28,6 +30,7 @@ async function assertOneProcessEach(d: RunningDaemon, all: string[], running: st
   });
   assert.deepEqual(items.map((p) => p.name).sort(), [...all].sort(), `${what}: exactly the acknowledged programs, no duplicate`);
   for (const name of all) assert.equal(processesWith(name).length, running.includes(name) ? 1 : 0, `${what}: processes of ${name}`);
+  assert.equal(svcProcesses(root).filter((p) => p.role === 'program').length, running.length, `${what}: no orphan`);
 }
 
 /**
