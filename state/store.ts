@@ -8,19 +8,18 @@ import { initialRun, type Intent, type ProgramConfig, type ProgramRecord } from 
 import { checkResultingSet } from './resulting-set.js';
 import { Mutex } from './mutex.js';
 import type { WriteHealth } from './level/guarded-level.js';
-import { describeOpenReport, lostAtOpen, openLevel, type OpenReport } from './level/open-level.js';
+import { openLevel } from './level/open-level.js';
+import { OpenFindings, REMEDY } from './open-findings.js';
 import { StoreOpenError, StoreWriteError } from './level/store-errors.js';
 import type { QuarantinedRecord } from './quarantine.js';
 import { StateDb, type Db } from './state-db.js';
 import { ManifestKeeper } from './manifest-keeper.js';
+import { HeldWrites } from './held-writes.js';
 import { ProgramManifest } from './program-manifest.js';
 import { systemClock, type Change, type ChangeListener, type MetaArea, type StateStoreReport, type StoreOptions } from './store-types.js';
 
 export { StoreOpenError } from './level/store-errors.js';
 export type { Change, ChangeListener, StateStoreReport, StoreOptions } from './store-types.js';
-
-const REMEDY =
-  "Restore it from a backup, or run 'svcd --repair-store' once to keep every readable record (it copies a damaged log aside first and prints what it kept and what was lost).";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,26 +29,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * served from an in-memory copy loaded (and validated, stored-records.ts) at open. Writes are
  * serialized so that name and dependency checks see a consistent set. A write that cannot be
  * made durable (a full disk) is refused with the reason and changes nothing (guarded-level.ts);
- * only a stop is applied in memory then, and written once the disk has room (ops/README).
+ * only a stop is applied in memory then, and written once the disk has room (docs/operations.md).
  */
 export class ProgramStore {
   private readonly records = new Map<string, ProgramRecord>();
   private readonly names = new Map<string, string>();
   private readonly feed = new EventEmitter();
   private readonly lock = new Mutex();
-  /** Ids whose in-memory intent is newer than the disk (stops taken while the store could not write). */
-  private readonly deferred = new Set<string>();
+  private readonly held = new HeldWrites();
   private readonly sdb: StateDb;
-  private openReport: OpenReport | null = null;
   private readonly manifest: ManifestKeeper;
-  /** Programs the manifest listed that LevelDB no longer had at open (accepted with `damage: 'accept'`). */
-  private lost: [string, string][] = [];
+  private readonly findings: OpenFindings;
   /** Small key/value area for other durable facts (runtime pids, cron last-fire times). */
   readonly meta: MetaArea;
   /** This daemon run's number (BootContext.epoch): one more than the last run's. */
   epoch = 0;
-  /** The epoch is not on disk yet (the store could not write at open): it rides with the next write. */
-  private epochPending = false;
 
   private constructor(
     db: Db,
@@ -57,6 +51,7 @@ export class ProgramStore {
   ) {
     this.sdb = new StateDb(db, opts, (health, err) => this.healthChanged(health, err));
     this.manifest = new ManifestKeeper(opts.location === null ? null : new ProgramManifest(opts.location), opts.dir, opts.log);
+    this.findings = new OpenFindings(opts, this.manifest);
     this.meta = this.sdb.meta;
     this.feed.setMaxListeners(0);
   }
@@ -68,8 +63,7 @@ export class ProgramStore {
     const stamp = new Date((opts.clock ?? systemClock).now()).toISOString().replace(/[:.]/g, '-');
     const { db, report } = await openLevel({ location, options: PROGRAM_STORE_OPTIONS, what: 'the state store', policy: opts.damage ?? 'refuse', stamp, remedy: REMEDY });
     const store = await ProgramStore.fromDb(db, { ...opts, location, dir: dataDir });
-    store.openReport = lostAtOpen(report) ? report : null;
-    if (store.openReport) opts.log?.error('the state store was damaged; what could be read was kept', { detail: describeOpenReport(report) });
+    store.findings.walReport(report);
     return store;
   }
 
@@ -93,32 +87,19 @@ export class ProgramStore {
    */
   private async load(): Promise<void> {
     const now = (this.opts.clock ?? systemClock).now();
-    for (const record of await this.sdb.loadPrograms(this.opts.logDir, now, this.opts.log, (present) => this.checkManifest(present))) {
+    for (const record of await this.sdb.loadPrograms(this.opts.logDir, now, this.opts.log, (present) => this.findings.checkManifest(present))) {
       this.records.set(record.id, record);
       this.names.set(record.config.name, record.id);
     }
     await this.manifest.rewrite(this.records);
     const { epoch, written } = await this.sdb.nextEpoch();
     this.epoch = epoch;
-    this.epochPending = !written;
-  }
-
-  private async checkManifest(present: Set<string>): Promise<void> {
-    const missing = await this.manifest.missing(present);
-    if (missing.length === 0) return;
-    const list = missing.map(([id, name]) => `'${name}' (${id})`).join(', ');
-    if ((this.opts.damage ?? 'refuse') === 'refuse') {
-      throw new StoreOpenError(
-        `the state store at ${this.opts.location ?? 'memory'} has lost ${missing.length} program(s) it had acknowledged: ${list} (listed in ${this.manifest.file}, not found in LevelDB); svcd refuses to start. ${REMEDY}`,
-      );
-    }
-    this.lost = missing;
-    this.opts.log?.error('the state store lost programs it had acknowledged', { programs: missing.map(([, name]) => name) });
+    if (!written) this.held.holdEpoch(epoch);
   }
 
   /** Flushes intents held in memory (when it can), stops retrying, closes the database. */
   async close(): Promise<void> {
-    if ((this.deferred.size > 0 || this.epochPending) && this.sdb.guard.refusedWith === null) await this.lock.run(() => this.flushDeferredLocked());
+    if (!this.held.empty && this.sdb.guard.refusedWith === null) await this.lock.run(() => this.flushHeldLocked());
     await this.sdb.close();
   }
 
@@ -126,18 +107,10 @@ export class ProgramStore {
   report(): StateStoreReport {
     return {
       ...this.sdb.guard.health(),
-      pending_intents: this.deferred.size,
+      pending_intents: this.held.intents,
       quarantined: this.sdb.quarantine.list(),
-      recovered_at_open: this.describeRecovery(),
+      recovered_at_open: this.findings.describe(),
     };
-  }
-
-  private describeRecovery(): string | null {
-    const parts = [
-      ...(this.openReport ? [describeOpenReport(this.openReport)] : []),
-      ...(this.lost.length > 0 ? [`programs lost: ${this.lost.map(([id, name]) => `'${name}' (${id})`).join(', ')}`] : []),
-    ];
-    return parts.length > 0 ? parts.join('; ') : null;
   }
 
   isQuarantined(id: string): boolean {
@@ -254,7 +227,7 @@ export class ProgramStore {
       } catch (err) {
         if (!(err instanceof StoreWriteError)) throw err;
         this.applyInMemory(this.stamped({ put: records, del: [] }));
-        for (const r of records) this.deferred.add(r.id);
+        this.held.hold(records.map((r) => r.id));
         this.opts.log?.warn('intents applied in memory only; written when the state store can write again', { programs: records.map((r) => r.config.name), reason: err.message });
         return { records: records.map((r) => this.records.get(r.id)!), deferred: err.message };
       }
@@ -284,12 +257,8 @@ export class ProgramStore {
     const change = this.stamped(unstamped);
     checkResultingSet(this.records, change, (r) => this.configChanged(r));
     // The array form of batch: one call into LevelDB, several times cheaper than a chained batch.
-    const ops: unknown[] = [];
     // What is held in memory (this run's epoch, intents) rides along with the next write that reaches the disk.
-    if (this.epochPending) ops.push(this.sdb.epochOp(this.epoch));
-    const touched = new Set([...change.del, ...change.put.map((r) => r.id)]);
-    const held = [...this.deferred].filter((id) => !touched.has(id) && this.records.has(id));
-    for (const id of held) ops.push({ type: 'put', key: id, value: JSON.stringify(this.records.get(id)), sublevel: this.sdb.programs });
+    const ops = this.held.ops(this.records, this.sdb, new Set([...change.del, ...change.put.map((r) => r.id)]));
     for (const id of change.del) {
       const old = this.records.get(id);
       if (!old) continue;
@@ -312,8 +281,7 @@ export class ProgramStore {
       this.manifest.markStale();
       throw err;
     }
-    this.deferred.clear();
-    this.epochPending = false;
+    this.held.clear();
     this.applyInMemory(change);
     await this.manifest.afterCommit(this.records, grew);
   }
@@ -334,16 +302,12 @@ export class ProgramStore {
   }
 
   /** Writes what is held in memory (called when the store can write again). */
-  private async flushDeferredLocked(): Promise<void> {
-    const held = [...this.deferred].map((id) => this.records.get(id)).filter((r): r is ProgramRecord => r !== undefined);
-    if (held.length === 0 && !this.epochPending) return this.deferred.clear();
-    const ops: unknown[] = held.map((r) => ({ type: 'put', key: r.id, value: JSON.stringify(r), sublevel: this.sdb.programs }));
-    if (this.epochPending) ops.push(this.sdb.epochOp(this.epoch));
-    await this.sdb.guard.batch(ops, { sync: true });
-    this.deferred.clear();
-    this.epochPending = false;
+  private async flushHeldLocked(): Promise<void> {
+    const ops = this.held.ops(this.records, this.sdb);
+    if (ops.length > 0) await this.sdb.guard.batch(ops, { sync: true });
+    this.held.clear();
     await this.manifest.afterCommit(this.records, false);
-    this.opts.log?.info('intents held in memory are now on disk', { programs: held.map((r) => r.config.name) });
+    this.opts.log?.info('writes held in memory are now on disk');
   }
 
   private healthChanged(health: WriteHealth, err?: unknown): void {
@@ -352,8 +316,8 @@ export class ProgramStore {
       return;
     }
     this.opts.log?.info('the state store takes writes again');
-    if (this.deferred.size === 0 && !this.epochPending) return;
-    this.lock.run(() => this.flushDeferredLocked()).catch((e: unknown) => this.opts.log?.warn('held intents not written yet', { error: String(e) }));
+    if (this.held.empty) return;
+    this.lock.run(() => this.flushHeldLocked()).catch((e: unknown) => this.opts.log?.warn('held intents not written yet', { error: String(e) }));
   }
 
   private configChanged(record: ProgramRecord): boolean {
