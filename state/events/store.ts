@@ -5,6 +5,7 @@ import { GuardedLevel, type GuardClock, type WriteHealth } from '../level/guarde
 import { lostAtOpen, openLevel, type OpenReport } from '../level/open-level.js';
 import { reopenLevel } from '../level/reopen.js';
 import { hasRoomToReopen } from '../level/room.js';
+import { StoreWriteError } from '../level/store-errors.js';
 import { programKey, typeKey } from './keys.js';
 import { parseEventRecord } from './parse-record.js';
 import type { EventRecord } from './types.js';
@@ -81,7 +82,7 @@ export class EventStore {
 
   /** For a refused write: resolves true once writes are taken again (false: closed); null for other errors. */
   whenWritable(err: unknown): Promise<boolean> | null {
-    return this.guard.refusedWith !== null && err === this.guard.refusedWith ? this.guard.whenWritable() : null;
+    return err instanceof StoreWriteError && this.guard.refusedWith !== null ? this.guard.whenWritable() : null;
   }
 
   /** Stored records skipped by reads because they are not event records. */
