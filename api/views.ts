@@ -38,6 +38,8 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
       cpu_usage: o.cpu_usage,
       mem_usage: o.mem_usage,
       ...(o.cron ? { cron: o.cron } : {}),
+      // Programs with an artifact (docs/ota.md): phase, checksums, last result.
+      ...(o.ota ? { ota: o.ota } : {}),
     },
     revision: record.revision,
     created_at: record.created_at,

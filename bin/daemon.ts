@@ -6,6 +6,8 @@ import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
+import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
+import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import { CronController } from '../controllers/cron/controller.js';
 import { stopLevels } from '../state/stop-order.js';
 import { HealthController } from '../controllers/health/controller.js';
@@ -14,6 +16,10 @@ import { bindProgramFeeds } from '../controllers/manager-feeds.js';
 import { withSpawnDecorators, type SpawnDecorator } from '../controllers/os/decorated.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
+import { readCaFile } from '../controllers/ota/ca-file.js';
+import { OtaController } from '../controllers/ota/controller.js';
+import { realOtaPorts } from '../controllers/ota/real-ports.js';
+import type { OtaRecord } from '../controllers/ota/record.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { allLivePids, signalOwner } from '../controllers/program-controller.js';
 import { logPaths } from '../log-files/paths.js';
@@ -27,6 +33,7 @@ import { ControllerManager } from '../reconciler/manager.js';
 import { StackApplier } from '../stacks/apply.js';
 import { startStackDirectory } from '../stacks/watch.js';
 import type { BootContext } from '../state/boot.js';
+import { ControllerStatusStore } from '../state/controller-status.js';
 import { CronMarks } from '../state/cron-marks.js';
 import { EventBus } from '../state/events/bus.js';
 import { EventLog } from '../state/events/event-log.js';
@@ -49,6 +56,8 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Called once the daemon has stopped after a shutdown request. */
   onExit?: (code: number) => void;
+  /** License and plugins as start-up decided (plugins/boot); absent: core auth only. */
+  plugins?: PluginRuntime;
 }
 
 /** Every event goes to the persistent history, and to the daemon log at debug level. */
@@ -123,6 +132,19 @@ export class Daemon {
     manager.register(processes);
     manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: realProbes, wake: wake('health') }));
     manager.register(cron);
+    manager.register(
+      new OtaController({
+        store,
+        observed,
+        events,
+        clock,
+        status: new ControllerStatusStore<OtaRecord>(store.meta, 'ota'),
+        ports: realOtaPorts({ clock, os, ca: readCaFile(config.ota.ca_file) }),
+        limits: { maxDownloadBytes: config.ota.max_download_bytes, maxExtractBytes: config.ota.max_extract_bytes, maxAttempts: config.ota.max_attempts },
+        wake: wake('ota'),
+        warn: (msg, fields) => log.warn(msg, fields),
+      }),
+    );
     const runners = [cron, processes];
     this.cleanups.push(bindProgramFeeds(manager, store, observed));
     await manager.start();
@@ -159,16 +181,17 @@ export class Daemon {
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
+    this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, plugins: this.opts.plugins, logSocket: this.logSocket };
     const app = createApp(deps);
-    this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    await this.listen((req, res) => void app.callback()(req, res));
+    await this.listen(app);
   }
 
-  private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
+  private listen(app: WebSocketApp): Promise<void> {
     const { server: cfg } = this.opts.config;
-    const server = (this.server = createServer(handler));
-    if (this.logSocket) server.on('upgrade', this.logSocket.upgrade);
+    const handle = app.callback();
+    const server = (this.server = createServer((req, res) => void handle(req, res)));
+    attachWebSocket(app, server);
     server.keepAliveTimeout = 5000;
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {

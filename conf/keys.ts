@@ -2,7 +2,8 @@
  * The table of every configuration key: its type, default and bounds. The loader, the default
  * `conf/svc.toml` and `docs/configuration.md` all describe this one table.
  */
-export type KeyType = 'string' | 'boolean' | 'integer' | 'path';
+/** `optional-path`: a path, or "" for none. */
+export type KeyType = 'string' | 'boolean' | 'integer' | 'path' | 'optional-path';
 
 export interface KeySpec {
   type: KeyType;
@@ -36,10 +37,17 @@ export const CONFIG_KEYS = {
     dir: { type: 'path', default: './stacks' },
     watch: { type: 'boolean', default: true },
   },
+  ota: {
+    max_download_bytes: { type: 'integer', default: 536870912, min: 1 },
+    max_extract_bytes: { type: 'integer', default: 1073741824, min: 1 },
+    max_attempts: { type: 'integer', default: 5, min: 1, max: 100 },
+    ca_file: { type: 'optional-path', default: '' },
+  },
   license: {
     key: { type: 'string', default: '' },
     strict: { type: 'boolean', default: false },
     retain_grants_after_expiry: { type: 'boolean', default: false },
+    trusted_keys: { type: 'string', default: '' },
   },
 } as const satisfies Record<string, Record<string, KeySpec>>;
 

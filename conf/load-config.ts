@@ -67,7 +67,8 @@ function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
       const value = key in given ? given[key] : spec.default;
       const problem = checkValue(spec, value);
       if (problem) throw new ConfigError(`${where(section, key)}: ${section}.${key}: ${problem}`);
-      out[section][key] = spec.type === 'path' ? absolute(src.root, value as string) : value;
+      const resolves = spec.type === 'path' || (spec.type === 'optional-path' && value !== '');
+      out[section][key] = resolves ? absolute(src.root, value as string) : value;
     }
   }
   return { ...(out as unknown as SvcConfig), root: src.root, file: src.file };
@@ -81,6 +82,8 @@ function checkValue(spec: KeySpec, value: unknown): string | null {
       return typeof value === 'string' ? null : 'must be a string';
     case 'path':
       return typeof value === 'string' && value.length > 0 ? null : 'must be a non-empty path';
+    case 'optional-path':
+      return typeof value === 'string' ? null : 'must be a path (or "" for none)';
     case 'integer': {
       const n = typeof value === 'bigint' ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isInteger(n)) return 'must be an integer';

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { OtaView } from './ota.js';
 import type { ProgramStatus } from './status.js';
 
 /** Why the last process ended, as data. */
@@ -105,6 +106,8 @@ export interface ObservedProgram {
   cron?: CronObserved;
   /** Restart requests by controller name (health, ota); see RestartRequest. */
   restart_requests?: Readonly<Record<string, RestartRequest>>;
+  /** Present for programs with an `artifact` (OTA controller; docs/ota.md). */
+  ota?: OtaView;
 }
 
 /** One published change: the entry before and after (null when absent). */

@@ -22,6 +22,9 @@ export type Artifact = Infer<typeof artifactSchema>;
  */
 export type ProgramConfig = Stored<Infer<typeof programCreateSchema>>;
 
+/** Defaults of `artifact` fields (docs/ota.md); seconds. */
+export const ARTIFACT_DEFAULTS = { download_timeout: 60, verify_timeout: 60, restart_policy: 'immediate', extract: false } as const;
+
 /** The documented defaults (docs/api.md, "Program configuration"). */
 export const PROGRAM_DEFAULTS = {
   autostart: true,
@@ -78,6 +81,8 @@ export interface Intent {
   force: boolean;
   /** The daemon run (BootContext.epoch) in which this intent was written; stamped by the store. */
   epoch?: number;
+  /** Bumped by every `svc ota rollback` request; acted on once by the OTA controller (absent = 0). */
+  ota_rollback_seq?: number;
 }
 
 /**

@@ -49,6 +49,7 @@ export class StateDb {
       batch: (ops) => this.guard.batch(ops.map((op) => ({ ...op, sublevel: meta }))),
       iterator: (range) => meta.iterator(range),
       get: (key) => meta.get(key),
+      put: (key, value) => this.guard.batch([{ type: 'put', key, value, sublevel: meta }], { sync: true }),
       whenWritable: () => this.guard.whenWritable(),
     };
   }

@@ -43,6 +43,8 @@ export interface StateStoreReport extends WriteHealth {
 /** store.meta: a small key/value area for other durable facts, written through the store's guard. */
 export interface MetaArea extends MetaLevel {
   get(key: string): Promise<string | undefined>;
+  /** One synced put (a write like any other: refused while the store cannot write). */
+  put(key: string, value: string): Promise<void>;
 }
 
 export const systemClock: GuardClock = {

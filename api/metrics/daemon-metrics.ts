@@ -1,6 +1,7 @@
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
 import { HttpMetrics } from './http-metrics.js';
+import { OtaMetrics } from './ota-metrics.js';
 import { SvcMetrics } from './metrics.js';
 import { ProgramMetrics } from './program-metrics.js';
 import { loopMetrics } from './loop-metrics.js';
@@ -45,7 +46,8 @@ export function createDaemonMetrics(deps: {
   const metrics = new SvcMetrics();
   const http = new HttpMetrics();
   const programs = new ProgramMetrics(deps.store, deps.observed, () => deps.observed.noteUsageRead(deps.clock.now()));
-  metrics.add(programs).add(http).add(loopMetrics(deps.loops));
+  const ota = new OtaMetrics(deps.store, deps.observed);
+  metrics.add(programs).add(http).add(loopMetrics(deps.loops)).add(ota);
   metrics.add(
     readings([
       {
@@ -67,5 +69,9 @@ export function createDaemonMetrics(deps: {
       ]),
     );
   }
-  return { metrics, http, close: () => programs.close() };
+  const close = () => {
+    programs.close();
+    ota.close();
+  };
+  return { metrics, http, close };
 }

@@ -4,7 +4,7 @@ import { constants } from 'node:os';
 import { dirname } from 'node:path';
 import type { ExitInfo, OsPort, ProcessHandle, ProgramProcess, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { parseEnviron, roleOf } from './process-role.js';
-import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, statField } from './proc-fs.js';
+import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, startTimeToMs, statField } from './proc-fs.js';
 
 const ADOPTED_POLL_MS = 1000;
 
@@ -97,7 +97,7 @@ export class LinuxOs implements OsPort {
         continue; // gone, or another user's process we may not read (not ours then)
       }
       const role = roleOf(parseEnviron(raw));
-      if (role) found.push({ pid, startTime: statField(fields, 22), ...role });
+      if (role) found.push({ pid, startTime: statField(fields, 22), startedAtMs: startTimeToMs(statField(fields, 22)), ...role });
     }
     return found;
   }

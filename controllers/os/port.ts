@@ -38,6 +38,8 @@ export interface ProgramProcess {
   startTime: number;
   programId: string;
   role: ProcessRole;
+  /** Unix ms the process started (from its start time and the boot time), when known. */
+  startedAtMs?: number;
   /** The schedule slot of a cron run (SVC_CRON_SLOT), as given to it. */
   cronSlot?: string;
 }

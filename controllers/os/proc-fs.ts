@@ -34,3 +34,13 @@ function getconf(name: string, fallback: number): number {
 
 export const CLOCK_TICKS = getconf('CLK_TCK', 100);
 export const PAGE_SIZE = getconf('PAGESIZE', 4096);
+
+/** Unix ms of a /proc start time (clock ticks since boot), from the boot time in /proc/stat. */
+export function startTimeToMs(startTime: number): number | undefined {
+  try {
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+    return Number.isFinite(btime) ? Math.round(btime * 1000 + (startTime / CLOCK_TICKS) * 1000) : undefined;
+  } catch {
+    return undefined; // no /proc/stat: the caller keeps its own estimate
+  }
+}

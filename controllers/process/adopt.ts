@@ -44,7 +44,7 @@ export function planAdoption(records: Map<string, RuntimeRecord>, found: Program
     adopt.set(id, {
       pid: chosen.pid,
       startTime: chosen.startTime,
-      startedAt: byRecord ? record.startedAt : null,
+      startedAt: byRecord ? record.startedAt : (chosen.startedAtMs ?? null),
       stopsecs: byRecord ? record.stopsecs : null,
     });
     strays.push(...candidates.filter((c) => c !== chosen));

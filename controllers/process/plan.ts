@@ -147,7 +147,7 @@ function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   if (input.shutdown) return 'shutdown';
   if (input.run === 'stopped') return 'stop';
   if (intent.restart_seq > s.appliedRestart) return 'restart';
-  if (input.restartRequest) return input.restartRequest.planned ? 'requested' : 'health';
+  if (input.restartRequest) return input.restartRequest.planned ? 'restart' : 'health';
   return null;
 }
 

@@ -4,14 +4,14 @@ import type { ProgramStatus } from '../../state/status.js';
 import type { ExitInfo } from '../os/port.js';
 
 /**
- * Why svc itself ended a process; absent for exits the program chose (or crashes).
- * `requested`: another controller asked for a deliberate restart (OTA); `health`: a failing
- * health check asked for one, judged by the restart policy.
+ * Why svc itself ended a process; absent for exits the program chose (or crashes). `restart`
+ * covers a user's restart and a planned restart request (OTA); `health`: a failing health check
+ * asked for one, judged by the restart policy.
  */
-export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown' | 'health' | 'requested';
+export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown' | 'health';
 
 /** Stops that end the program's run; a `health` stop is a restart under the restart policy. */
-export const PLANNED_STOPS: ReadonlySet<StopReason> = new Set(['stop', 'restart', 'remove', 'shutdown', 'requested']);
+export const PLANNED_STOPS: ReadonlySet<StopReason> = new Set(['stop', 'restart', 'remove', 'shutdown']);
 
 export interface LiveProcess {
   pid: number;

@@ -14,6 +14,11 @@ export const EVENT_TYPES = [
   'system_shutdown',
   'memory_pressure',
   'memory_oom_kill',
+  'ota_started',
+  'ota_swapped',
+  'ota_applied',
+  'ota_failed',
+  'ota_rolled_back',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,10 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { invalid, forProgram } from '../errors.js';
-import type { ProgramConfig } from '../program.js';
+import { ARTIFACT_DEFAULTS, PROGRAM_DEFAULTS, type ProgramConfig } from '../program.js';
 import { programCreateSchema, programUpdateSchema } from './program-schema.js';
 import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
+import { isAllowedArtifactUrl } from './artifact-url.js';
 
 /** What validation needs to know beyond the body itself. */
 export interface ValidationContext {
@@ -117,8 +118,16 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (artifact && !isAllowedArtifactUrl(artifact.source)) {
     problems.push('artifact.source: must use https (plain http is allowed only for loopback hosts)');
   }
-  if (artifact?.restart_policy?.startsWith('signal') && (!config.health_check || config.health_check.enabled === false)) {
+  const checked = config.health_check !== undefined && config.health_check.enabled !== false;
+  if (artifact?.restart_policy?.startsWith('signal') && !checked) {
     problems.push(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);
+  }
+  if (artifact?.destination.endsWith('/')) problems.push('artifact.destination: must name a file, not a directory');
+  // Without a health check the new binary must stay up for startsecs inside the window.
+  const verify = artifact?.verify_timeout ?? ARTIFACT_DEFAULTS.verify_timeout;
+  const startsecs = config.startsecs ?? PROGRAM_DEFAULTS.startsecs;
+  if (artifact && !checked && verify > 0 && verify <= startsecs) {
+    problems.push(`artifact.verify_timeout: must be longer than startsecs (${startsecs} s) when there is no health check (0 disables validation)`);
   }
   if (problems.length > 0) throw invalid(withPrefix(ctx, name, problems.join('; ')));
 }
@@ -149,17 +158,6 @@ function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
-  } catch {
-    return false;
-  }
-}
-
-function isAllowedArtifactUrl(source: string): boolean {
-  try {
-    const url = new URL(source);
-    if (url.protocol === 'https:') return true;
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    return url.protocol === 'http:' && (host === 'localhost' || host === '::1' || host.startsWith('127.'));
   } catch {
     return false;
   }

@@ -27,6 +27,11 @@ export function managerHarness(clock: FakeClock, store: ProgramStore, observed: 
     },
     settle: () => driver.settle(),
     advance: (ms: number) => driver.advance(ms),
+    /** kill -9: the loops take no more work; passes in flight never report back. */
+    crash: () => {
+      unbind();
+      for (const loop of manager.loops()) loop.queue.shutDown();
+    },
     stop: async () => {
       unbind();
       await manager.stop();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { SvcError } from '../../state/errors.js';
 import { CliError } from './client.js';
+import { setField } from './dotted-fields.js';
 
 /** Options shared by `svc add` and `svc update`; each maps to one program field. */
 export function withConfigOptions(cmd: Command): Command {
@@ -24,7 +25,7 @@ export function withConfigOptions(cmd: Command): Command {
     .option('--cron-tz <zone>', 'IANA time zone of the cron expression (default: the daemon\'s local zone)')
     .option('--no-autostart', 'do not start at boot or on creation')
     .option('--source <label>', 'provenance label (default cli:add / cli:update)')
-    .option('--set <field=value>', 'set any field (repeatable); value parsed as JSON when it is valid JSON', collect);
+    .option('--set <field=value>', 'set any field (repeatable); value parsed as JSON when it is valid JSON; a.b=value sets one field of an object field', collect);
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -80,7 +81,7 @@ export async function configFromOptions(o: ConfigOptions, defaultSource: string)
   put('cron', o.cron);
   put('cron_tz', o.cronTz);
   if (o.autostart === false) config.autostart = false;
-  for (const [key, value] of Object.entries(parsePairs(o.set ?? [], '--set'))) config[key] = parseLoose(value);
+  for (const [key, value] of Object.entries(parsePairs(o.set ?? [], '--set'))) setField(config, key, parseLoose(value));
   config.source ??= o.source ?? defaultSource;
   return config;
 }

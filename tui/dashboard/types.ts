@@ -3,6 +3,7 @@
 import type { ActionOutcome } from '../../operations/actions.js';
 import type { EventRecord } from '../../state/events/types.js';
 import type { CronObserved, HealthView, LastExit } from '../../state/observed.js';
+import type { OtaView } from '../../state/ota.js';
 import type { ProgramSummary } from '../cli/programs.js';
 
 // Wire types come from where the daemon defines them (type-only imports: nothing of the daemon
@@ -38,6 +39,8 @@ export interface ProgramDetail extends ProgramItem {
     last_exit: LastExit | null;
     detail: string | null;
     health: HealthState | null;
+    /** Programs with an artifact (docs/ota.md). */
+    ota?: OtaView;
   };
 }
 

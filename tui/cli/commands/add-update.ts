@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { configFromOptions, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { resolvePrograms } from '../programs.js';
+import { dottedRoots, mergeWithCurrent } from '../dotted-fields.js';
 
 export function registerAddUpdate(program: Command, ctx: CliContext): void {
   withConfigOptions(
@@ -31,7 +32,15 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];
     for (const field of o.unset ?? []) patch[field] = null;
+    const roots = dottedRoots(o.set);
+    if (roots.size > 0) {
+      const current = await ctx.client().get<{ config: Record<string, unknown> }>(`/api/v1/programs/${p.id}`);
+      mergeWithCurrent(patch, current.config, roots);
+    }
     const res = await ctx.client().put(`/api/v1/programs/${p.id}`, patch);
-    ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name} (restart it to apply process changes: svc restart ${o.name ?? p.name})`);
+    const name = o.name ?? p.name;
+    const checksum = (patch.artifact as { checksum?: string } | null | undefined)?.checksum;
+    const next = checksum ? `an OTA update to ${checksum.slice(0, 12)} follows if it differs from the installed one: svc ota status ${name}` : `restart it to apply process changes: svc restart ${name}`;
+    ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name} (${next})`);
   });
 }

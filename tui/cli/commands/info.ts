@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { bytes, duration, timestamp } from '../format.js';
 import { resolvePrograms } from '../programs.js';
+import { otaLines } from '../ota-format.js';
+import type { OtaView } from '../../../state/ota.js';
 
 interface Detail {
   id: string;
@@ -28,6 +30,7 @@ interface Detail {
       dropped: number;
       last_run: { msg: string; started_at: number | null; slot: number } | null;
     };
+    ota?: OtaView;
   };
 }
 
@@ -49,6 +52,7 @@ export function registerInfo(program: Command, ctx: CliContext): void {
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
         `health:      ${describeHealth(s.health)}`,
         ...(s.cron ? cronLines(d.config, s.cron) : []),
+        ...(s.ota ? otaLines(s.ota) : []),
         'config:',
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];

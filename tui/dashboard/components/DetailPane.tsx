@@ -2,6 +2,9 @@ import { Box, Text } from 'ink';
 import { statusColor } from '../state/status.js';
 import type { ProgramDetail, ProgramItem } from '../types.js';
 import { clock } from './text.js';
+import { otaSummary } from '../../cli/ota-format.js';
+
+const OTA_COLORS: Record<string, string> = { applied: 'green', retrying: 'yellow', failed: 'red', rolled_back: 'red' };
 
 export interface DetailPaneProps {
   program: ProgramItem | undefined;
@@ -40,6 +43,10 @@ export default function DetailPane({ program, detail, height, width }: DetailPan
     if (s.detail) lines.push(line(`detail: ${s.detail}`, 'detail', 'yellow'));
     if (s.next_retry_at) lines.push(line(`next retry at ${clock(s.next_retry_at)} (retry ${s.retries})`, 'retry', 'yellow'));
     lines.push(line(lastExitLine(detail), 'exit', s.last_exit && s.last_exit.reason === 'crash' ? 'red' : undefined));
+    if (s.ota) {
+      lines.push(line(`ota: ${otaSummary(s.ota)}`, 'ota', s.ota.phase === 'idle' ? undefined : 'yellow'));
+      if (s.ota.last) lines.push(line(`ota last: ${s.ota.last.result} at ${clock(s.ota.last.at)}: ${s.ota.last.reason}`, 'ota-last', OTA_COLORS[s.ota.last.result]));
+    }
     const h = s.health;
     if (h) {
       lines.push(line(`health: ${h.healthy === null ? 'pending' : h.healthy ? 'healthy' : 'unhealthy'} (${h.successes} ok, ${h.failures} failed in a row)`, 'health'));

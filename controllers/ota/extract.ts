@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { listTar, readTarEntry } from './extract-tar.js';
+import { listZip, readZipEntry } from './extract-zip.js';
+import { choosePayload } from './payload.js';
+import { PermanentStepError, type ExtractRequest, type Extractor } from './ports.js';
+
+/** zip by its magic number; anything else is read as tar (plain or gzip, which tar detects). */
+async function isZip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.readUInt32LE(0) === 0x04034b50; // "PK\x03\x04"
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Stages the one payload of an archive: lists every entry first (nothing is written if any is
+ * refused), picks the payload (payload.ts), then streams only it to `out`, hashing it and
+ * holding it to the size cap whatever the headers claimed.
+ */
+export const archiveExtractor: Extractor = {
+  async extract(req: ExtractRequest) {
+    const zip = await isZip(req.archive);
+    const entries = zip ? await listZip(req.archive, req.signal) : await listTar(req.archive, req.signal);
+    const payload = choosePayload(entries, req.name, req.maxBytes);
+    const consume = (data: Readable) => writeCapped(data, req.out, req.maxBytes, req.signal);
+    const written = zip ? await readZipEntry(req.archive, payload.path, consume) : await readTarEntry(req.archive, payload.path, req.signal, consume);
+    return { ...written, entry: payload.path };
+  },
+};
+
+async function writeCapped(data: Readable, out: string, maxBytes: number, signal: AbortSignal): Promise<{ digest: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const file = await open(out, 'w', 0o600);
+  try {
+    for await (const chunk of data as AsyncIterable<Buffer>) {
+      signal.throwIfAborted();
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw new PermanentStepError(`the payload is larger than ota.max_extract_bytes (${maxBytes})`);
+      hash.update(chunk);
+      await file.write(chunk);
+    }
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  return { digest: hash.digest('hex'), bytes };
+}

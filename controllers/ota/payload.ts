@@ -1,0 +1,57 @@
+import { PermanentStepError } from './ports.js';
+
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink' | 'device' | 'fifo' | 'other';
+
+/** One archive member as listed (before anything is written). */
+export interface ArchiveEntry {
+  path: string;
+  kind: EntryKind;
+  size: number;
+}
+
+/** Why an entry makes the whole archive unacceptable, or null. */
+export function entryProblem(entry: ArchiveEntry): string | null {
+  const path = entry.path.replace(/\\/g, '/');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return `'${entry.path}' has an absolute path`;
+  if (path.split('/').includes('..')) return `'${entry.path}' refers outside the archive ('..')`;
+  switch (entry.kind) {
+    case 'file':
+    case 'directory':
+      return null;
+    case 'symlink':
+    case 'hardlink':
+      return `'${entry.path}' is a ${entry.kind === 'symlink' ? 'symbolic' : 'hard'} link`;
+    case 'device':
+    case 'fifo':
+      return `'${entry.path}' is a device or special file`;
+    case 'other':
+      return `'${entry.path}' has an unsupported entry type`;
+  }
+}
+
+export function baseName(path: string): string {
+  const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+  return parts[parts.length - 1] ?? '';
+}
+
+/**
+ * The payload rule (docs/ota.md): every entry must be acceptable and the files together at most
+ * `maxBytes`; the payload is the only regular file, or else the one regular file whose base name
+ * is the destination's (`name`). Anything else is refused, permanently: the archive's checksum
+ * was verified, so trying it again changes nothing.
+ */
+export function choosePayload(entries: ArchiveEntry[], name: string, maxBytes: number): ArchiveEntry {
+  for (const entry of entries) {
+    const problem = entryProblem(entry);
+    if (problem) throw new PermanentStepError(problem);
+  }
+  const files = entries.filter((e) => e.kind === 'file');
+  const total = files.reduce((sum, e) => sum + e.size, 0);
+  if (total > maxBytes) throw new PermanentStepError(`the archive holds ${total} bytes of files, more than ota.max_extract_bytes (${maxBytes})`);
+  if (files.length === 0) throw new PermanentStepError('the archive holds no regular file');
+  if (files.length === 1) return files[0];
+  const named = files.filter((e) => baseName(e.path) === name);
+  if (named.length === 1) return named[0];
+  if (named.length === 0) throw new PermanentStepError(`the archive holds ${files.length} files and none is named '${name}' (the destination's name)`);
+  throw new PermanentStepError(`the archive holds ${named.length} files named '${name}': ${named.map((e) => e.path).join(', ')}`);
+}

@@ -1,0 +1,73 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { archiveExtractor } from '../../../controllers/ota/extract.js';
+import { PermanentStepError } from '../../../controllers/ota/ports.js';
+import { tarArchive, zipArchive, type FixtureEntry } from '../../helpers/archives.js';
+import { sha } from '../../helpers/ota-fakes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-extract-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const PAYLOAD = '#!/bin/sh\necho v2\n';
+
+async function extract(archive: Buffer, name = 'app', maxBytes = 1_000_000) {
+  const file = join(dir, `archive-${Math.random()}`);
+  writeFileSync(file, archive);
+  const out = join(dir, `out-${Math.random()}`);
+  const result = await archiveExtractor.extract({ archive: file, out, name, maxBytes, signal: new AbortController().signal });
+  return { ...result, out };
+}
+
+const formats: [string, (e: FixtureEntry[]) => Buffer][] = [
+  ['tar', (e) => tarArchive(e)],
+  ['tar.gz', (e) => tarArchive(e, true)],
+  ['zip', (e) => zipArchive(e)],
+];
+
+for (const [format, build] of formats) {
+  test(`${format}: the only file is the payload; with several, the one named like the destination`, async () => {
+    const one = await extract(build([{ path: 'release/', type: 'Directory' }, { path: 'release/server', data: PAYLOAD }]));
+    assert.equal(one.entry, 'release/server');
+    assert.equal(readFileSync(one.out, 'utf8'), PAYLOAD);
+    assert.equal(one.digest, sha(PAYLOAD));
+    assert.equal(statSync(one.out).mode & 0o777, 0o600, 'staged private; the swap sets the final mode');
+    const several = await extract(build([{ path: 'README', data: 'docs' }, { path: 'bin/app', data: PAYLOAD }, { path: 'LICENSE', data: 'MIT' }]));
+    assert.equal(several.entry, 'bin/app');
+    assert.equal(readFileSync(several.out, 'utf8'), PAYLOAD);
+  });
+
+  test(`${format}: links, devices, '..' and absolute paths are refused before anything is written`, async () => {
+    const hostile: [FixtureEntry[], RegExp][] = [
+      [[{ path: 'app', type: 'SymbolicLink', linkpath: '/etc/passwd' }], /link|not a valid/],
+      [[{ path: '../app', data: PAYLOAD }], /outside the archive|invalid relative path/],
+      [[{ path: '/tmp/app', data: PAYLOAD }], /absolute path/],
+    ];
+    if (format !== 'zip') hostile.push([[{ path: 'app', data: PAYLOAD }, { path: 'hard', type: 'Link', linkpath: 'app' }], /hard link/]);
+    if (format !== 'zip') hostile.push([[{ path: 'tty', type: 'CharacterDevice' }, { path: 'app', data: PAYLOAD }], /device or special file/]);
+    if (format === 'zip') hostile.push([[{ path: 'fifo', type: 'FIFO' }, { path: 'app', data: PAYLOAD }], /device or special file/]);
+    for (const [entries, why] of hostile) {
+      const file = join(dir, `hostile-${Math.random()}`);
+      writeFileSync(file, build(entries));
+      const out = join(dir, `never-${Math.random()}`);
+      await assert.rejects(archiveExtractor.extract({ archive: file, out, name: 'app', maxBytes: 1_000_000, signal: new AbortController().signal }), (err: Error) => {
+        assert.ok(err instanceof PermanentStepError, `${err.message} is permanent`);
+        assert.match(err.message, why);
+        return true;
+      });
+      assert.equal(existsSync(out), false);
+    }
+  });
+
+  test(`${format}: no payload, an ambiguous payload and the size cap are refused`, async () => {
+    await assert.rejects(extract(build([{ path: 'a', data: '1' }, { path: 'b', data: '2' }])), /2 files and none is named 'app'/);
+    await assert.rejects(extract(build([{ path: 'x/app', data: '1' }, { path: 'y/app', data: '2' }])), /2 files named 'app'/);
+    await assert.rejects(extract(build([{ path: 'd/', type: 'Directory' }])), /no regular file/);
+    await assert.rejects(extract(build([{ path: 'app', data: PAYLOAD }]), 'app', 5), /ota.max_extract_bytes \(5\)/);
+  });
+}
+
+test('a file that is no archive is refused', async () => {
+  await assert.rejects(extract(Buffer.from('just some bytes, not an archive'.repeat(40))), PermanentStepError);
+});

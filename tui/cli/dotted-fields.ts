@@ -1,0 +1,36 @@
+type Obj = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `--set artifact.checksum=…` sets one field of an object field (`artifact`, `health_check`, `hooks`...). */
+export function setField(config: Obj, path: string, value: unknown): void {
+  const parts = path.split('.');
+  const last = parts.pop()!;
+  let target = config;
+  for (const part of parts) {
+    target[part] = isObject(target[part]) ? { ...target[part] } : {};
+    target = target[part] as Obj;
+  }
+  target[last] = value;
+}
+
+/** The object fields that `--set a.b=…` options touch. */
+export function dottedRoots(pairs: string[] | undefined): Set<string> {
+  return new Set((pairs ?? []).map((p) => p.slice(0, p.indexOf('='))).filter((k) => k.includes('.')).map((k) => k.split('.')[0]));
+}
+
+/**
+ * An update replaces object fields whole (the API's rule), so an object field set in part keeps
+ * the rest of its current value: `svc update web --set artifact.checksum=…` changes only the checksum.
+ */
+export function mergeWithCurrent(patch: Obj, current: Obj, roots: Set<string>): void {
+  for (const root of roots) {
+    if (isObject(patch[root]) && isObject(current[root])) patch[root] = deepMerge(current[root], patch[root]);
+  }
+}
+
+function deepMerge(base: Obj, over: Obj): Obj {
+  const out: Obj = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isObject(v) && isObject(base[k]) ? deepMerge(base[k], v) : v;
+  return out;
+}
