@@ -16,6 +16,7 @@ import { otaRouter } from './routes/ota.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
+import { storageRouter } from './routes/storage.js';
 import { tokensRouter } from './routes/tokens.js';
 import { webRouter } from './routes/web.js';
 import { withWebSocket, type WebSocketApp } from './ws/attach.js';
@@ -47,7 +48,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), licenseRouter(plugins), otaRouter(deps)];
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps)];
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }

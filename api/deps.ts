@@ -23,7 +23,7 @@ export interface ApiDeps {
   observed: ObservedRegistry;
   actions: ProgramActions;
   /** The persistent event history (queries and stats). */
-  events: Pick<EventLog, 'query' | 'stats'>;
+  events: Pick<EventLog, 'query' | 'stats' | 'report'>;
   log: ErrorLogger & { info(msg: string, fields?: Record<string, unknown>): void };
   version: string;
   /** Starts a graceful daemon shutdown (stops programs, records system_shutdown, exits 0). */

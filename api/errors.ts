@@ -9,6 +9,7 @@ const STATUS: Record<SvcErrorCode, number> = {
   SVC_UNAUTHORIZED: 401,
   SVC_FORBIDDEN: 403,
   SVC_UNAVAILABLE: 503,
+  SVC_NO_SPACE: 507,
   SVC_INTERNAL: 500,
 };
 

@@ -30,6 +30,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/stack': 'read',
   'GET /api/v1/stack/status': 'read',
   'GET /api/v1/system/stats': 'read',
+  // The stored text of quarantined records is shown only to roles that see secrets (api/routes/storage.ts).
+  'GET /api/v1/system/storage': 'read',
   'GET /api/v1/system/license': 'read',
   'GET /api/v1/system/plugins': 'read',
   'GET /api/v1/ota': 'read',
@@ -47,6 +49,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/v1/programs/batch': 'program.control',
   'PUT /api/v1/programs/:id': 'program.update',
   'DELETE /api/v1/programs/:id': 'program.remove',
+  'DELETE /api/v1/system/storage/quarantine/:id': 'program.remove',
   'PUT /api/v1/stack': 'stack.apply',
   'POST /api/v1/system/shutdown': 'system.shutdown',
 

@@ -8,6 +8,7 @@ import { StoreOpenError } from '../state/store.js';
 import { bootPlugins } from '../plugins/boot/boot.js';
 import { StartupRefusal } from '../plugins/boot/refusal.js';
 import { Daemon } from './daemon.js';
+import { repairStore } from './repair-store.js';
 import { VERSION } from './version.js';
 
 const program = new Command('svcd')
@@ -17,9 +18,10 @@ const program = new Command('svcd')
   .option('--config <file>', 'config file (default: <root>/conf/svc.toml; missing = embedded defaults)')
   .option('--port <port>', 'override [server].port', (v) => Number.parseInt(v, 10))
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
+  .option('--repair-store', 'open a state store with a damaged write-ahead log, keep what is readable, report, and exit (docs/operations.md)')
   .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT. Docs: docs/configuration.md');
 program.parse();
-const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string }>();
+const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string; repairStore?: boolean }>();
 
 function refuse(message: string): never {
   process.stderr.write(`svcd: refusing to start: ${message}\n`);
@@ -46,6 +48,16 @@ async function main(): Promise<void> {
   const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
   const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
   for (const w of warnings) log.warn(w);
+  if (opts.repairStore) {
+    try {
+      process.stdout.write(`${await repairStore(config, log)}\n`);
+    } catch (err) {
+      await log.close();
+      refuse((err as Error).message);
+    }
+    await log.close();
+    return;
+  }
   const plugins = await bootPlugins({ config, env: process.env, version: VERSION, now: Date.now }).catch(async (err: unknown) => {
     if (!(err instanceof StartupRefusal)) throw err;
     log.error('start-up refused', { error: err.message });

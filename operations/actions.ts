@@ -14,6 +14,8 @@ export interface ActionOutcome {
   status?: string;
   pid?: number | null;
   error?: string;
+  /** Set when the action took effect but is not on disk yet (a full data disk); it is written when space returns. */
+  warning?: string;
 }
 
 /** Extra time beyond stopsecs that a stop request waits for the exit before answering. */
@@ -58,13 +60,17 @@ export class ProgramActions {
   /**
    * One intent write for every target; the controllers' stop gate orders the stops (dependants
    * first, then descending priority), so the daemon converges even if it dies half-way. The
-   * request waits for the whole order: one stop window per level.
+   * request waits for the whole order: one stop window per level. A stop never waits for disk
+   * space: when the store cannot write, the intent is applied in memory and written later
+   * (ProgramStore.setIntentsOrDefer), and the outcome says so.
    */
   async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
     const ordered = stopLevels(records).flat();
     const waitMs = stopLevels(records).reduce((sum, level) => sum + Math.max(...level.map(stopWaitMs)), 0);
-    const written = await this.store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
-    return Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), waitMs)));
+    const { records: written, deferred } = await this.store.setIntentsOrDefer(ordered.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
+    const outcomes = await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), waitMs)));
+    if (deferred) for (const o of outcomes) o.warning = `stopped, but not recorded on disk yet (${deferred})`;
+    return outcomes;
   }
 
   /** Removes programs (their processes are stopped gracefully by the controller). */

@@ -6,7 +6,8 @@ export type SvcErrorCode =
   | 'SVC_TOO_LARGE' // 413: request body over the cap
   | 'SVC_UNAUTHORIZED' // 401: missing or wrong Bearer credential
   | 'SVC_FORBIDDEN' // 403: a valid credential whose role lacks the permission
-  | 'SVC_UNAVAILABLE' // 503: the daemon is shutting down
+  | 'SVC_UNAVAILABLE' // 503: the daemon is shutting down, or a store cannot write for a reason other than space
+  | 'SVC_NO_SPACE' // 507: the data disk is full; the change was not recorded
   | 'SVC_INTERNAL'; // 500
 
 /** An expected failure with a stable code and a message that follows the spec's wording rules. */

@@ -1,17 +1,26 @@
+import { StoreWriteError } from './level/store-errors.js';
+
 /** The slice of an abstract-level (sub)level the writer uses (store.meta). */
 export interface MetaLevel {
   batch(ops: ({ type: 'put'; key: string; value: string } | { type: 'del'; key: string })[]): Promise<void>;
   iterator(range: { gte: string; lt: string }): AsyncIterable<[string, string]>;
+  /** Resolves true once a store that refused a write takes writes again, false if it closed. */
+  whenWritable?(): Promise<boolean>;
 }
 
 /**
  * Small durable facts keyed `<prefix>:<id>` in store.meta, written behind a controller without
  * making it wait: changes are coalesced per id and written one batch at a time, in order. A
- * failed batch is reported and counted; the next write of the same id retries.
+ * failed batch is reported and counted, and kept (unless a newer value replaced it) for a retry
+ * once the store takes writes again (a full disk); without `whenWritable` the next write of the
+ * same id retries.
  */
 export class KeyedWriter<T> {
   private pending = new Map<string, T | null>();
   private flushing: Promise<void> | null = null;
+  /** The loop waits for the store to take writes again; flush() does not wait for that. */
+  private parked = false;
+  private flushWaiters: (() => void)[] = [];
   /** Failed batches since start. */
   failures = 0;
 
@@ -41,9 +50,10 @@ export class KeyedWriter<T> {
     return out;
   }
 
-  /** Resolves when everything set so far is on disk (or has failed). */
+  /** Resolves when everything set so far is on disk, has failed, or waits for the store to take writes. */
   async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    if (!this.flushing || this.parked) return;
+    await new Promise<void>((resolve) => this.flushWaiters.push(resolve));
   }
 
   private async flushLoop(): Promise<void> {
@@ -60,10 +70,25 @@ export class KeyedWriter<T> {
         } catch (err) {
           this.failures++;
           this.onError(err);
+          // Only a refusal of the store (a full disk) is worth waiting out; anything else is reported.
+          if (!this.meta.whenWritable || !(err instanceof StoreWriteError)) continue;
+          for (const [id, value] of batch) if (!this.pending.has(id)) this.pending.set(id, value);
+          this.parked = true;
+          this.wakeFlushers();
+          const writable = await this.meta.whenWritable();
+          this.parked = false;
+          if (!writable) return; // the store closed: nothing more can be written
         }
       }
     } finally {
       this.flushing = null;
+      this.wakeFlushers();
     }
+  }
+
+  private wakeFlushers(): void {
+    const waiters = this.flushWaiters;
+    this.flushWaiters = [];
+    for (const w of waiters) w();
   }
 }

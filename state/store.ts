@@ -2,97 +2,124 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClassicLevel } from 'classic-level';
 import { PROGRAM_STORE_OPTIONS } from './level-options.js';
-import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { conflict, forProgram, invalid, notFound } from './errors.js';
 import { initialRun, type Intent, type ProgramConfig, type ProgramRecord } from './program.js';
-import { checkDependencies, dependantsOf } from './dependencies.js';
+import { checkResultingSet } from './resulting-set.js';
 import { Mutex } from './mutex.js';
+import type { WriteHealth } from './level/guarded-level.js';
+import { openLevel } from './level/open-level.js';
+import { OpenFindings, REMEDY } from './open-findings.js';
+import { StoreOpenError, StoreWriteError } from './level/store-errors.js';
+import type { QuarantinedRecord } from './quarantine.js';
+import { StateDb, type Db } from './state-db.js';
+import { ManifestKeeper } from './manifest-keeper.js';
+import { HeldWrites } from './held-writes.js';
+import { ProgramManifest } from './program-manifest.js';
+import { systemClock, type Change, type ChangeListener, type MetaArea, type StateStoreReport, type StoreOptions } from './store-types.js';
 
-/** The store refused to open; the message says why and what to do. */
-export class StoreOpenError extends Error {
-  override name = 'StoreOpenError';
-}
-
-type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>;
-type Sub = AbstractSublevel<Db, string | Buffer | Uint8Array, string, string>;
-
-type BatchOp = { type: 'put'; key: string; value: string; sublevel: Sub } | { type: 'del'; key: string; sublevel: Sub };
-
-/** A write the store performs atomically: records to put and ids to delete. */
-export interface Change {
-  put: ProgramRecord[];
-  del: string[];
-}
-
-/** Emitted after every committed write with the ids it touched. */
-export type ChangeListener = (ids: string[]) => void;
+export { StoreOpenError } from './level/store-errors.js';
+export type { Change, ChangeListener, StateStoreReport, StoreOptions } from './store-types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Desired state: programs keyed by UUID with a unique name index, in LevelDB. Every user intent
- * is one atomic batch across the sublevels; reads are served from an in-memory copy loaded at
- * open. Writes are serialized so that name and dependency checks see a consistent set.
+ * is one atomic batch across the sublevels, synced to disk before it is acknowledged; reads are
+ * served from an in-memory copy loaded (and validated, stored-records.ts) at open. Writes are
+ * serialized so that name and dependency checks see a consistent set. A write that cannot be
+ * made durable (a full disk) is refused with the reason and changes nothing (guarded-level.ts);
+ * only a stop is applied in memory then, and written once the disk has room (docs/operations.md).
  */
 export class ProgramStore {
   private readonly records = new Map<string, ProgramRecord>();
   private readonly names = new Map<string, string>();
   private readonly feed = new EventEmitter();
   private readonly lock = new Mutex();
-  private readonly programs: Sub;
-  private readonly nameIndex: Sub;
+  private readonly held = new HeldWrites();
+  private readonly sdb: StateDb;
+  private readonly manifest: ManifestKeeper;
+  private readonly findings: OpenFindings;
   /** Small key/value area for other durable facts (runtime pids, cron last-fire times). */
-  readonly meta: Sub;
+  readonly meta: MetaArea;
   /** This daemon run's number (BootContext.epoch): one more than the last run's. */
   epoch = 0;
 
-  private constructor(private readonly db: Db) {
-    this.programs = db.sublevel('programs');
-    this.nameIndex = db.sublevel('names');
-    this.meta = db.sublevel('meta');
+  private constructor(
+    db: Db,
+    private readonly opts: StoreOptions & { location: string | null; dir: string },
+  ) {
+    this.sdb = new StateDb(db, opts, (health, err) => this.healthChanged(health, err));
+    this.manifest = new ManifestKeeper(opts.location === null ? null : new ProgramManifest(opts.location), opts.dir, opts.log);
+    this.findings = new OpenFindings(opts, this.manifest);
+    this.meta = this.sdb.meta;
     this.feed.setMaxListeners(0);
   }
 
-  /** Opens (creating if needed) the store under `dataDir/state.db`. */
-  static async open(dataDir: string): Promise<ProgramStore> {
+  /** Opens (creating if needed) the store under `dataDir/state.db`, checking its write-ahead log first. */
+  static async open(dataDir: string, opts: StoreOptions = {}): Promise<ProgramStore> {
     const location = join(dataDir, 'state.db');
     mkdirSync(dataDir, { recursive: true });
-    const db = new ClassicLevel<string, string>(location, PROGRAM_STORE_OPTIONS);
-    try {
-      await db.open();
-    } catch (err) {
-      throw new StoreOpenError(describeOpenError(location, err));
-    }
-    return ProgramStore.fromDb(db, location);
+    const stamp = new Date((opts.clock ?? systemClock).now()).toISOString().replace(/[:.]/g, '-');
+    const { db, report } = await openLevel({ location, options: PROGRAM_STORE_OPTIONS, what: 'the state store', policy: opts.damage ?? 'refuse', stamp, remedy: REMEDY });
+    const store = await ProgramStore.fromDb(db, { ...opts, location, dir: dataDir });
+    store.findings.walReport(report);
+    return store;
   }
 
   /** Wraps an already open abstract-level database (memory-level in tests). */
-  static async fromDb(db: Db, location = 'memory'): Promise<ProgramStore> {
-    const store = new ProgramStore(db);
+  static async fromDb(db: Db, opts: StoreOptions & { location?: string; dir?: string } = {}): Promise<ProgramStore> {
+    const location = opts.location ?? null;
+    const store = new ProgramStore(db, { ...opts, location, dir: opts.dir ?? location ?? 'memory' });
     try {
       await store.load();
     } catch (err) {
-      await db.close();
-      throw new StoreOpenError(`the state store at ${location} is corrupt (${(err as Error).message}); refusing to start. Restore it from a backup or move it aside.`);
+      await store.sdb.close();
+      if (err instanceof StoreOpenError) throw err;
+      throw new StoreOpenError(`the state store at ${location ?? 'memory'} cannot be read (${(err as Error).message}); refusing to start. Restore it from a backup or move it aside.`);
     }
     return store;
   }
 
+  /**
+   * Loads what validates and quarantines the rest (reported by name, never fatal). A program the
+   * manifest lists that LevelDB no longer has refuses the open (or, accepted, is reported).
+   */
   private async load(): Promise<void> {
-    this.epoch = (Number(await this.meta.get('boot_epoch')) || 0) + 1;
-    await this.meta.put('boot_epoch', String(this.epoch));
-    for await (const [id, value] of this.programs.iterator()) {
-      const record = JSON.parse(value) as ProgramRecord;
-      if (record.id !== id || typeof record.config?.name !== 'string') throw new Error(`record ${id} is malformed`);
-      this.records.set(id, record);
-      this.names.set(record.config.name, id);
+    const now = (this.opts.clock ?? systemClock).now();
+    for (const record of await this.sdb.loadPrograms(this.opts.logDir, now, this.opts.log, (present) => this.findings.checkManifest(present))) {
+      this.records.set(record.id, record);
+      this.names.set(record.config.name, record.id);
     }
+    await this.manifest.rewrite(this.records);
+    const { epoch, written } = await this.sdb.nextEpoch();
+    this.epoch = epoch;
+    if (!written) this.held.holdEpoch(epoch);
   }
 
+  /** Flushes intents held in memory (when it can), stops retrying, closes the database. */
   async close(): Promise<void> {
-    await this.db.close();
+    if (!this.held.empty && this.sdb.guard.refusedWith === null) await this.lock.run(() => this.flushHeldLocked());
+    await this.sdb.close();
+  }
+
+  /** Whether writes are taken now, what is held in memory, what was quarantined or lost at open. */
+  report(): StateStoreReport {
+    return {
+      ...this.sdb.guard.health(),
+      pending_intents: this.held.intents,
+      quarantined: this.sdb.quarantine.list(),
+      recovered_at_open: this.findings.describe(),
+    };
+  }
+
+  isQuarantined(id: string): boolean {
+    return this.sdb.quarantine.has(id);
+  }
+
+  /** Deletes a quarantined record for good. */
+  discardQuarantined(id: string): Promise<QuarantinedRecord> {
+    return this.lock.run(() => this.sdb.quarantine.discard(id));
   }
 
   onChange(listener: ChangeListener): () => void {
@@ -179,13 +206,39 @@ export class ProgramStore {
   /** Rewrites the intent of each program (start/stop/restart requests) in one batch. */
   async setIntents(ids: string[], next: (intent: Intent) => Intent, now = Date.now()): Promise<ProgramRecord[]> {
     return this.lock.run(async () => {
-      const records = ids.map((id) => {
-        const current = this.records.get(id);
-        if (!current) throw notFound(`program '${id}' not found`);
-        return { ...current, intent: next(current.intent), revision: current.revision + 1, updated_at: now };
-      });
+      const records = this.nextIntents(ids, next, now);
       await this.commitLocked({ put: records, del: [] });
       return records.map((r) => this.records.get(r.id)!);
+    });
+  }
+
+  /**
+   * Like setIntents, but when the store cannot write (a full disk) the intents are applied in
+   * memory at once, so the controllers act on them, and written as soon as the store can write.
+   * For stop requests and boot intents, which must never wait for disk space. `deferred` is
+   * the reason they are not on disk yet, or null when they are.
+   */
+  async setIntentsOrDefer(ids: string[], next: (intent: Intent) => Intent, now = Date.now()): Promise<{ records: ProgramRecord[]; deferred: string | null }> {
+    return this.lock.run(async () => {
+      const records = this.nextIntents(ids, next, now);
+      try {
+        await this.commitLocked({ put: records, del: [] });
+        return { records: records.map((r) => this.records.get(r.id)!), deferred: null };
+      } catch (err) {
+        if (!(err instanceof StoreWriteError)) throw err;
+        this.applyInMemory(this.stamped({ put: records, del: [] }));
+        this.held.hold(records.map((r) => r.id));
+        this.opts.log?.warn('intents applied in memory only; written when the state store can write again', { programs: records.map((r) => r.config.name), reason: err.message });
+        return { records: records.map((r) => this.records.get(r.id)!), deferred: err.message };
+      }
+    });
+  }
+
+  private nextIntents(ids: string[], next: (intent: Intent) => Intent, now: number): ProgramRecord[] {
+    return ids.map((id) => {
+      const current = this.records.get(id);
+      if (!current) throw notFound(`program '${id}' not found`);
+      return { ...current, intent: next(current.intent), revision: current.revision + 1, updated_at: now };
     });
   }
 
@@ -194,26 +247,46 @@ export class ProgramStore {
     await this.lock.run(() => this.commitLocked(change));
   }
 
-  private async commitLocked(change: Change): Promise<void> {
-    this.checkResultingSet(change);
+  /** A new or rewritten intent belongs to this daemon run (state/boot.ts). */
+  private stamped(change: Change): Change {
+    const put = change.put.map((r) => (r.intent.epoch !== this.epoch && r.intent !== this.records.get(r.id)?.intent ? { ...r, intent: { ...r.intent, epoch: this.epoch } } : r));
+    return { put, del: change.del };
+  }
+
+  private async commitLocked(unstamped: Change): Promise<void> {
+    const change = this.stamped(unstamped);
+    checkResultingSet(this.records, change, (r) => this.configChanged(r));
     // The array form of batch: one call into LevelDB, several times cheaper than a chained batch.
-    const ops: BatchOp[] = [];
+    // What is held in memory (this run's epoch, intents) rides along with the next write that reaches the disk.
+    const ops = this.held.ops(this.records, this.sdb, new Set([...change.del, ...change.put.map((r) => r.id)]));
     for (const id of change.del) {
       const old = this.records.get(id);
       if (!old) continue;
-      ops.push({ type: 'del', key: id, sublevel: this.programs }, { type: 'del', key: old.config.name, sublevel: this.nameIndex });
+      ops.push({ type: 'del', key: id, sublevel: this.sdb.programs }, { type: 'del', key: old.config.name, sublevel: this.sdb.nameIndex });
     }
-    // A new or rewritten intent belongs to this daemon run (state/boot.ts).
-    change.put = change.put.map((r) => (r.intent.epoch !== this.epoch && r.intent !== this.records.get(r.id)?.intent ? { ...r, intent: { ...r.intent, epoch: this.epoch } } : r));
     for (const record of change.put) {
       const old = this.records.get(record.id);
-      if (old && old.config.name !== record.config.name) ops.push({ type: 'del', key: old.config.name, sublevel: this.nameIndex });
+      if (old && old.config.name !== record.config.name) ops.push({ type: 'del', key: old.config.name, sublevel: this.sdb.nameIndex });
       ops.push(
-        { type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.programs },
-        { type: 'put', key: record.config.name, value: record.id, sublevel: this.nameIndex },
+        { type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.sdb.programs },
+        { type: 'put', key: record.config.name, value: record.id, sublevel: this.sdb.nameIndex },
       );
     }
-    await this.db.batch(ops as never); // abstract-level types sublevel ops per sublevel type; these are all string/string
+    const grew = ManifestKeeper.grows(this.records, change);
+    await this.manifest.beforeCommit(this.records, change);
+    try {
+      // Synced: an acknowledged change survives a power cut too (docs/operations.md).
+      await this.sdb.guard.batch(ops, { sync: true });
+    } catch (err) {
+      this.manifest.markStale();
+      throw err;
+    }
+    this.held.clear();
+    this.applyInMemory(change);
+    await this.manifest.afterCommit(this.records, grew);
+  }
+
+  private applyInMemory(change: Change): void {
     for (const id of change.del) {
       const old = this.records.get(id);
       if (old) this.names.delete(old.config.name);
@@ -228,43 +301,27 @@ export class ProgramStore {
     this.feed.emit('change', [...change.del, ...change.put.map((r) => r.id)]);
   }
 
-  /** Name uniqueness, dependency names and cycles, and removal of depended-on programs. */
-  private checkResultingSet(change: Change): void {
-    const next = new Map(this.records);
-    for (const id of change.del) next.delete(id);
-    for (const record of change.put) next.set(record.id, record);
-    const configs = [...next.values()].map((r) => r.config);
-    // Names stay unique whatever path wrote them (a stack planned from a snapshot included).
-    const owners = new Map<string, string>();
-    for (const r of next.values()) {
-      const other = owners.get(r.config.name);
-      if (other !== undefined) throw conflict(forProgram(r.config.name, `name: a program named '${r.config.name}' already exists`));
-      owners.set(r.config.name, r.id);
+  /** Writes what is held in memory (called when the store can write again). */
+  private async flushHeldLocked(): Promise<void> {
+    const ops = this.held.ops(this.records, this.sdb);
+    if (ops.length > 0) await this.sdb.guard.batch(ops, { sync: true });
+    this.held.clear();
+    await this.manifest.afterCommit(this.records, false);
+    this.opts.log?.info('writes held in memory are now on disk');
+  }
+
+  private healthChanged(health: WriteHealth, err?: unknown): void {
+    if (!health.writable) {
+      this.opts.log?.error('the state store refuses writes', { reason: health.problem, error: err instanceof Error ? err.message : undefined });
+      return;
     }
-    const changedNames = new Set(change.put.filter((r) => this.configChanged(r)).map((r) => r.config.name));
-    if (changedNames.size > 0) checkDependencies(configs, changedNames);
-    const nextNames = new Set(configs.map((c) => c.name));
-    const vanishing = new Set([...this.names.keys()].filter((name) => !nextNames.has(name)));
-    for (const [dep, users] of dependantsOf(configs, vanishing)) {
-      const list = users.map((u) => `'${u}'`).join(', ');
-      throw invalid(forProgram(dep, `cannot remove or rename: required by ${list} (depends_on); change them in the same batch`));
-    }
+    this.opts.log?.info('the state store takes writes again');
+    if (this.held.empty) return;
+    this.lock.run(() => this.flushHeldLocked()).catch((e: unknown) => this.opts.log?.warn('held intents not written yet', { error: String(e) }));
   }
 
   private configChanged(record: ProgramRecord): boolean {
     const old = this.records.get(record.id);
     return !old || old.config !== record.config;
   }
-}
-
-function describeOpenError(location: string, err: unknown): string {
-  const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
-  const detail = (err as { cause?: Error }).cause?.message ?? (err as Error).message;
-  if (code === 'LEVEL_LOCKED' || /lock/i.test(detail)) {
-    return `the state store at ${location} is locked by another process (is another svcd running with this SVC_ROOT?)`;
-  }
-  if (code === 'LEVEL_CORRUPTION' || /corrupt/i.test(detail)) {
-    return `the state store at ${location} is corrupt (${detail}); refusing to start. Restore it from a backup or move it aside.`;
-  }
-  return `cannot open the state store at ${location}: ${detail}`;
 }

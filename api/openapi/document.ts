@@ -1,5 +1,6 @@
 import { programCreateSchema, programUpdateSchema } from '../../state/schema/program-schema.js';
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
+import { storageSchema } from './storage-schema.js';
 import { securityPaths } from './security-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 
@@ -23,8 +24,11 @@ function op(summary: string, tag: string, ok: Json, extra: Json = {}, errors: Re
   };
 }
 
+/** What a write answers when the change cannot be made durable (docs/operations.md, "A full data disk"). */
+const NOT_WRITTEN = { 507: 'No space left on the data disk: nothing was changed', 503: 'The state store cannot write: nothing was changed' };
+
 const action = (verb: string, extra: Json = {}) =>
-  op(`${verb} a program`, 'programs', { 200: json(ref('ActionOutcome')) }, { parameters: [idParam, ...((extra.parameters as Json[] | undefined) ?? [])] }, { 404: 'Unknown program' });
+  op(`${verb} a program`, 'programs', { 200: json(ref('ActionOutcome')) }, { parameters: [idParam, ...((extra.parameters as Json[] | undefined) ?? [])] }, { 404: 'Unknown program', ...(verb === 'Stop' ? {} : NOT_WRITTEN) });
 
 /**
  * The OpenAPI 3.1 document of the API, built from the same JSON Schemas the server validates
@@ -47,11 +51,11 @@ export function openApiDocument(version: string): Json {
           'programs',
           { 201: json({ type: 'object', properties: { id: { type: 'string', format: 'uuid' }, ids: { type: 'array', items: { type: 'string', format: 'uuid' } } }, required: ['ids'] }, 'Created') },
           { requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('ProgramCreate'), { type: 'array', items: ref('ProgramCreate'), minItems: 1 }] } } } } },
-          { 400: 'Invalid configuration', 409: 'Duplicate name', 413: 'Body too large' },
+          { 400: 'Invalid configuration', 409: 'Duplicate name', 413: 'Body too large', ...NOT_WRITTEN },
         ),
       },
       '/api/v1/programs/batch': {
-        post: op('Run one action on many programs', 'programs', { 200: json({ type: 'object' }) }, { requestBody: { required: true, content: { 'application/json': { schema: ref('Batch') } } } }, { 400: 'Invalid batch body' }),
+        post: op('Run one action on many programs', 'programs', { 200: json({ type: 'object' }) }, { requestBody: { required: true, content: { 'application/json': { schema: ref('Batch') } } } }, { 400: 'Invalid batch body', ...NOT_WRITTEN }),
       },
       '/api/v1/programs/{id}': {
         get: op('Configuration and state of a program', 'programs', { 200: json(ref('ProgramDetail')) }, { parameters: [idParam] }, { 404: 'Unknown program' }),
@@ -60,7 +64,7 @@ export function openApiDocument(version: string): Json {
           'programs',
           { 200: json(ref('ProgramDetail')) },
           { parameters: [idParam], requestBody: { required: true, content: { 'application/json': { schema: ref('ProgramUpdate') } } } },
-          { 400: 'Invalid configuration or unknown id', 409: 'Duplicate name' },
+          { 400: 'Invalid configuration or unknown id', 409: 'Duplicate name', ...NOT_WRITTEN },
         ),
         delete: action('Stop and remove'),
       },
@@ -94,6 +98,16 @@ export function openApiDocument(version: string): Json {
       ...otaPaths,
       '/api/v1/system/shutdown': { post: op('Stop every program, then svcd exits', 'system', { 202: json({ type: 'object', properties: { status: { const: 'shutting_down' }, message: { type: 'string' } } }, 'Accepted') }) },
       '/api/v1/system/stats': { get: op('Host cpu and memory, refreshed about every 3 s', 'system', { 200: json(ref('SystemStats')) }, {}, { 503: 'Not sampled yet' }) },
+      '/api/v1/system/storage': { get: op('Health of the state store and the event history: writable, held writes, quarantined records, damage found at start', 'system', { 200: json(ref('Storage')) }) },
+      '/api/v1/system/storage/quarantine/{id}': {
+        delete: op(
+          'Delete a quarantined record for good',
+          'system',
+          { 200: json({ type: 'object', properties: { status: { const: 'discarded' }, id: { type: 'string' }, name: { type: ['string', 'null'] } } }) },
+          { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] },
+          { 404: 'No such quarantined record', ...NOT_WRITTEN },
+        ),
+      },
       '/metrics': {
         get: {
           summary: 'Prometheus text exposition (see docs/observability.md for the families)',
@@ -144,7 +158,16 @@ export function openApiDocument(version: string): Json {
           allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object' } } }],
         },
         Status: { enum: ['Stopped', 'Starting', 'Running', 'Healthy', 'Unhealthy', 'Backoff', 'Stopping', 'Exited', 'Fatal'] },
-        ActionOutcome: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, ok: { type: 'boolean' }, error: { type: 'string' } } },
+        ActionOutcome: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string' },
+            ok: { type: 'boolean' },
+            error: { type: 'string' },
+            warning: { type: 'string', description: 'The action took effect but is not on disk yet (a stop on a full data disk)' },
+          },
+        },
         Batch: {
           type: 'object',
           required: ['action'],
@@ -178,6 +201,7 @@ export function openApiDocument(version: string): Json {
             ts: { type: 'number', description: 'Unix seconds (with milliseconds) when svcd read the line' },
           },
         },
+        Storage: storageSchema,
         OtaView: otaViewSchema,
         SystemStats: {
           type: 'object',

@@ -17,7 +17,12 @@ export interface AdoptionPlan {
   adopt: Map<string, Adoption>;
   /** Processes to end: hooks and probes of a dead daemon, extra copies of one program, and the processes of programs that no longer exist. */
   strays: ProgramProcess[];
+  /** Processes of quarantined programs (their record does not validate): left alone, neither supervised nor ended. */
+  untouched: ProgramProcess[];
 }
+
+/** Who a program id belongs to at start-up; 'quarantined': stored, but its record does not validate. */
+export type Owner = 'process' | 'cron' | 'quarantined' | null;
 
 /**
  * Decides which surviving processes belong to which program at start-up, so that after any
@@ -27,13 +32,16 @@ export interface AdoptionPlan {
  * live process, a kept exit is adopted so that its real exit code is judged by the restart
  * policy. Cron runs are the cron controller's. Pure.
  */
-export function planAdoption(records: Map<string, RuntimeRecord>, found: Candidate[], owns: (id: string) => 'process' | 'cron' | null): AdoptionPlan {
+export function planAdoption(records: Map<string, RuntimeRecord>, found: Candidate[], owns: (id: string) => Owner): AdoptionPlan {
   const adopt = new Map<string, Adoption>();
   const strays: ProgramProcess[] = [];
+  const untouched: ProgramProcess[] = [];
   const programs = new Map<string, Candidate[]>();
   for (const p of found) {
     if (p.role === 'hook' || p.role === 'probe') {
       if (!p.exited) strays.push(p);
+    } else if (owns(p.programId) === 'quarantined') {
+      if (!p.exited) untouched.push(p); // the operator decides (svc storage); it may be a service people rely on
     } else if (owns(p.programId) === null) {
       if (!p.exited) strays.push(p); // its program was deleted: nothing may keep running for it
     } else if (p.role === 'program' && owns(p.programId) === 'process') {
@@ -55,5 +63,5 @@ export function planAdoption(records: Map<string, RuntimeRecord>, found: Candida
     });
     strays.push(...live.filter((c) => c !== chosen));
   }
-  return { adopt, strays };
+  return { adopt, strays, untouched };
 }

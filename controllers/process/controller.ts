@@ -99,8 +99,10 @@ export class ProcessController implements ProgramController, ProcessRunner {
     }
     const plan = planAdoption(records, found, (id) => {
       const record = store.get(id);
-      return record ? (runsHere(record) ? 'process' : 'cron') : null;
+      if (!record) return store.isQuarantined(id) ? 'quarantined' : null;
+      return runsHere(record) ? 'process' : 'cron';
     });
+    for (const p of plan.untouched) log?.warn('a process of a quarantined program survives from a previous daemon; left alone', { pid: p.pid, program_id: p.programId });
     for (const stray of plan.strays) {
       log?.warn('ending a process left by a previous daemon', { pid: stray.pid, program_id: stray.programId, role: stray.role });
       os.signal(stray.pid, 'SIGKILL', true);

@@ -7,6 +7,8 @@ import type { EventQuery } from './query-types.js';
 import { rebuildCounters } from './rebuild.js';
 import { Retention } from './retention.js';
 import { EventStore, type KeyRange, type Space } from './store.js';
+import { describeOpenReport } from '../level/open-level.js';
+import type { WriteHealth } from '../level/guarded-level.js';
 import type { EventInput, EventRecord, EventSink } from './types.js';
 import { EventWriter, type WriterStats } from './writer.js';
 
@@ -14,6 +16,16 @@ import { EventWriter, type WriterStats } from './writer.js';
 export interface EventStats extends TypeCounts {
   first_ts: number | null;
   last_ts: number | null;
+}
+
+/** The event history's health for `GET /api/v1/system/storage` and `svc storage`. */
+export interface EventHistoryReport extends WriteHealth {
+  /** Records waiting in memory (written once the store takes writes again). */
+  queued: number;
+  /** Stored records skipped by queries because they are not event records. */
+  malformed_records: number;
+  /** What the last open found damaged and dropped, or null for a clean open. */
+  recovered_at_open: string | null;
 }
 
 export interface EventLogOptions {
@@ -46,7 +58,14 @@ export class EventLog implements EventSink {
 
   /** Opens the store, rebuilds the counters, runs a first retention pass, schedules the next. */
   static async open(opts: EventLogOptions): Promise<EventLog> {
-    const store = await EventStore.open(opts.file);
+    const store = await EventStore.open(opts.file, {
+      clock: opts.clock,
+      onHealth: (health, err) => {
+        if (!health.writable) opts.onError?.('the event history refuses writes; events are held in memory (up to the queue capacity)', { reason: health.problem, error: String(err) });
+      },
+      onMalformed: (key) => opts.onError?.('event history record is malformed; queries skip it', { key }),
+    });
+    if (store.openReport) opts.onError?.('the event history was damaged; what could be read was kept', { detail: describeOpenReport(store.openReport) });
     try {
       const counters = new EventCounters();
       const maxSeq = await rebuildCounters(store, counters);
@@ -62,6 +81,7 @@ export class EventLog implements EventSink {
           count(records, 1);
         },
         onWriteError: (err, lost) => opts.onError?.('event write failed; records lost', { lost, error: String(err) }),
+        whenWritable: (err) => store.whenWritable(err),
       });
       const retention = new Retention({
         clock: opts.clock,
@@ -90,6 +110,16 @@ export class EventLog implements EventSink {
   /** The first free sequence number: the event bus stamps from here. */
   get nextSeq(): number {
     return this.writer.nextSeq;
+  }
+
+  /** Whether the history takes writes, what waits in memory, what was skipped or lost. */
+  report(): EventHistoryReport {
+    return {
+      ...this.store.health(),
+      queued: this.writer.stats().queued,
+      malformed_records: this.store.malformedCount,
+      recovered_at_open: this.store.openReport ? describeOpenReport(this.store.openReport) : null,
+    };
   }
 
   /** Queue depth and written/dropped/failed counts since open (for /metrics). */

@@ -10,7 +10,8 @@ import type { EventRecord } from './types.js';
 async function* scanRecords(store: EventStore, plan: ScanPlan, chunk: number): AsyncGenerator<EventRecord[]> {
   for await (const entries of store.entries(plan.space, plan.range, chunk)) {
     if (plan.space === 'events') {
-      yield entries.map(([, value]) => JSON.parse(value) as EventRecord);
+      // A malformed record is skipped (and reported once by the store), never a failed query.
+      yield entries.map(([key, value]) => store.parse(key, value)).filter((r): r is EventRecord => r !== null);
       continue;
     }
     const ids = entries.filter(([, value]) => plan.indexValue === undefined || value === plan.indexValue).map(([key]) => idOfIndexKey(key));

@@ -23,6 +23,20 @@ export class BoundedQueue<T> {
     return true;
   }
 
+  /**
+   * Puts items taken earlier back at the front, in order (a batch whose write must be retried).
+   * When they do not all fit, the oldest are left out. Returns how many were put back.
+   */
+  pushFront(items: T[]): number {
+    const n = Math.min(items.length, this.capacity - this.length);
+    for (let i = items.length - 1; i >= items.length - n; i--) {
+      this.head = (this.head - 1 + this.capacity) % this.capacity;
+      this.slots[this.head] = items[i];
+      this.length++;
+    }
+    return n;
+  }
+
   /** Removes and returns up to `max` items, oldest first. */
   take(max: number): T[] {
     const n = Math.min(max, this.length);

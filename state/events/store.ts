@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ClassicLevel } from 'classic-level';
 import { EVENT_STORE_OPTIONS } from '../level-options.js';
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
+import { GuardedLevel, type GuardClock, type WriteHealth } from '../level/guarded-level.js';
+import { lostAtOpen, openLevel, type OpenReport } from '../level/open-level.js';
+import { reopenLevel } from '../level/reopen.js';
+import { hasRoomToReopen } from '../level/room.js';
+import { StoreWriteError } from '../level/store-errors.js';
 import { programKey, typeKey } from './keys.js';
+import { parseEventRecord } from './parse-record.js';
 import type { EventRecord } from './types.js';
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>;
@@ -22,6 +26,14 @@ export interface KeyRange {
 
 const CHUNK = 256;
 
+export interface EventStoreOptions {
+  clock: GuardClock;
+  /** Write refusals and recoveries (a full disk), with the error that started a refusal. */
+  onHealth?: (health: WriteHealth, err?: unknown) => void;
+  /** A stored record that is not an event record: skipped by every read, reported here once. */
+  onMalformed?: (key: string) => void;
+}
+
 /**
  * The event history on disk: its own LevelDB (not the program store). Records live under
  * `events` keyed by id; `by_program` and `by_type` index them (README.md). Every write or delete
@@ -29,21 +41,63 @@ const CHUNK = 256;
  */
 export class EventStore {
   private readonly spaces: Record<Space, Sub>;
+  private readonly guard: GuardedLevel;
+  private readonly malformed = new Set<string>();
+  /** What opening found damaged and dropped (a damaged log never refuses the history), or null. */
+  openReport: OpenReport | null = null;
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    location: string,
+    private readonly opts: EventStoreOptions,
+  ) {
     this.spaces = { events: db.sublevel('e'), by_program: db.sublevel('p'), by_type: db.sublevel('t') };
+    this.guard = new GuardedLevel(db, {
+      what: 'the event history',
+      dir: dirname(location),
+      clock: opts.clock,
+      reopen: () => reopenLevel(db, Object.values(this.spaces), location).then(() => undefined),
+      hasRoom: () => hasRoomToReopen(location),
+      onChange: opts.onHealth,
+    });
   }
 
-  /** Opens (creating if needed) the LevelDB at `location`. */
-  static async open(location: string): Promise<EventStore> {
-    mkdirSync(dirname(location), { recursive: true });
-    const db = new ClassicLevel<string, string>(location, EVENT_STORE_OPTIONS);
-    try {
-      await db.open();
-    } catch (err) {
-      throw new Error(`cannot open the event history at ${location}: ${(err as Error).message}`, { cause: err });
+  /**
+   * Opens (creating if needed) the LevelDB at `location`. A damaged write-ahead log does not
+   * refuse the history (it is not desired state): its copy is kept aside and the loss reported
+   * in `openReport`. A store LevelDB cannot open at all is refused, naming the damaged file.
+   */
+  static async open(location: string, opts: EventStoreOptions): Promise<EventStore> {
+    const stamp = new Date(opts.clock.now()).toISOString().replace(/[:.]/g, '-');
+    const { db, report } = await openLevel({ location, options: EVENT_STORE_OPTIONS, what: 'the event history', policy: 'accept', stamp, remedy: '' });
+    const store = new EventStore(db, location, opts);
+    store.openReport = lostAtOpen(report) ? report : null;
+    return store;
+  }
+
+  /** Whether writes are taken now (a full disk refuses them until there is room). */
+  health(): WriteHealth {
+    return this.guard.health();
+  }
+
+  /** For a refused write: resolves true once writes are taken again (false: closed); null for other errors. */
+  whenWritable(err: unknown): Promise<boolean> | null {
+    return err instanceof StoreWriteError && this.guard.refusedWith !== null ? this.guard.whenWritable() : null;
+  }
+
+  /** Stored records skipped by reads because they are not event records. */
+  get malformedCount(): number {
+    return this.malformed.size;
+  }
+
+  /** The record stored under `key`, or null (counted and reported once) when it is not one. */
+  parse(key: string, value: string): EventRecord | null {
+    const record = parseEventRecord(value, key);
+    if (record === null && !this.malformed.has(key)) {
+      this.malformed.add(key);
+      this.opts.onMalformed?.(key);
     }
-    return new EventStore(db);
+    return record;
   }
 
   /** Writes records and their index entries in one batch. */
@@ -56,29 +110,36 @@ export class EventStore {
       ops.push({ type: 'put', sublevel: by_type, key: typeKey(r.event, r.id), value: r.program_id ?? '' });
     }
     // The array form: a chained batch with sublevels costs about 4x more CPU per row.
-    await this.db.batch(ops);
+    await this.guard.batch(ops);
   }
 
-  /** Deletes records and their index entries in one batch. */
-  async remove(records: EventRecord[]): Promise<void> {
+  /** Deletes records and their index entries in one batch, and the malformed records stored under `malformedKeys`. */
+  async remove(records: EventRecord[], malformedKeys: string[] = []): Promise<void> {
     const { events, by_program, by_type } = this.spaces;
-    const ops: BatchOp[] = [];
+    const ops: BatchOp[] = malformedKeys.map((key) => ({ type: 'del', sublevel: events, key }));
     for (const r of records) {
       ops.push({ type: 'del', sublevel: events, key: r.id });
       if (r.program_id !== null) ops.push({ type: 'del', sublevel: by_program, key: programKey(r.program_id, r.id) });
       ops.push({ type: 'del', sublevel: by_type, key: typeKey(r.event, r.id) });
     }
-    await this.db.batch(ops);
+    await this.guard.batch(ops);
   }
 
-  /** The records with these ids, in the same order; missing ids are skipped. */
+  /** The records with these ids, in the same order; missing and malformed ones are skipped. */
   async get(ids: string[]): Promise<EventRecord[]> {
+    await this.guard.ready();
     const values = await this.spaces.events.getMany(ids);
-    return values.filter((v): v is string => v !== undefined).map((v) => JSON.parse(v) as EventRecord);
+    const out: EventRecord[] = [];
+    values.forEach((v, i) => {
+      const record = v === undefined ? null : this.parse(ids[i], v);
+      if (record) out.push(record);
+    });
+    return out;
   }
 
   /** Key/value entries of a range, fetched in chunks; stop early by breaking out of the loop. */
   async *entries(space: Space, range: KeyRange, chunk = CHUNK): AsyncGenerator<[string, string][]> {
+    await this.guard.ready();
     const it = this.spaces[space].iterator({ gte: range.gte, lt: range.lt, reverse: range.reverse ?? false });
     try {
       for (;;) {
@@ -93,11 +154,13 @@ export class EventStore {
 
   /** The first (or, reversed, the last) key of a range, or undefined when it is empty. */
   async firstKey(space: Space, range: KeyRange): Promise<string | undefined> {
+    await this.guard.ready();
     const keys = await this.spaces[space].keys({ gte: range.gte, lt: range.lt, reverse: range.reverse ?? false, limit: 1 }).all();
     return keys[0];
   }
 
   async close(): Promise<void> {
+    await this.guard.close();
     await this.db.close();
   }
 }

@@ -30,6 +30,11 @@ export interface WriterOptions {
   /** Runs the background writer soon; default setImmediate. Tests pass a manual scheduler. */
   schedule?: (fn: () => void) => void;
   onWriteError?: (err: unknown, lost: number) => void;
+  /**
+   * For a write the store refused for now (a full disk): resolves true once it takes writes
+   * again, false if it closed first. The batch is kept and written then. Null for other errors.
+   */
+  whenWritable?: (err: unknown) => Promise<boolean> | null;
 }
 
 /**
@@ -42,6 +47,9 @@ export class EventWriter implements EventSink {
   private readonly schedule: (fn: () => void) => void;
   private seq: number;
   private draining: Promise<void> | null = null;
+  /** The writer waits for the store to take writes again; queued records are kept meanwhile. */
+  private parked = false;
+  private flushWaiters: (() => void)[] = [];
   private scheduled = false;
   private closed = false;
   private readonly counts = { written: 0, dropped: 0, failed: 0 };
@@ -76,9 +84,16 @@ export class EventWriter implements EventSink {
     return { queued: this.queue.size, ...this.counts };
   }
 
-  /** Resolves once every record queued before the call is on disk (or counted as failed). */
+  /**
+   * Resolves once every record queued before the call is on disk (or counted as failed), or
+   * when the writer waits for the store to take writes again (they stay queued: `stats().queued`).
+   */
   async flush(): Promise<void> {
-    while (this.draining || this.queue.size > 0) await (this.draining ?? this.startDrain());
+    while (!this.parked && (this.draining || this.queue.size > 0)) {
+      const settled = new Promise<void>((resolve) => this.flushWaiters.push(resolve));
+      if (!this.draining) void this.startDrain();
+      await settled;
+    }
   }
 
   /** Refuses new records, then flushes the queue. */
@@ -99,9 +114,27 @@ export class EventWriter implements EventSink {
   private startDrain(): Promise<void> {
     const run: Promise<void> = this.drain().finally(() => {
       if (this.draining === run) this.draining = null;
+      this.wakeFlushers();
     });
     this.draining = run;
     return run;
+  }
+
+  /** Waits (without holding up flush) until the store takes writes again; false if it closed. */
+  private async park(wait: Promise<boolean>): Promise<boolean> {
+    this.parked = true;
+    this.wakeFlushers();
+    try {
+      return await wait;
+    } finally {
+      this.parked = false;
+    }
+  }
+
+  private wakeFlushers(): void {
+    const waiters = this.flushWaiters;
+    this.flushWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** The background writer: one batch at a time until the queue is empty. Never rejects. */
@@ -112,6 +145,12 @@ export class EventWriter implements EventSink {
         await this.opts.write(batch);
         this.counts.written += batch.length;
       } catch (err) {
+        const wait = this.opts.whenWritable?.(err) ?? null;
+        if (wait) {
+          this.counts.failed += batch.length - this.queue.pushFront(batch);
+          if (!(await this.park(wait))) return;
+          continue;
+        }
         this.counts.failed += batch.length;
         try {
           this.opts.onWriteError?.(err, batch.length);

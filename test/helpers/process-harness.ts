@@ -20,7 +20,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
   const clock = new FakeClock();
   const db = opts.db ?? new MemoryLevel<string, string>();
   if (db.status === 'closed') await db.open(); // a restarted daemon: memory-level keeps its data
-  const store = await ProgramStore.fromDb(db);
+  const store = await ProgramStore.fromDb(db, { clock });
   const observed = new ObservedRegistry();
   const events: EventInput[] = [];
   let random = 0.5;

@@ -40,5 +40,7 @@ function report(ctx: CliContext, results: ActionOutcome[]): void {
   if (ctx.json()) ctx.print(JSON.stringify(results, null, 2));
   else if (results.length === 0) ctx.print('no programs matched');
   else ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
+  // A stop on a full data disk took effect but is not on disk yet (docs/operations.md).
+  if (!ctx.json()) for (const r of results) if (r.warning) ctx.print(`warning: ${r.name || r.id}: ${r.warning}`);
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }

@@ -12,6 +12,7 @@ import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerOta } from './ota.js';
 import { registerStack } from './stack.js';
+import { registerStorage } from './storage.js';
 import { registerUi } from './ui.js';
 import { registerAudit } from './audit.js';
 import { registerAuth } from './auth.js';
@@ -32,6 +33,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerExport(program, ctx);
   registerImport(program, ctx);
   registerOta(program, ctx);
+  registerStorage(program, ctx);
   registerUi(program, ctx);
   registerToken(program, ctx);
   registerAuth(program, ctx);

@@ -5,6 +5,7 @@ import type { LicenseInfo, SystemStats } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { useFeed, useLoad } from '../app/hooks.js';
 import { Dialog } from '../components/Dialog.js';
+import { StorageCard, type Storage } from '../components/StorageCard.js';
 import { bytes, dateTime, duration, percent } from '../logic/format.js';
 import { roleAtLeast } from '../logic/panels.js';
 import { statusTone } from '../logic/status.js';
@@ -27,6 +28,7 @@ export function SystemPage() {
   const health = useLoad(() => http.get<{ version: string; uptime_secs: number }>('/health'), 'health', 10_000);
   const license = useLoad(() => optional(http.get<LicenseInfo>('/api/v1/system/license')), 'license');
   const stackDir = useLoad(() => http.get<StackDirStatus>('/api/v1/stack/status'), 'stack-status', 10_000);
+  const storage = useLoad(() => http.get<Storage>('/api/v1/system/storage'), 'storage', 5000);
   const [confirm, setConfirm] = useState(false);
   const [shutdown, setShutdown] = useState<string | null>(null);
   const s = stats.data;
@@ -78,6 +80,10 @@ export function SystemPage() {
             <p>No license: open mode, no plugins loaded.</p>
           )}
           {panels.length > 0 && <p className="muted small">Dashboard extensions: {panels.map((p) => p.title).join(', ')}</p>}
+        </article>
+        <article className="card">
+          <h2>Storage</h2>
+          <StorageCard storage={storage.data} error={storage.error ? errorText(storage.error) : null} />
         </article>
         <article className="card">
           <h2>Watched stacks</h2>

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planAdoption, type Candidate } from '../../../../controllers/process/adopt.js';
+import { planAdoption, type Candidate, type Owner } from '../../../../controllers/process/adopt.js';
 import type { RuntimeRecord } from '../../../../state/runtime-store.js';
 
 const live = (programId: string, pid: number, over: Partial<Candidate> = {}): Candidate => ({ programId, pid, startTime: pid * 10, role: 'program', ...over });
 const rec = (pid: number): RuntimeRecord => ({ pid, startTime: pid * 10, startedAt: 1, stopsecs: 3 });
-const owns = (map: Record<string, 'process' | 'cron' | null> = {}) => (id: string) => (id in map ? map[id]! : 'process');
+const owns = (map: Record<string, Owner> = {}) => (id: string) => (id in map ? map[id]! : 'process');
 
 test('a record whose process lives is adopted as recorded', () => {
   const p = planAdoption(new Map([['a', rec(100)]]), [live('a', 100)], owns());
@@ -42,5 +42,12 @@ test('a process that ended while no daemon ran is adopted, so its real exit is j
 test('a deleted program\'s process is ended; cron runs are left to the cron controller; hooks and probes are ended', () => {
   const p = planAdoption(new Map(), [live('gone', 100), live('job', 200, { role: 'cron' }), live('web', 300, { role: 'hook' })], owns({ gone: null, job: 'cron' }));
   assert.deepEqual(p.strays.map((s) => s.pid).sort(), [100, 300]);
+  assert.equal(p.adopt.size, 0);
+});
+
+test('a quarantined program\'s process is neither adopted nor ended: the operator decides', () => {
+  const p = planAdoption(new Map([['q', rec(100)]]), [live('q', 100), live('q', 110, { exited: true })], owns({ q: 'quarantined' }));
+  assert.deepEqual(p.untouched.map((s) => s.pid), [100]);
+  assert.deepEqual(p.strays, []);
   assert.equal(p.adopt.size, 0);
 });
