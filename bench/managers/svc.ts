@@ -69,6 +69,11 @@ export class SvcManager implements Manager {
     });
   }
 
+  /** http://host:port of the running daemon. */
+  baseUrl(): string {
+    return this.url;
+  }
+
   daemonPid(): number {
     return this.proc?.pid ?? Number.NaN;
   }
