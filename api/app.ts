@@ -10,6 +10,7 @@ import { metricsRouter } from './routes/metrics.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
+import type { Health } from './wire.js';
 
 /** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
 export function createApp(deps: ApiDeps): Koa {
@@ -21,7 +22,7 @@ export function createApp(deps: ApiDeps): Koa {
 
   const root = new Router();
   root.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version: deps.version, uptime_secs: Math.floor(process.uptime()) };
+    ctx.body = { status: 'ok', version: deps.version, uptime_secs: Math.floor(process.uptime()) } satisfies Health;
   });
 
   const v1 = new Router({ prefix: '/api/v1' });

@@ -11,6 +11,7 @@ import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
 import { runBatch } from '../../operations/batch.js';
 import { booleanParam, integerParam } from '../params.js';
+import type { BatchResult, CreateResult, LogLine, LogsResult } from '../wire.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -46,12 +47,12 @@ export function programsRouter(deps: ApiDeps): Router {
     const configs = bodies.map((body, i) => validateCreate(body, { ...ctxFor(locate, many ? [i] : []), prefix: many ? prefixFor(body, i) : undefined }));
     const created = await store.create(configs);
     ctx.status = 201;
-    ctx.body = many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) };
+    ctx.body = (many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) }) satisfies CreateResult;
   });
 
   router.post('/programs/batch', async (ctx) => {
     const { value } = await readJson(ctx, maxBody);
-    ctx.body = await runBatch(parseBatch(value), store, actions);
+    ctx.body = (await runBatch(parseBatch(value), store, actions)) satisfies BatchResult;
   });
 
   router.get('/programs/:id', (ctx) => {
@@ -100,10 +101,10 @@ export function programsRouter(deps: ApiDeps): Router {
     const source = String(ctx.query.source ?? 'both');
     if (!['stdout', 'stderr', 'both'].includes(source)) throw invalid(`source: must be stdout, stderr or both, got '${source}'`);
     const paths = logPaths(record.id, record.config, config.storage.log_dir);
-    const logs: { source: 'stdout' | 'stderr'; content: string }[] = [];
+    const logs: LogLine[] = [];
     if (source !== 'stderr') logs.push(...(await tailLines(paths.stdout, tail)).map((content) => ({ source: 'stdout' as const, content })));
     if (source !== 'stdout') logs.push(...(await tailLines(paths.stderr, tail)).map((content) => ({ source: 'stderr' as const, content })));
-    ctx.body = { id: record.id, logs };
+    ctx.body = { id: record.id, logs } satisfies LogsResult;
   });
 
   return router;
