@@ -10,6 +10,7 @@ import { metricsRouter } from './routes/metrics.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
+import { watchRouter } from './routes/watch.js';
 import type { Health } from './wire.js';
 
 /** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
@@ -26,7 +27,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps)];
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps)];
   if (deps.config.server.auth_secret) routers.push(authRouter(deps.config.server.auth_secret));
   for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 

@@ -1,4 +1,5 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { Clock } from '../reconciler/clock.js';
 import type { StackApplier } from '../stacks/apply.js';
 import type { StackDirStatus } from '../stacks/status.js';
 import type { ProgramActions } from '../operations/actions.js';
@@ -27,4 +28,6 @@ export interface ApiDeps {
   metrics?: DaemonMetrics;
   /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
   stacks?: { applier: StackApplier; status(): StackDirStatus };
+  /** Time for streams (the watch route); the system clock when absent. */
+  clock?: Clock;
 }

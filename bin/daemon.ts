@@ -201,7 +201,7 @@ export class Daemon {
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
-    const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
+    const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, clock };
     const app = createApp(deps);
     this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     await this.listen((req, res) => void app.callback()(req, res));

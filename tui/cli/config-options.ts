@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { SvcError } from '../../state/errors.js';
-import { CliError } from './client.js';
+import { CliError } from './errors.js';
 
 /** Options shared by `svc add` and `svc update`; each maps to one program field. */
 export function withConfigOptions(cmd: Command): Command {

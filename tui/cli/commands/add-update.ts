@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { configFromOptions, withConfigOptions, type ConfigOptions } from '../config-options.js';
+import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
 
 export function registerAddUpdate(program: Command, ctx: CliContext): void {
@@ -14,7 +15,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     config.name = name;
     if (words.length === 1) config.command = words[0];
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
-    const res = await ctx.client().post<{ id: string }>('/api/v1/programs', config);
+    const res = await routes.createProgram(ctx.client(), config);
     ctx.print(ctx.json() ? JSON.stringify(res) : `added ${name} (${res.id})`);
   });
 
@@ -31,7 +32,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];
     for (const field of o.unset ?? []) patch[field] = null;
-    const res = await ctx.client().put(`/api/v1/programs/${p.id}`, patch);
+    const res = await routes.updateProgram(ctx.client(), p.id, patch);
     ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name} (restart it to apply process changes: svc restart ${o.name ?? p.name})`);
   });
 }

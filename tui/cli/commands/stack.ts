@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
-import type { ProgramConfig } from '../../../state/program.js';
-import { CliError, RawBody } from '../client.js';
+import { RawBody } from '../../client/http.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 import type { DocumentFormat } from '../stack-tools.js';
 
 const tools = () => import('../stack-tools.js');
@@ -23,7 +24,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const source = `stack:${basename(file)}`;
       const body = await stackBody(file, source);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
-      const res = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, body);
+      const res = await routes.applyStack(ctx.client(), query, body);
       if (ctx.json()) return ctx.print(JSON.stringify(res));
       const lines = res.lines.map((l) => `${MARKS[l.split(' ')[0] ?? ''] ?? '?'} ${l}`);
       if (res.dry_run) lines.push('(dry run: nothing was changed)');
@@ -55,7 +56,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .action(async (o: { format?: DocumentFormat; output?: string }) => {
       const { formatFromName, stringifyStack } = await tools();
       const format = o.format ?? (o.output ? formatFromName(o.output) : null) ?? 'toml';
-      const stack = await ctx.client().get<{ prune: boolean; services: ProgramConfig[] }>('/api/v1/stack');
+      const stack = await routes.exportStack(ctx.client());
       const text = stringifyStack(stack, format);
       if (o.output) writeFileSync(o.output, text);
       else process.stdout.write(text);

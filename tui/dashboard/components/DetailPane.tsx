@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { statusColor } from '../state/status.js';
-import type { ProgramDetail, ProgramItem } from '../types.js';
+import { memo } from 'react';
+import type { ProgramDetail, WatchProgram as ProgramItem } from '../../../api/wire.js';
 import { clock } from './text.js';
 
 export interface DetailPaneProps {
@@ -18,7 +19,7 @@ function lastExitLine(d: ProgramDetail): string {
 }
 
 /** The selected program: configuration summary, last exit and recent health probes. */
-export default function DetailPane({ program, detail, height, width }: DetailPaneProps) {
+function DetailPane({ program, detail, height, width }: DetailPaneProps) {
   const line = (text: string, key: string, color?: string) => (
     <Text key={key} wrap="truncate" color={color}>
       {text}
@@ -56,3 +57,5 @@ export default function DetailPane({ program, detail, height, width }: DetailPan
     </Box>
   );
 }
+
+export default memo(DetailPane);

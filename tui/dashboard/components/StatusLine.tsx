@@ -1,9 +1,10 @@
 import { Text } from 'ink';
-import { bytes } from '../../cli/format.js';
-import type { DaemonInfo } from '../hooks/use-poll.js';
+import { memo } from 'react';
+import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
+import { bytes } from '../../client/format.js';
+import type { DaemonInfo } from '../hooks/use-watch.js';
 import type { Connection } from '../state/model.js';
 import { statusColor } from '../state/status.js';
-import type { ProgramItem } from '../types.js';
 
 export interface StatusLineProps {
   info: DaemonInfo;
@@ -21,7 +22,7 @@ export function countByStatus(programs: readonly ProgramItem[]): [string, number
 }
 
 /** The top line: daemon, machine load, programs by status; or the disconnection banner. */
-export default function StatusLine({ info, connection, programs, filter, marked }: StatusLineProps) {
+function StatusLine({ info, connection, programs, filter, marked }: StatusLineProps) {
   const s = info.stats;
   const cpu = s ? `${s.cpu_percent.toFixed(0)}%` : '-';
   const mem = s ? `${bytes(s.memory_used_bytes)}/${bytes(s.memory_total_bytes)}` : '-';
@@ -44,3 +45,5 @@ export default function StatusLine({ info, connection, programs, filter, marked 
     </Text>
   );
 }
+
+export default memo(StatusLine);

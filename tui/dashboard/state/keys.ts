@@ -1,4 +1,4 @@
-import type { ActionType, BatchAction } from '../types.js';
+import type { BatchAction, BatchActionType as ActionType } from '../../../api/wire.js';
 import { SIGNALS, type PendingAction, type UiState } from './model.js';
 import { reduce, type UiEvent } from './reduce.js';
 import { activeFilter, selectedIndex, visiblePrograms } from './view.js';

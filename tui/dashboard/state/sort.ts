@@ -1,4 +1,4 @@
-import type { ProgramItem } from '../types.js';
+import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
 import { statusRank } from './status.js';
 
 export const SORT_COLUMNS = ['name', 'status', 'pid', 'uptime', 'restarts', 'cpu', 'mem'] as const;

@@ -1,4 +1,4 @@
-import type { ProgramItem } from '../types.js';
+import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
 import { sortPrograms, type SortOrder } from './sort.js';
 
 /** Programs whose name or status contains the filter text (any case). */

@@ -1,0 +1,46 @@
+import { WATCH_SYSTEM_INTERVAL_MS, type WatchMessage } from '../../api/wire.js';
+import { ApiError } from './errors.js';
+import type { ApiClient } from './http.js';
+import { SseParser } from './sse.js';
+
+export interface WatchHandlers {
+  message(message: WatchMessage): void;
+  /** The stream ended by itself (not by the close function); called once. */
+  end(err: ApiError): void;
+}
+
+/** Silence longer than this (three missed `system` lines) means the link is gone. */
+export const WATCH_IDLE_MS = WATCH_SYSTEM_INTERVAL_MS * 3;
+
+/**
+ * One connection to `GET /api/v1/watch` (docs/api.md). Resolves with the function that closes
+ * it once svcd accepted; rejects with an ApiError like any request (refused, 401, 404).
+ */
+export async function openWatch(client: ApiClient, handlers: WatchHandlers): Promise<() => void> {
+  const parser = new SseParser();
+  let ended = false;
+  const end = (err: ApiError) => {
+    if (ended) return;
+    ended = true;
+    handlers.end(err);
+  };
+  const { response, close } = await client.stream('/api/v1/watch', WATCH_IDLE_MS, end);
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    for (const data of parser.push(chunk)) {
+      if (ended) return;
+      let message: WatchMessage;
+      try {
+        message = JSON.parse(data) as WatchMessage;
+      } catch {
+        close();
+        return end(new ApiError(`svcd at ${client.url} sent a watch message that is not JSON`, 'protocol'));
+      }
+      handlers.message(message);
+    }
+  });
+  return () => {
+    ended = true;
+    close();
+  };
+}
