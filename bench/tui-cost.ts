@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cleanupAll, installSignalHandlers, onCleanup, RUN_ID, RUN_KEY } from './cleanup.js';
-import { SVC, SvcManager } from './managers/svc.js';
+import { shippedNodeFlags, SVC, SVCD, SvcManager } from './managers/svc.js';
 import { sleepPrograms } from './programs.js';
 import { cpuSeconds, pidsWithEnv, rssMiB, sleep, waitFor } from './proc.js';
 import { median } from './stats.js';
@@ -22,8 +22,17 @@ const OUT = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench', 'out
 const log = (msg: string) => process.stderr.write(`[tui-cost ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
 const { values: args } = parseArgs({
-  options: { programs: { type: 'string', default: '200' }, secs: { type: 'string', default: '30' }, settle: { type: 'string', default: '10' } },
+  options: {
+    programs: { type: 'string', default: '200' },
+    secs: { type: 'string', default: '30' },
+    settle: { type: 'string', default: '60' },
+    'cpu-prof': { type: 'boolean', default: false },
+    build: { type: 'string' },
+  },
 });
+// --build DIR: the svc and svcd of another build (a checkout's dist/), to measure before and after.
+const svcJs = args.build ? join(args.build, 'bin', 'svc.js') : SVC;
+const svcdJs = args.build ? join(args.build, 'bin', 'svcd.js') : SVCD;
 const n = Number(args.programs);
 const secs = Number(args.secs);
 const settleSecs = Number(args.settle);
@@ -44,7 +53,7 @@ function uiPid(): number | undefined {
   return pidsWithEnv(RUN_KEY, RUN_ID).find((pid) => {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
-      return argv.includes(SVC) && argv.includes('ui');
+      return argv.includes(svcJs) && argv.includes('ui');
     } catch {
       return false;
     }
@@ -54,7 +63,7 @@ function uiPid(): number | undefined {
 async function main(): Promise<TuiCost> {
   installSignalHandlers(log);
   if (spawnSync('tmux', ['-V']).status !== 0) throw new Error('tmux is not installed (scripts/install-system-deps.sh installs it)');
-  const svc = new SvcManager();
+  const svc = new SvcManager('array', 16, [], svcdJs);
   onCleanup(() => svc.stop());
   await svc.start();
   log(`svcd pid ${svc.daemonPid()}; adding ${n} sleep programs`);
@@ -64,7 +73,9 @@ async function main(): Promise<TuiCost> {
   const session = `svc-tui-cost-${process.pid}`;
   const tmux = (...a: string[]) => execFileSync('tmux', a, { encoding: 'utf8' });
   onCleanup(() => void spawnSync('tmux', ['kill-session', '-t', session]));
-  tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '45', '-e', `SVC_URL=${svc.baseUrl()}`, '-e', `${RUN_KEY}=${RUN_ID}`, `${process.execPath} ${SVC} ui`);
+  // --cpu-prof: svc ui writes a profile when it quits (q), into bench/out/prof/.
+  const flags = [...shippedNodeFlags(svcJs), ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(OUT, 'prof')}`] : [])].join(' ');
+  tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '45', '-e', `SVC_URL=${svc.baseUrl()}`, '-e', `${RUN_KEY}=${RUN_ID}`, `${process.execPath} ${flags} ${svcJs} ui`);
   await waitFor(() => tmux('capture-pane', '-p', '-t', session).includes(`of ${n}`), 'the program table', 30_000, 100);
   const pid = await waitFor(() => uiPid() !== undefined, 'the svc ui process', 10_000, 50).then(() => uiPid() ?? Number.NaN);
   log(`svc ui pid ${pid}; settling ${settleSecs} s, then measuring ${secs} s`);
@@ -79,14 +90,18 @@ async function main(): Promise<TuiCost> {
     await sleep(1000);
   }
   const wall = (performance.now() - t0) / 1000;
+  const uiCpu = cpuSeconds(pid);
+  const daemonCpu = cpuSeconds(svc.daemonPid());
+  tmux('send-keys', '-t', session, 'q');
+  await waitFor(() => uiPid() === undefined, 'svc ui to quit', 10_000, 50);
   const pct = (c0: number, c1: number) => Math.round(((c1 - c0) / wall) * 1000) / 10;
   return {
     programs: n,
     windowSecs: Math.round(wall),
-    uiCpuPct: pct(ui0, cpuSeconds(pid)),
+    uiCpuPct: pct(ui0, uiCpu),
     uiRssMedianMiB: Math.round(median(rss)),
     uiRssMaxMiB: Math.round(Math.max(...rss)),
-    daemonCpuPct: pct(d0, cpuSeconds(svc.daemonPid())),
+    daemonCpuPct: pct(d0, daemonCpu),
   };
 }
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=1024
 import { Command } from 'commander';
 import { ApiError } from '../tui/client/errors.js';
 import { CliError } from '../tui/cli/errors.js';

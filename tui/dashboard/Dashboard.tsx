@@ -22,16 +22,18 @@ import { EVENT_TYPES, INITIAL_STATE } from './state/model.js';
 import { isActive } from './state/status.js';
 import { activeFilter, selectedIndex, visiblePrograms, windowTop } from './state/view.js';
 
-/** Refresh intervals; tests shorten them. The program table itself is pushed (watch stream). */
+/**
+ * Refresh intervals; tests shorten them. The table is pushed (watch stream); events and the
+ * selected detail are re-read when the table shows a change, and at these intervals otherwise.
+ */
 export interface Timing {
   eventsMs: number;
-  /** Re-read of the selected program's detail while it stays selected. */
   detailTtlMs: number;
   /** Delay before following the logs of a newly selected program. */
   logSettleMs: number;
 }
 
-export const DEFAULT_TIMING: Timing = { eventsMs: 2000, detailTtlMs: 2000, logSettleMs: 250 };
+export const DEFAULT_TIMING: Timing = { eventsMs: 5000, detailTtlMs: 5000, logSettleMs: 250 };
 
 export interface DashboardProps {
   client: DashboardClient;
@@ -58,7 +60,9 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
 
   const detail = useDetail(client, selected, timing.detailTtlMs);
   const eventType = EVENT_TYPES[state.eventType] ?? null;
-  const events = useEvents(client, eventType, Math.max(1, layout.eventRows), timing.eventsMs);
+  // What records events (a status, a restart, a health verdict) is what the stream shows changing.
+  const changes = useMemo(() => state.programs.map((p) => `${p.status}${p.restarts}${p.health?.healthy}`).join(), [state.programs]);
+  const events = useEvents(client, eventType, Math.max(1, layout.eventRows), timing.eventsMs, changes);
   const logs = useLogs(client, selected?.id ?? null, state.logPaused, timing.logSettleMs);
 
   const run = useCallback(

@@ -1,10 +1,10 @@
 import { Text } from 'ink';
 import { memo } from 'react';
 import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
-import { bytes } from '../../client/format.js';
 import type { DaemonInfo } from '../hooks/use-watch.js';
 import type { Connection } from '../state/model.js';
 import { statusColor } from '../state/status.js';
+import { hostFigures } from './text.js';
 
 export interface StatusLineProps {
   info: DaemonInfo;
@@ -23,9 +23,6 @@ export function countByStatus(programs: readonly ProgramItem[]): [string, number
 
 /** The top line: daemon, machine load, programs by status; or the disconnection banner. */
 function StatusLine({ info, connection, programs, filter, marked }: StatusLineProps) {
-  const s = info.stats;
-  const cpu = s ? `${s.cpu_percent.toFixed(0)}%` : '-';
-  const mem = s ? `${bytes(s.memory_used_bytes)}/${bytes(s.memory_total_bytes)}` : '-';
   return (
     <Text wrap="truncate">
       <Text bold>svc {info.version ?? '-'}</Text>
@@ -36,7 +33,7 @@ function StatusLine({ info, connection, programs, filter, marked }: StatusLinePr
           {` disconnected, retrying in ${Math.ceil((connection.retryMs ?? 1000) / 1000)}s: ${connection.error ?? ''} `}
         </Text>
       )}
-      {`cpu ${cpu}  mem ${mem}  ${programs.length} programs`}
+      {`${hostFigures(info.stats)}  ${programs.length} programs`}
       {countByStatus(programs).map(([status, n]) => (
         <Text key={status} color={statusColor(status)}>{`  ${n} ${status}`}</Text>
       ))}

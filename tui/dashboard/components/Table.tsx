@@ -41,7 +41,7 @@ const Row = memo(function Row({ p, cols, selected, marked, now }: RowProps) {
     <Text inverse={selected} wrap="truncate">
       <Text color="magenta">{marked ? '*' : ' '}</Text>
       {selected ? '>' : ' '}
-      {name} <Text color={statusColor(p.status)}>{status}</Text> {rest.join(' ')}
+      {name} <Text color={statusColor(p.status)}>{status}</Text> {rest.join(' ').trimEnd()}
     </Text>
   );
 });

@@ -2,6 +2,11 @@ import { useEffect, useState } from 'react';
 import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
 import type { DashboardClient } from '../client.js';
 
+/** What the detail pane shows: uptime and usage tick on every read and are shown by the table. */
+function shownPart(d: ProgramDetail): unknown {
+  return { ...d, cpu_usage: 0, mem_usage: 0, state: { ...d.state, uptime_secs: 0, cpu_usage: 0, mem_usage: 0 } };
+}
+
 /**
  * The selected program's detail (configuration, last exit, probes): read when the selection
  * changes or its row changes, and every `everyMs` while it stays selected (probe results change
@@ -17,7 +22,7 @@ export function useDetail(client: DashboardClient, entry: WatchProgram | undefin
     const load = async () => {
       try {
         const detail = await client.detail(id);
-        const json = JSON.stringify(detail);
+        const json = JSON.stringify(shownPart(detail));
         if (live) setShown((old) => (old?.json === json ? old : { detail, json }));
       } catch {
         // The watch stream reports a lost daemon; the pane keeps what it has.

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 
-/** How long an uptime shown by `duration()` keeps its text: 1 s under an hour, then 1 min, then 1 h. */
+/** How long an uptime shown by `uptime()` keeps its text: 1 s in the first minute, then 1 min, then 1 h. */
 function unitMs(elapsedMs: number): number {
   if (elapsedMs >= 86_400_000) return 3_600_000;
-  if (elapsedMs >= 3_600_000) return 60_000;
+  if (elapsedMs >= 60_000) return 60_000;
   return 1000;
 }
 
@@ -21,8 +21,8 @@ export function nextUptimeChange(startedAt: readonly number[], now: number): num
 
 /**
  * The time the table's uptime cells are computed from. It moves only when one of the shown
- * uptimes would read differently, so an idle table with long-running programs redraws once a
- * minute or an hour, not every second.
+ * uptimes would read differently, so an idle table redraws once a minute (once an hour when every
+ * program is up for days), not every second.
  */
 export function useNow(startedAt: readonly number[]): number {
   const [now, setNow] = useState(() => Date.now());

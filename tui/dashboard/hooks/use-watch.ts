@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SystemStats } from '../../../api/wire.js';
 import type { DashboardClient } from '../client.js';
+import { hostFigures } from '../components/text.js';
 import type { UiEvent } from '../state/reduce.js';
 
 export interface DaemonInfo {
@@ -8,9 +9,19 @@ export interface DaemonInfo {
   stats: SystemStats | null;
 }
 
-/** Same figures as shown (the sample time alone is no reason to redraw). */
-function sameStats(a: SystemStats | null, b: SystemStats | null): boolean {
-  return a === b || (a !== null && b !== null && a.cpu_percent === b.cpu_percent && a.memory_used_bytes === b.memory_used_bytes && a.memory_total_bytes === b.memory_total_bytes);
+/** A host figure older than this is replaced even if it barely moved (ms). */
+const HOST_REFRESH_MS = 30_000;
+
+/**
+ * Whether the status line may keep showing `shown` instead of `next`: the same text, or a move
+ * too small to matter (under 5 points of CPU and 1 % of memory) for less than HOST_REFRESH_MS.
+ * The jitter of an idle host is then not redrawn every 3 s; a real change shows at once.
+ */
+export function keepHostFigures(shown: SystemStats | null, next: SystemStats | null, shownAt: number, now: number): boolean {
+  if (shown === next || hostFigures(shown) === hostFigures(next)) return true;
+  if (!shown || !next || now - shownAt >= HOST_REFRESH_MS) return false;
+  const memStep = next.memory_total_bytes / 100;
+  return Math.abs(shown.cpu_percent - next.cpu_percent) < 5 && Math.abs(shown.memory_used_bytes - next.memory_used_bytes) < memStep;
 }
 
 /**
@@ -36,7 +47,14 @@ export function useWatch(client: DashboardClient, dispatch: (e: UiEvent) => void
           version = 'needed'; // tried again at the next system line
         });
     };
-    const stats = (next: SystemStats | null) => setInfo((old) => (sameStats(old.stats, next) ? old : { ...old, stats: next }));
+    let shown: SystemStats | null = null;
+    let shownAt = 0;
+    const stats = (next: SystemStats | null) => {
+      const now = Date.now();
+      if (keepHostFigures(shown, next, shownAt, now)) return;
+      [shown, shownAt] = [next, now];
+      setInfo((old) => ({ ...old, stats: next }));
+    };
     const stop = client.watch({
       snapshot(programs, system) {
         dispatch({ type: 'programs', programs });

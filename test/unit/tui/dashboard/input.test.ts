@@ -4,6 +4,7 @@ import { handleInput, splitKeys } from '../../../../tui/dashboard/state/input.js
 import { INITIAL_STATE } from '../../../../tui/dashboard/state/model.js';
 import { reduce } from '../../../../tui/dashboard/state/reduce.js';
 import { nextUptimeChange } from '../../../../tui/dashboard/hooks/use-now.js';
+import { uptime } from '../../../../tui/dashboard/components/text.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 
 const layout = { tableRows: 3, logRows: 10, eventTypes: 10 };
@@ -49,11 +50,16 @@ void test('the row shown selected under a filter stays selected when the filter 
   assert.equal(s.selectedId, program('timer').id);
 });
 
-void test('uptimes change text every second under an hour, every minute under a day, then hourly', () => {
+void test('uptimes change text every second in the first minute, every minute under a day, then hourly', () => {
   const now = 10_000_000_000;
   assert.equal(nextUptimeChange([], now), null);
   assert.equal(nextUptimeChange([now - 1500], now), now + 500);
+  assert.equal(nextUptimeChange([now - 65_000], now), now + 55_000);
   assert.equal(nextUptimeChange([now - 2 * 3_600_000 - 10_000], now), now + 50_000);
   assert.equal(nextUptimeChange([now - 2 * 86_400_000], now), now + 3_600_000);
   assert.equal(nextUptimeChange([now - 2 * 86_400_000, now - 1500], now), now + 500, 'the soonest wins');
+});
+
+void test('the table shows seconds in the first minute, then whole minutes, then hours and days', () => {
+  assert.deepEqual([0, 59.9, 60, 3599, 3600 + 61, 2 * 86_400 + 3600].map(uptime), ['0s', '59s', '1m', '59m', '1h1m', '2d1h']);
 });
