@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
 import { statusColor } from '../state/status.js';
 import { memo } from 'react';
-import type { ProgramDetail, WatchProgram as ProgramItem } from '../../../api/wire.js';
+import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
 import { clock } from './text.js';
 
 export interface DetailPaneProps {
-  program: ProgramItem | undefined;
+  program: WatchProgram | undefined;
   detail: ProgramDetail | undefined;
   height: number;
   width: number;

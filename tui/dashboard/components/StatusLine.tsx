@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import { memo } from 'react';
-import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
+import type { WatchProgram } from '../../../api/wire.js';
 import type { DaemonInfo } from '../hooks/use-watch.js';
 import type { Connection } from '../state/model.js';
 import { statusColor } from '../state/status.js';
@@ -9,13 +9,13 @@ import { hostFigures } from './text.js';
 export interface StatusLineProps {
   info: DaemonInfo;
   connection: Connection;
-  programs: readonly ProgramItem[];
+  programs: readonly WatchProgram[];
   filter: string;
   marked: number;
 }
 
 /** Counts by status, in a stable order. */
-export function countByStatus(programs: readonly ProgramItem[]): [string, number][] {
+export function countByStatus(programs: readonly WatchProgram[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const p of programs) counts.set(p.status, (counts.get(p.status) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]));

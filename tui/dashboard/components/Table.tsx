@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
-import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
+import type { WatchProgram } from '../../../api/wire.js';
 import { isActive, statusColor } from '../state/status.js';
 import type { SortOrder } from '../state/sort.js';
 import { columns, type Column } from './columns.js';
@@ -8,7 +8,7 @@ import { fit } from './text.js';
 
 export interface TableProps {
   /** Only the rows in the window (already sorted and filtered). */
-  rows: ProgramItem[];
+  rows: WatchProgram[];
   /** Rows the table area holds; short tables are padded so the layout does not jump. */
   height: number;
   width: number;
@@ -27,7 +27,7 @@ function cell(c: Column, text: string): string {
 }
 
 interface RowProps {
-  p: ProgramItem;
+  p: WatchProgram;
   cols: Column[];
   selected: boolean;
   marked: boolean;

@@ -1,4 +1,4 @@
-import type { WatchProgram as ProgramItem } from '../../../api/wire.js';
+import type { WatchProgram } from '../../../api/wire.js';
 import { bytes } from '../../client/format.js';
 import { isActive } from '../state/status.js';
 import { shortTime, uptime } from './text.js';
@@ -8,10 +8,10 @@ export interface Column {
   title: string;
   width: number;
   align?: 'right';
-  cell(p: ProgramItem, now: number): string;
+  cell(p: WatchProgram, now: number): string;
 }
 
-function health(p: ProgramItem): string {
+function health(p: WatchProgram): string {
   const h = p.health;
   if (h === null) return '-';
   if (h.healthy === null) return 'pending';
