@@ -1,7 +1,8 @@
 /**
  * The request and response bodies of every route, as clients see them (docs/api.md). Routes and
  * api/views.ts build these types; tui/client/ (the CLI and the Ink dashboard) and other clients
- * import them type-only, so nothing of the daemon loads with them. Types the daemon already
+ * import them. Only types and one constant live here, so nothing of the daemon loads with them
+ * at run time. Types the daemon already
  * defines where the data lives (observed state, events, stack status) are re-exported here, not
  * written again.
  */
@@ -9,9 +10,8 @@ import type { BatchRequest, runBatch } from '../operations/batch.js';
 import type { StackDirStatus } from '../stacks/status.js';
 import type { EventStats } from '../state/events/event-log.js';
 import type { EventRecord } from '../state/events/types.js';
-import type { CronObserved, HealthView, LastExit } from '../state/observed.js';
-import type { ProgramConfig } from '../state/program.js';
-import type { ProgramStatus } from '../state/status.js';
+import type { HealthView, ObservedProgram } from '../state/observed.js';
+import type { Intent, ProgramConfig } from '../state/program.js';
 import type { SystemStats } from '../state/system-stats.js';
 
 export type { ActionOutcome } from '../operations/actions.js';
@@ -31,51 +31,37 @@ export interface Health {
   uptime_secs: number;
 }
 
-/** An item of `GET /api/v1/programs` (spec: Program summary, plus restarts and start time). */
-export interface ProgramSummary {
+/**
+ * An item of `GET /api/v1/programs` (spec: Program summary, plus restarts and start time): the
+ * observed fields as documented on ObservedProgram (cpu_usage: percent of one core, mem_usage:
+ * RSS bytes, both of the main process; started_at: Unix ms, uptime is now minus it).
+ */
+export type ProgramSummary = Pick<ObservedProgram, 'status' | 'pid' | 'cpu_usage' | 'mem_usage' | 'restarts' | 'started_at'> & {
   id: string;
   name: string;
-  status: ProgramStatus;
-  pid: number | null;
-  /** Percent of one core (main process). */
-  cpu_usage: number;
-  /** Resident set size in bytes (main process). */
-  mem_usage: number;
-  restarts: number;
-  /** Unix ms the current process started; uptime is now minus this. */
-  started_at: number | null;
   /** Cron programs only: next firing (Unix ms, null while paused) and runs in flight. */
   next_fire_at?: number | null;
   cron_running?: number;
-}
+};
 
 /** The observed state part of a program detail. */
-export interface ProgramStateView {
-  status: ProgramStatus;
-  desired: 'running' | 'stopped';
-  pid: number | null;
-  started_at: number | null;
+export type ProgramStateView = Pick<
+  ObservedProgram,
+  'status' | 'pid' | 'started_at' | 'retries' | 'restarts' | 'next_retry_at' | 'last_exit' | 'detail' | 'health' | 'cpu_usage' | 'mem_usage' | 'cron'
+> & {
+  desired: Intent['run'];
   uptime_secs: number | null;
-  retries: number;
-  restarts: number;
-  next_retry_at: number | null;
-  last_exit: LastExit | null;
-  detail: string | null;
-  health: HealthView | null;
-  cpu_usage: number;
-  mem_usage: number;
-  cron?: CronObserved;
-}
+};
 
 /** `GET /api/v1/programs/{id}` and the answer of `PUT /api/v1/programs/{id}`. */
-export interface ProgramDetail extends ProgramSummary {
+export type ProgramDetail = ProgramSummary & {
   /** The configuration as stored (what the user wrote, including `source`). */
   config: ProgramConfig;
   state: ProgramStateView;
   revision: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 /** `POST /api/v1/programs`: `id` only when one configuration (not an array) was sent. */
 export interface CreateResult {
@@ -159,12 +145,12 @@ export interface ErrorBody {
  * A program as `GET /api/v1/watch` streams it: the summary plus what a dashboard table shows
  * without fetching the detail.
  */
-export interface WatchProgram extends ProgramSummary {
+export type WatchProgram = ProgramSummary & {
   /** The health verdict; null without an enabled health check or without a process. */
-  health: { healthy: boolean | null; failures: number } | null;
+  health: Pick<HealthView, 'healthy' | 'failures'> | null;
   /** The provenance label (`config.source`), or null. */
   source: string | null;
-}
+};
 
 /**
  * The messages of `GET /api/v1/watch` (Server-Sent Events, one JSON object per `data:` line;

@@ -18,29 +18,25 @@ export const WATCH_IDLE_MS = WATCH_SYSTEM_INTERVAL_MS * 3;
  */
 export async function openWatch(client: ApiClient, handlers: WatchHandlers): Promise<() => void> {
   const parser = new SseParser();
-  let ended = false;
-  const end = (err: ApiError) => {
-    if (ended) return;
-    ended = true;
-    handlers.end(err);
+  let closed = false;
+  const { response, close } = await client.stream('/api/v1/watch', WATCH_IDLE_MS, (err) => handlers.end(err));
+  const stop = () => {
+    closed = true;
+    close(); // the stream reports nothing after close
   };
-  const { response, close } = await client.stream('/api/v1/watch', WATCH_IDLE_MS, end);
   response.setEncoding('utf8');
   response.on('data', (chunk: string) => {
     for (const data of parser.push(chunk)) {
-      if (ended) return;
+      if (closed) return;
       let message: WatchMessage;
       try {
         message = JSON.parse(data) as WatchMessage;
       } catch {
-        close();
-        return end(new ApiError(`svcd at ${client.url} sent a watch message that is not JSON`, 'protocol'));
+        stop();
+        return handlers.end(new ApiError(`svcd at ${client.url} sent a watch message that is not JSON`, 'protocol'));
       }
       handlers.message(message);
     }
   });
-  return () => {
-    ended = true;
-    close();
-  };
+  return stop;
 }
