@@ -1,5 +1,4 @@
 import type {
-  AuthStatus,
   BatchRequest,
   BatchResult,
   CreateResult,
@@ -12,8 +11,6 @@ import type {
   ProgramSummary,
   StackApplyResult,
   StackExport,
-  StackStatus,
-  SystemStats,
 } from '../../api/wire.js';
 import type { ApiClient, RawBody } from './http.js';
 
@@ -31,11 +28,8 @@ export const routes = {
   logs: (c: ApiClient, id: string, q: URLSearchParams) => c.get<LogsResult>(`/api/v1/programs/${id}/logs?${q}`),
   events: (c: ApiClient, q: URLSearchParams) => c.get<EventList>(`/api/v1/events?${q}`),
   eventStats: (c: ApiClient, programId?: string) => c.get<EventStatsResult>(`/api/v1/events/stats${programId ? `?program_id=${programId}` : ''}`),
-  systemStats: (c: ApiClient) => c.get<SystemStats>('/api/v1/system/stats'),
   applyStack: (c: ApiClient, q: URLSearchParams, body: RawBody) => c.put<StackApplyResult>(`/api/v1/stack?${q}`, body),
   exportStack: (c: ApiClient) => c.get<StackExport>('/api/v1/stack'),
-  stackStatus: (c: ApiClient) => c.get<StackStatus>('/api/v1/stack/status'),
   login: (c: ApiClient) => c.post<LoginResult>('/api/v1/auth/login'),
   logout: (c: ApiClient) => c.post<unknown>('/api/v1/auth/logout'),
-  authStatus: (c: ApiClient) => c.get<AuthStatus>('/api/v1/auth/status'),
 };

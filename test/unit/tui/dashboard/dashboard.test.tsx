@@ -5,7 +5,7 @@ import { cleanup, render } from 'ink-testing-library';
 import Dashboard from '../../../../tui/dashboard/Dashboard.js';
 import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
 
-const FAST = { pollMs: 20, maxBackoffMs: 60, eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 };
+const FAST = { eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 };
 const DOWN = '\x1b[B';
 const ESC = '\x1b';
 const ENTER = '\r';
