@@ -25,6 +25,7 @@ export default tseslint.config(
     },
   },
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  ...importRules(),
   // tui/README.md: the client serves both front-ends; neither front-end imports the other
   // (`svc ui` loads the dashboard with a dynamic import, which this rule does not see).
   ...[
@@ -33,3 +34,37 @@ export default tseslint.config(
     ['tui/cli/**', ['**/dashboard/**'], 'the CLI loads the dashboard only from commands/ui.ts, with a dynamic import'],
   ].map(([files, group, message]) => ({ files: [files], rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] } })),
 );
+
+/**
+ * Who may import whom (docs/architecture.md). Each folder lists the folders of ours it must not
+ * import; a rule with `types` still allows `import type` (shapes shared across a boundary).
+ */
+function importRules() {
+  const ours = (folders) => `^(\\.\\./)+(${folders.join('|')})/`;
+  const rule = (files, forbidden, typesOnly = []) => ({
+    files,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: ours(forbidden), message: 'crosses an architecture boundary (docs/architecture.md, "Who may import whom")' },
+            ...(typesOnly.length ? [{ regex: ours(typesOnly), allowTypeImports: true, message: 'only `import type` across this boundary' }] : []),
+          ],
+        },
+      ],
+    },
+  });
+  return [
+    rule(['reconciler/**/*.ts'], ['api', 'bin', 'controllers', 'state', 'stacks', 'tui', 'operations', 'log-files', 'observers', 'conf', 'plugins']),
+    rule(['state/**/*.ts'], ['api', 'bin', 'controllers', 'reconciler', 'stacks', 'tui', 'operations', 'log-files', 'observers', 'plugins'], ['conf']),
+    rule(['stacks/**/*.ts'], ['api', 'bin', 'controllers', 'reconciler', 'tui', 'operations', 'log-files', 'observers', 'plugins']),
+    rule(['operations/**/*.ts'], ['api', 'bin', 'controllers', 'reconciler', 'tui', 'observers', 'stacks']),
+    rule(['log-files/**/*.ts'], ['api', 'bin', 'controllers', 'tui', 'operations', 'stacks', 'observers'], ['reconciler']),
+    rule(['observers/**/*.ts'], ['api', 'bin', 'tui', 'operations', 'stacks'], ['reconciler']),
+    rule(['controllers/**/*.ts'], ['api', 'bin', 'tui', 'operations', 'stacks', 'observers']),
+    rule(['api/**/*.ts'], ['bin', 'controllers', 'tui', 'observers'], ['reconciler']),
+    // The terminal talks HTTP; the CLI's offline `svc check` reads stacks and the schema.
+    rule(['tui/**/*.ts', 'tui/**/*.tsx'], ['bin', 'controllers', 'reconciler', 'observers', 'log-files', 'plugins'], ['operations', 'api']),
+  ];
+}

@@ -11,6 +11,7 @@ import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 import { watchRouter } from './routes/watch.js';
+import { webRouter } from './routes/web.js';
 import type { Health } from './wire.js';
 
 /** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
@@ -32,6 +33,7 @@ export function createApp(deps: ApiDeps): Koa {
   for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());
+  app.use(webRouter().routes()); // the dashboard at / and /assets (docs/web.md)
   if (deps.metrics) app.use(metricsRouter(deps.metrics.metrics).routes());
   if (deps.config.server.enable_docs) app.use(docsRouter(deps.version).routes());
   app.use(v1.routes());

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import { SvcError } from '../state/errors.js';
 
 /** Paths that never need a credential (spec, Authentication: Credential use 4). */
-const EXEMPT = [/^\/health$/, /^\/api\/docs(\/|$)/, /^\/api\/v1\/openapi\.json$/, /^\/api\/v1\/auth\/status$/];
+const EXEMPT = [/^\/$/, /^\/assets\//, /^\/health$/, /^\/api\/docs(\/|$)/, /^\/api\/v1\/openapi\.json$/, /^\/api\/v1\/auth\/status$/];
 
 /**
  * Core auth: with a non-empty `auth_secret` every other route needs `Authorization: Bearer

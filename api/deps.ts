@@ -1,5 +1,6 @@
 import type { SvcConfig } from '../conf/keys.js';
 import type { Clock } from '../reconciler/clock.js';
+import type { BootContext } from '../state/boot.js';
 import type { StackApplier } from '../stacks/apply.js';
 import type { StackDirStatus } from '../stacks/status.js';
 import type { ProgramActions } from '../operations/actions.js';
@@ -13,6 +14,10 @@ import type { ErrorLogger } from './errors.js';
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
   config: SvcConfig;
+  /** Time as a parameter (the daemon's clock): routes never read Date.now; streams set timers. */
+  clock: Clock;
+  /** The boot rules (autostart) that decide the run intent in force. */
+  boot: BootContext;
   store: ProgramStore;
   observed: ObservedRegistry;
   actions: ProgramActions;
@@ -28,6 +33,4 @@ export interface ApiDeps {
   metrics?: DaemonMetrics;
   /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
   stacks?: { applier: StackApplier; status(): StackDirStatus };
-  /** Time for streams (the watch route); the system clock when absent. */
-  clock?: Clock;
 }

@@ -1,4 +1,5 @@
 import type { ObservedProgram } from '../state/observed.js';
+import { runIntent, type BootContext } from '../state/boot.js';
 import type { ProgramRecord } from '../state/program.js';
 import type { ProgramDetail, ProgramSummary, WatchProgram } from './wire.js';
 
@@ -19,13 +20,13 @@ export function programSummary(record: ProgramRecord, o: ObservedProgram): Progr
 }
 
 /** Full configuration (as stored, including `source`) and observed state of one program. */
-export function programDetail(record: ProgramRecord, o: ObservedProgram, now: number): ProgramDetail {
+export function programDetail(record: ProgramRecord, o: ObservedProgram, now: number, boot: BootContext): ProgramDetail {
   return {
     ...programSummary(record, o),
     config: record.config,
     state: {
       status: o.status,
-      desired: record.intent.run,
+      desired: runIntent(record, boot),
       pid: o.pid,
       started_at: o.started_at,
       uptime_secs: o.started_at ? Math.max(0, Math.floor((now - o.started_at) / 1000)) : null,

@@ -1,8 +1,7 @@
 /**
  * The request and response bodies of every route, as clients see them (docs/api.md). Routes and
  * api/views.ts build these types; tui/client/ (the CLI and the Ink dashboard) and other clients
- * import them. Only types and one constant live here, so nothing of the daemon loads with them
- * at run time. Types the daemon already
+ * import them type-only: nothing of the daemon loads with them. Types the daemon already
  * defines where the data lives (observed state, events, stack status) are re-exported here, not
  * written again.
  */
@@ -163,6 +162,3 @@ export type WatchMessage =
   | { type: 'program'; program: WatchProgram }
   | { type: 'removed'; id: string }
   | { type: 'system'; system: SystemStats | null };
-
-/** How often svcd sends the `system` line; a client may treat 3x this of silence as a lost link. */
-export const WATCH_SYSTEM_INTERVAL_MS = 3000;

@@ -1,7 +1,7 @@
 /**
  * Cron scheduler benchmark (not a test): N cron programs due on the same second, driven by the
- * real clock through the same wiring as bin/daemon.ts (cron controller + its reconciler + one
- * DueTimer), with the LevelDB store on disk.
+ * real clock through the same wiring as bin/daemon.ts (the cron controller on a ControllerManager,
+ * whose delayed keys share one timer), with the LevelDB store on disk.
  *
  *   npx tsc -p tsconfig.json && node dist/bench/cron-bench.js [programs=1000] [fake|linux]
  *
@@ -18,10 +18,11 @@ import { FakeOs } from '../controllers/os/fake.js';
 import { LinuxOs } from '../controllers/os/linux.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { systemClock } from '../reconciler/clock.js';
-import { Reconciler } from '../reconciler/reconciler.js';
+import { bindProgramFeeds } from '../controllers/manager-feeds.js';
+import { ControllerManager } from '../reconciler/manager.js';
 import { CronMarks } from '../state/cron-marks.js';
 import type { EventInput } from '../state/events/types.js';
-import { ObservedRegistry } from '../state/observed.js';
+import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
 import { ProgramStore } from '../state/store.js';
 
 const N = Number(process.argv[2] ?? 1000);
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
       else if (e.event === 'cron_spawn_failed') console.error(e.msg);
     },
   };
-  const loop: { r?: Reconciler<string> } = {};
+  const manager = new ControllerManager<string, readonly string[], ObservedChange>({ clock: systemClock, onError: (_n, _k, err) => console.error(err) });
   const cron = new CronController({
     store,
     observed,
@@ -52,18 +53,19 @@ async function main(): Promise<void> {
     clock: systemClock,
     marks,
     spawnContext: { root, logDir: join(root, 'logs'), baseEnv: { PATH: process.env.PATH } },
-    enqueue: (id) => loop.r?.enqueue(id),
+    boot: { epoch: store.epoch, adopted: new Set() },
+    wake: (id) => manager.enqueue('cron', id),
   });
-  const reconciler = (loop.r = new Reconciler(systemClock, cron.reconcile));
-  store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
-  reconciler.start();
+  manager.register(cron);
+  const unbind = bindProgramFeeds(manager, store, observed);
+  await manager.start();
 
   // Every program is due on the same second, 3-4 s from now (then once a minute).
   const slot = Math.ceil((Date.now() + 3000) / 1000) * 1000;
   const second = new Date(slot).getUTCSeconds();
   const t0 = performance.now();
   await store.create(Array.from({ length: N }, (_, i) => ({ name: `job${i}`, command: 'true', cron: `${second} * * * * *`, cron_tz: 'UTC' })));
-  await reconciler.idle();
+  await manager.idle();
   console.log(`created and scheduled ${N} cron programs in ${(performance.now() - t0).toFixed(0)} ms`);
 
   const cpuBefore = process.cpuUsage();
@@ -85,9 +87,8 @@ async function main(): Promise<void> {
   const idle = process.cpuUsage(idleFrom);
   console.log(`idle until the next slot: ${((idle.user + idle.system) / 1000).toFixed(1)} ms cpu in ${idleMs} ms`);
 
-  cron.stop();
-  await reconciler.stop();
-  await marks.flush();
+  unbind();
+  await manager.stop();
   await store.close();
   rmSync(root, { recursive: true, force: true });
 }

@@ -6,39 +6,46 @@ import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
-import { LinuxOs } from '../controllers/os/linux.js';
-import type { OsPort } from '../controllers/os/port.js';
 import { CronController } from '../controllers/cron/controller.js';
-import { ProcessController } from '../controllers/process/controller.js';
-import { stopAllForShutdown } from '../controllers/process/shutdown.js';
-import { UsageSampler } from '../observers/usage-sampler.js';
-import { LogRotator } from '../log-files/rotation.js';
+import { stopLevels } from '../state/stop-order.js';
 import { HealthController } from '../controllers/health/controller.js';
 import { realProbes } from '../controllers/health/probes.js';
-import { dependencyBlocker } from '../controllers/gates/dependency-gate.js';
-import { watchForDependants } from './observed-links.js';
+import { bindProgramFeeds } from '../controllers/manager-feeds.js';
+import { withSpawnDecorators, type SpawnDecorator } from '../controllers/os/decorated.js';
+import { LinuxOs } from '../controllers/os/linux.js';
+import type { OsPort } from '../controllers/os/port.js';
+import { ProcessController } from '../controllers/process/controller.js';
+import { allLivePids, signalOwner } from '../controllers/program-controller.js';
+import { logPaths } from '../log-files/paths.js';
+import { LogRotator } from '../log-files/rotation.js';
 import { readHostStats } from '../observers/host-stats.js';
 import { SystemStatsSampler } from '../observers/system-stats.js';
-import { systemClock, type Clock } from '../reconciler/clock.js';
-import { Reconciler, type Result } from '../reconciler/reconciler.js';
+import { UsageSampler } from '../observers/usage-sampler.js';
 import { ProgramActions } from '../operations/actions.js';
-import { EventLog } from '../state/events/event-log.js';
-import { CronMarks } from '../state/cron-marks.js';
-import { EventBus } from '../state/events/bus.js';
-import type { SignalName } from '../state/signals.js';
-import { ObservedRegistry } from '../state/observed.js';
-import { initialRun, withDefaults } from '../state/program.js';
-import { RuntimeStore } from '../state/runtime-store.js';
-import { ProgramStore } from '../state/store.js';
-import { logPaths } from '../log-files/paths.js';
+import { systemClock, type Clock } from '../reconciler/clock.js';
+import { ControllerManager } from '../reconciler/manager.js';
 import { StackApplier } from '../stacks/apply.js';
 import { startStackDirectory } from '../stacks/watch.js';
+import type { BootContext } from '../state/boot.js';
+import { CronMarks } from '../state/cron-marks.js';
+import { EventBus } from '../state/events/bus.js';
+import { EventLog } from '../state/events/event-log.js';
+import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
+import { withDefaults } from '../state/program.js';
+import { RuntimeStore } from '../state/runtime-store.js';
+import { ALIVE } from '../state/status.js';
+import { ProgramStore } from '../state/store.js';
+
+/** Beyond the stop windows of every stop level, how long shutdown waits before giving up. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 export interface DaemonOptions {
   config: SvcConfig;
   log: Logger;
   version: string;
   os?: OsPort;
+  /** Changes every spawn before it happens (the isolation plugin's cgroup placement). */
+  spawnDecorators?: SpawnDecorator[];
   clock?: Clock;
   /** Called once the daemon has stopped after a shutdown request. */
   onExit?: (code: number) => void;
@@ -81,9 +88,7 @@ export class Daemon {
     return daemon;
   }
 
-  private controller!: ProcessController;
-  private cron!: CronController;
-  private reconciler!: Reconciler<string>;
+  private manager!: ControllerManager<string, readonly string[], ObservedChange>;
   private observed!: ObservedRegistry;
   private events!: EventBus;
   private eventLog!: EventLog;
@@ -91,7 +96,7 @@ export class Daemon {
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
-    const os = this.opts.os ?? new LinuxOs();
+    const os = withSpawnDecorators(this.opts.os ?? new LinuxOs(), this.opts.spawnDecorators ?? []);
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
@@ -104,72 +109,32 @@ export class Daemon {
     }));
     this.cleanups.push(() => eventLog.close());
     const events = (this.events = daemonEventBus(eventLog, clock, log));
-    const runtime = new RuntimeStore(store.meta, (err) => log.warn('runtime record write failed', { error: String(err) }));
-    this.cleanups.push(() => runtime.flush());
+    const boot: BootContext = { epoch: store.epoch, adopted: new Set() };
     const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
+    const warnOf = (what: string) => (err: unknown) => log.warn(what, { error: String(err) });
 
-    const enqueue = (id: string) => this.reconciler.enqueue(id);
-    const controller = (this.controller = new ProcessController({
-      store,
-      observed,
-      events,
-      os,
-      clock,
-      runtime,
-      spawnContext,
-      enqueue,
-      blockedBy: (id) => dependencyBlocker(store, observed, id),
-    }));
-    const reconciler = (this.reconciler = this.loop('process', clock, controller.reconcile));
+    // Controllers: one registration each; they coordinate only through the store and the
+    // observed state (docs/architecture.md). Registration order is start-up order.
+    const manager = (this.manager = new ControllerManager({ clock, onError: (name, key, err) => log.error(`${name} reconcile failed`, { program_id: key, error: (err as Error).stack ?? String(err) }) }));
+    const wake = (name: string) => (id: string) => manager.enqueue(name, id);
+    const runtime = new RuntimeStore(store.meta, warnOf('runtime record write failed'));
+    const processes = new ProcessController({ store, observed, events, os, clock, runtime, spawnContext, boot, wake: wake('process'), log });
+    const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
+    manager.register(processes);
+    manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: realProbes, wake: wake('health') }));
+    manager.register(cron);
+    const runners = [cron, processes];
+    this.cleanups.push(bindProgramFeeds(manager, store, observed));
+    await manager.start();
+    this.cleanups.push(() => manager.stop());
+    if (boot.adopted.size > 0) log.info('re-adopted running programs', { count: boot.adopted.size });
 
-    const health = new HealthController({
-      store,
-      observed,
-      events,
-      clock,
-      probes: realProbes,
-      os,
-      spawnContext,
-      enqueue: (id) => healthLoop.enqueue(id),
-      verdictChanged: enqueue,
-      restartForHealth: (id, pid) => controller.restartForHealth(id, pid),
-    });
-    const healthLoop = this.loop('health', clock, health.reconcile);
-    watchForDependants(store, observed, { process: enqueue, health: (id) => healthLoop.enqueue(id) });
-    // Cron programs (docs/cron.md) run on their own loop with one timer for all schedules; the
-    // process controller skips them. Marks (last fire times) are written behind it.
-    const marks = new CronMarks(store.meta, (err) => log.warn('cron mark write failed', { error: String(err) }));
-    await marks.load();
-    const cron = (this.cron = new CronController({ store, observed, events, os, clock, marks, spawnContext, enqueue: (id) => cronLoop.enqueue(id) }));
-    const cronLoop = this.loop('cron', clock, cron.reconcile);
-    this.cleanups.push(async () => {
-      cron.stop();
-      await marks.flush();
-    });
-
-    // Processes that outlived a previous daemon are adopted, not started twice.
-    const adopted = new Set<string>();
-    for (const [id, record] of await runtime.loadAll()) {
-      if (store.get(id) && controller.adopt(id, record)) adopted.add(id);
-      else runtime.set(id, null);
-    }
-    await this.applyBootIntents(adopted);
-    store.onChange((ids) => ids.forEach((id) => (reconciler.enqueue(id), healthLoop.enqueue(id), cronLoop.enqueue(id))));
-    for (const r of [...store.list()].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)) {
-      reconciler.enqueue(r.id);
-    }
-    for (const r of store.list()) if (r.config.cron !== undefined) cronLoop.enqueue(r.id);
-    reconciler.start();
-    healthLoop.start();
-    cronLoop.start();
-    if (adopted.size > 0) log.info('re-adopted running programs', { count: adopted.size });
-
-    const sampler = new UsageSampler({ os, clock, observed, livePids: () => new Map([...controller.livePids(), ...cron.livePids()]), intervalMs: config.supervisor.sample_interval_secs * 1000 });
+    const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), intervalMs: config.supervisor.sample_interval_secs * 1000, onError: warnOf('usage sampling failed') });
     sampler.start();
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({
       clock,
-      files: () => [...controller.livePids().keys(), ...cron.livePids().keys()].flatMap((id) => {
+      files: () => [...allLivePids(runners).keys()].flatMap((id) => {
         const r = store.get(id);
         return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
       }),
@@ -181,53 +146,23 @@ export class Daemon {
     rotator.start();
     this.cleanups.push(() => rotator.stop());
 
-    events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${adopted.size} re-adopted)` });
+    events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${boot.adopted.size} re-adopted)` });
 
-    const stats = new SystemStatsSampler({ clock, read: readHostStats, onError: (err) => log.warn('system stats sampling failed', { error: String(err) }) });
+    const stats = new SystemStatsSampler({ clock, read: readHostStats, onError: warnOf('system stats sampling failed') });
     stats.start();
     this.cleanups.push(() => stats.stop());
-    const metrics = createDaemonMetrics({
-      store,
-      observed,
-      loop: () => ({ depth: reconciler.queue.length, inFlight: reconciler.queue.inFlight, passes: reconciler.passes, passMs: reconciler.passMs }),
-      eventWriter: () => eventLog.writerStats(),
-    });
+    const metrics = createDaemonMetrics({ store, observed, clock, loops: () => manager.stats(), eventWriter: () => eventLog.writerStats() });
     this.cleanups.push(() => metrics.close());
 
-    // Signals to a cron program go to its runs in flight.
-    const signaller = { signal: (id: string, sig: SignalName) => (cron.owns(id) ? cron.signal(id, sig) : controller.signal(id, sig)) };
-    const actions = new ProgramActions(store, observed, signaller);
+    const actions = new ProgramActions(store, observed, signalOwner(runners));
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
-    const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, clock };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
     const app = createApp(deps);
     this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     await this.listen((req, res) => void app.callback()(req, res));
-  }
-
-  /** A controller's reconcile loop: errors are logged (and the key retried), stopped at teardown. */
-  private loop(name: string, clock: Clock, reconcile: (id: string) => Promise<Result | void>): Reconciler<string> {
-    const log = this.opts.log;
-    const loop = new Reconciler(clock, reconcile, {
-      onError: (key, err) => log.error(`${name} reconcile failed`, { program_id: key, error: (err as Error).stack ?? String(err) }),
-    });
-    this.cleanups.push(() => loop.stop());
-    return loop;
-  }
-
-  /**
-   * Boot semantics of autostart: programs start at boot unless autostart is false. For a cron
-   * program "running" means its schedule is active (docs/cron.md).
-   */
-  private async applyBootIntents(adopted: Set<string>): Promise<void> {
-    const changes = this.store.list().filter((r) => {
-      const want = adopted.has(r.id) ? 'running' : initialRun(r.config);
-      return r.intent.run !== want;
-    });
-    if (changes.length === 0) return;
-    await this.store.setIntents(changes.map((r) => r.id), (i) => ({ ...i, run: i.run === 'running' ? 'stopped' : 'running', force: false }));
   }
 
   private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
@@ -261,8 +196,12 @@ export class Daemon {
     this.stopping ??= (async () => {
       const { log } = this.opts;
       log.info('shutting down: stopping all programs');
-      const both = { markShutdown: (ids: string[]) => (this.controller.markShutdown(ids), this.cron.markShutdown(ids)) };
-      await stopAllForShutdown(this.store.list(), both, this.observed);
+      // A condition every planner reads: stop everything in stop order, keep stored intent.
+      this.observed.beginShutdown();
+      const levels = stopLevels(this.store.list());
+      const boundMs = levels.reduce((sum, level) => sum + Math.max(...level.map((r) => withDefaults(r.config).stopsecs)) * 1000 + SHUTDOWN_GRACE_MS, 0);
+      const stopped = await this.observed.waitForAll((o) => !ALIVE.has(o.status), boundMs);
+      if (!stopped) log.warn('shutdown: some programs were still alive at the deadline', { bound_ms: boundMs });
       this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped` });
       await this.eventLog.flush(); // system_shutdown is on disk before exit; close() follows in teardown
       await this.teardown();

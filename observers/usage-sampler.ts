@@ -17,7 +17,15 @@ export class UsageSampler {
   private unsubscribe: (() => void) | null = null;
 
   constructor(
-    private readonly deps: { os: OsPort; clock: Clock; observed: ObservedRegistry; livePids: () => Map<string, number>; intervalMs: number },
+    private readonly deps: {
+      os: OsPort;
+      clock: Clock;
+      observed: ObservedRegistry;
+      livePids: () => Map<string, number>;
+      intervalMs: number;
+      /** A failed pass (reported; sampling goes on). */
+      onError?: (err: unknown) => void;
+    },
   ) {}
 
   start(): void {
@@ -55,8 +63,8 @@ export class UsageSampler {
     const { clock, observed, intervalMs } = this.deps;
     try {
       await this.sampleNow();
-    } catch {
-      // a vanished /proc entry is not a reason to stop sampling
+    } catch (err) {
+      this.deps.onError?.(err); // a failed pass is not a reason to stop sampling
     }
     const watched = clock.now() - observed.lastUsageRead < USAGE_DEMAND_WINDOW_MS;
     this.schedule(watched ? intervalMs : intervalMs * IDLE_SLOWDOWN);

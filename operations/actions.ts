@@ -3,7 +3,7 @@ import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../state/program.js';
 import { SIGNALS, isSignalKey, type Signaller } from '../state/signals.js';
 import { ALIVE } from '../state/status.js';
-import { stopLevels } from '../controllers/gates/stop-order.js';
+import { stopLevels } from '../state/stop-order.js';
 import type { ProgramStore } from '../state/store.js';
 
 /** The outcome of an action on one program, as views report it. */
@@ -55,14 +55,16 @@ export class ProgramActions {
     );
   }
 
-  /** Stops dependants first, then in descending priority; each level is gone before the next. */
+  /**
+   * One intent write for every target; the controllers' stop gate orders the stops (dependants
+   * first, then descending priority), so the daemon converges even if it dies half-way. The
+   * request waits for the whole order: one stop window per level.
+   */
   async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
-    const outcomes: ActionOutcome[] = [];
-    for (const level of stopLevels(records)) {
-      const written = await this.store.setIntents(level.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
-      outcomes.push(...(await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), stopWaitMs(r))))));
-    }
-    return outcomes;
+    const ordered = stopLevels(records).flat();
+    const waitMs = stopLevels(records).reduce((sum, level) => sum + Math.max(...level.map(stopWaitMs)), 0);
+    const written = await this.store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
+    return Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), waitMs)));
   }
 
   /** Removes programs (their processes are stopped gracefully by the controller). */

@@ -1,3 +1,4 @@
+import { SvcError } from '../state/errors.js';
 import type { ActionOutcome, ProgramActions } from './actions.js';
 import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
@@ -53,7 +54,9 @@ async function perform(req: BatchRequest, records: ProgramRecord[], actions: Pro
 async function removeTogetherOrEach(records: ProgramRecord[], actions: ProgramActions): Promise<ActionOutcome[]> {
   try {
     return await actions.remove(records);
-  } catch {
+  } catch (err) {
+    // Only a refusal (a dependant outside the set) falls back; any other failure is the answer.
+    if (!(err instanceof SvcError && err.code === 'SVC_INVALID')) throw err;
     const out: ActionOutcome[] = [];
     for (const r of records) {
       try {

@@ -1,28 +1,30 @@
 import type { Clock } from './clock.js';
+import { DueTimer } from './due-timer.js';
 
 /**
  * A work queue of keys with the semantics controllers rely on:
  * - a key queued twice before it is taken is handed out once (dedupe);
  * - a key being processed is never handed out again until `done`; if it was added meanwhile,
  *   `done` queues it again (so no change is lost);
- * - `addAfter` delays a key (the earliest pending due time wins) with one clock timer in all;
+ * - `addAfter` delays a key (the earliest pending due time wins); all delayed keys share one
+ *   clock timer through a min-heap (`DueTimer`), so 1,000 schedules cost O(log n) each;
  * - `addRateLimited` delays by per-key exponential backoff until `forget`.
  */
 export class WorkQueue<K> {
   private readonly ready = new Set<K>();
   private readonly processing = new Set<K>();
   private readonly dirty = new Set<K>();
-  private readonly delayed = new Map<K, number>();
+  private readonly delayed: DueTimer<K>;
   private readonly failures = new Map<K, number>();
-  private cancelTimer: (() => void) | null = null;
-  private timerAt = Infinity;
   private closed = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly onReady: () => void,
     private readonly backoff = { baseMs: 50, maxMs: 30_000 },
-  ) {}
+  ) {
+    this.delayed = new DueTimer(clock, (key) => this.add(key));
+  }
 
   add(key: K): void {
     if (this.closed) return;
@@ -44,7 +46,6 @@ export class WorkQueue<K> {
     const pending = this.delayed.get(key);
     if (pending !== undefined && pending <= at) return;
     this.delayed.set(key, at);
-    this.armTimer();
   }
 
   addRateLimited(key: K): void {
@@ -80,36 +81,14 @@ export class WorkQueue<K> {
     return this.processing.size;
   }
 
+  /** Keys waiting for their requeue time. */
+  get delayedCount(): number {
+    return this.delayed.size;
+  }
+
   shutDown(): void {
     this.closed = true;
-    this.cancelTimer?.();
+    this.delayed.stop();
     this.ready.clear();
-    this.delayed.clear();
-  }
-
-  private armTimer(): void {
-    let earliest = Infinity;
-    for (const at of this.delayed.values()) if (at < earliest) earliest = at;
-    if (earliest === this.timerAt) return;
-    this.cancelTimer?.();
-    this.timerAt = earliest;
-    if (earliest === Infinity) {
-      this.cancelTimer = null;
-      return;
-    }
-    this.cancelTimer = this.clock.setTimer(earliest - this.clock.now(), () => this.fireDue());
-  }
-
-  private fireDue(): void {
-    this.timerAt = Infinity;
-    this.cancelTimer = null;
-    const now = this.clock.now();
-    for (const [key, at] of [...this.delayed]) {
-      if (at <= now) {
-        this.delayed.delete(key);
-        this.add(key);
-      }
-    }
-    this.armTimer();
   }
 }

@@ -4,6 +4,7 @@
 #   cc        gcc + libc6-dev   compiles the plugins and the spawner (npm run build)
 #   promtool  prometheus        checks the /metrics output (its service is never started)
 #   tmux      tmux              drives the `svc ui` end-to-end test
+#   chromium  chromium          the browser the web dashboard's end-to-end test drives (playwright-core)
 #
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
@@ -14,6 +15,7 @@ NEEDS=(
   "cc:gcc libc6-dev"
   "promtool:prometheus"
   "tmux:tmux"
+  "chromium:chromium"
 )
 
 missing=()

@@ -32,7 +32,7 @@ export class StackApplier {
 
   constructor(
     private readonly store: ProgramStore,
-    private readonly opts: { logDir: string; now?: () => number },
+    private readonly opts: { logDir: string; now: () => number },
   ) {}
 
   apply(req: ApplyRequest): Promise<ApplyResult> {
@@ -44,7 +44,7 @@ export class StackApplier {
       const plan = planStack(desired, existing, {
         prune: req.prune === true || req.stack.prune,
         owned,
-        now: this.opts.now?.() ?? Date.now(),
+        now: this.opts.now(),
         newId: randomUUID,
       });
       const gone = new Set(plan.change.del);

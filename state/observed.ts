@@ -61,7 +61,23 @@ export interface CronObserved {
   last_run: CronLastRun | null;
 }
 
-/** What controllers observed about one program; views read it, never the OS. */
+/**
+ * A controller asks for the program's process to be restarted (a condition, read by the process
+ * planner): honoured only while `pid` is the live process, so a stale request is harmless.
+ */
+export interface RestartRequest {
+  pid: number;
+  reason: string;
+  /** true: a deliberate restart (like `svc restart`, OTA); false: a failure judged by the restart policy (health). */
+  planned: boolean;
+}
+
+/**
+ * What controllers observed about one program; views read it, never the OS. Each field has one
+ * writer (docs/architecture.md, "Conditions"): the process or cron controller (status, pid,
+ * retries, last_exit...), the health controller (`health`, `restart_requests.health`), the usage
+ * sampler (cpu_usage, mem_usage), and later controllers their own field.
+ */
 export interface ObservedProgram {
   status: ProgramStatus;
   pid: number | null;
@@ -87,6 +103,15 @@ export interface ObservedProgram {
   health: HealthView | null;
   /** Present for cron programs only (cron controller). */
   cron?: CronObserved;
+  /** Restart requests by controller name (health, ota); see RestartRequest. */
+  restart_requests?: Readonly<Record<string, RestartRequest>>;
+}
+
+/** One published change: the entry before and after (null when absent). */
+export interface ObservedChange {
+  id: string;
+  prev: ObservedProgram | null;
+  next: ObservedProgram | null;
 }
 
 /** How long after the last read of usage figures they count as watched. */
@@ -147,17 +172,52 @@ export class ObservedRegistry {
   }
 
   update(id: string, patch: Partial<ObservedProgram>): void {
-    const next = { ...this.get(id), ...patch };
+    const prev = this.programs.get(id) ?? null;
+    const next = { ...(prev ?? INITIAL_OBSERVED), ...patch };
     this.programs.set(id, next);
-    this.feed.emit('change', id, next);
+    this.feed.emit('change', id, next, prev);
     this.wake(id, next);
   }
 
+  /** Sets (or with null clears) one controller's restart request for a program. */
+  requestRestart(id: string, by: string, request: RestartRequest | null): void {
+    if (!this.programs.has(id)) return;
+    const current = this.get(id).restart_requests ?? {};
+    if (request === null && !(by in current)) return;
+    const next = { ...current };
+    if (request === null) delete next[by];
+    else next[by] = request;
+    this.update(id, { restart_requests: next });
+  }
+
   delete(id: string): void {
-    if (!this.programs.delete(id)) return;
-    this.feed.emit('change', id, null);
+    const prev = this.programs.get(id);
+    if (!prev) return;
+    this.programs.delete(id);
+    this.feed.emit('change', id, null, prev);
     this.wake(id, null);
   }
+
+  /**
+   * Daemon-wide condition: shutdown has begun. Controllers read it in their planners (stop every
+   * program, gated by dependants and priority, without touching stored intent).
+   */
+  get shuttingDown(): boolean {
+    return this.shutdown;
+  }
+
+  beginShutdown(): void {
+    if (this.shutdown) return;
+    this.shutdown = true;
+    this.feed.emit('shutdown');
+  }
+
+  onShutdown(listener: () => void): () => void {
+    this.feed.on('shutdown', listener);
+    return () => this.feed.off('shutdown', listener);
+  }
+
+  private shutdown = false;
 
   /** Waiters are kept per program: a change wakes only its own (no N x N work when 500 wait). */
   private readonly waiters = new Map<string, Set<(o: ObservedProgram | null) => void>>();
@@ -167,9 +227,16 @@ export class ObservedRegistry {
     if (waiting) for (const check of [...waiting]) check(observed);
   }
 
-  subscribe(listener: (id: string, observed: ObservedProgram | null) => void): () => void {
+  subscribe(listener: (id: string, observed: ObservedProgram | null, prev: ObservedProgram | null) => void): () => void {
     this.feed.on('change', listener);
     return () => this.feed.off('change', listener);
+  }
+
+  /** Resolves once `done` holds for every program (or at the timeout); true when it held. */
+  async waitForAll(done: (o: ObservedProgram) => boolean, timeoutMs: number): Promise<boolean> {
+    const pending = [...this.programs.keys()].filter((id) => !done(this.get(id)));
+    const results = await Promise.all(pending.map((id) => this.waitFor(id, (o) => o === null || done(o), timeoutMs)));
+    return results.every((o) => o === null || done(o));
   }
 
   /** Resolves with the observed state once `done` holds (or the current state at timeout). */

@@ -2,77 +2,25 @@
  * Program configuration as stored (desired state), and the defaults applied when it is used.
  * Stored configs keep only what the user wrote, so `svc export` round-trips without noise.
  */
+import type { artifactSchema, healthCheckSchema, programCreateSchema } from './schema/program-schema.js';
+import type { Infer } from './schema/infer.js';
+
 export type AutoRestart = 'unexpected' | 'true' | 'false';
 
-export interface HealthCheck {
-  type: 'http' | 'tcp' | 'exec';
-  /** http: the URL probed with GET; 2xx and 3xx pass. */
-  url?: string;
-  /** tcp: host to connect to (default 127.0.0.1) and port (required). */
-  host?: string;
-  port?: number;
-  /** exec: the command run in the program's environment; exit 0 passes. */
-  command?: string;
-  args?: string[];
-  /** A disabled check is stored but not run (default true). */
-  enabled?: boolean;
-  interval_secs?: number;
-  timeout_secs?: number;
-  failure_threshold?: number;
-  success_threshold?: number;
-  start_period_secs?: number;
-  restart_on_failure?: boolean;
-}
+/** As stored: validation turns a boolean `autorestart` into its string form. */
+type Stored<T> = Omit<T, 'autorestart'> & { autorestart?: AutoRestart };
 
-export interface Artifact {
-  source: string;
-  checksum: string;
-  destination: string;
-  extract?: boolean;
-  restart_policy?: string;
-  download_timeout?: number;
-  verify_timeout?: number;
-}
+/** One health check (docs/health.md); the type is the schema's (state/schema/program-schema.ts). */
+export type HealthCheck = Infer<typeof healthCheckSchema>;
 
-export interface ProgramConfig {
-  name: string;
-  command: string;
-  args?: string[];
-  cwd?: string;
-  user?: string | number;
-  group?: string | number;
-  env?: Record<string, string>;
-  env_file?: string;
-  autostart?: boolean;
-  autorestart?: AutoRestart;
-  exitcodes?: number[];
-  startsecs?: number;
-  stopsecs?: number;
-  retry_limit?: number;
-  backoff_secs?: number;
-  backoff_max_secs?: number;
-  priority?: number;
-  group_name?: string;
-  depends_on?: string[];
-  health_check?: HealthCheck;
-  hooks?: { pre_start?: string; post_stop?: string };
-  stdout_logfile?: string;
-  stderr_logfile?: string;
-  artifact?: Artifact;
-  /** Cron expression (5 fields, or 6 with seconds first, or an @alias); docs/cron.md. */
-  cron?: string;
-  /** IANA time zone the cron expression is read in; default the daemon's local zone. */
-  cron_tz?: string;
-  on_overlap?: 'skip' | 'queue' | 'kill';
-  catchup?: 'skip' | 'latest' | 'all';
-  jitter_sec?: number;
-  /** Runtime cap of one cron run: SIGTERM at the cap, SIGKILL stopsecs later. */
-  kill_after_secs?: number;
-  max_concurrent?: number;
-  max_queued?: number;
-  resource_limits?: { memory_limit?: number; cpu_quota?: number };
-  source?: string;
-}
+/** An OTA artifact (spec: artifact). */
+export type Artifact = Infer<typeof artifactSchema>;
+
+/**
+ * A program configuration as stored (desired state), derived from the one schema. Field
+ * semantics and defaults are documented in docs/api.md and beside each schema property.
+ */
+export type ProgramConfig = Stored<Infer<typeof programCreateSchema>>;
 
 /** The documented defaults (docs/api.md, "Program configuration"). */
 export const PROGRAM_DEFAULTS = {
@@ -128,14 +76,17 @@ export interface Intent {
   restart_seq: number;
   /** The last stop request asked for SIGKILL at once. */
   force: boolean;
+  /** The daemon run (BootContext.epoch) in which this intent was written; stamped by the store. */
+  epoch?: number;
 }
 
 /**
- * The run intent of a program when it is created, and at every daemon boot: running unless
- * `autostart` is false. For a cron program "running" means its schedule is active.
+ * The run intent of a program when it is created, and at a daemon boot (state/boot.ts): running
+ * unless `autostart` is false. A cron program's schedule is not a boot-time start: it is active
+ * from creation whatever `autostart` says (docs/cron.md).
  */
-export function initialRun(config: Pick<ProgramConfig, 'autostart'>): Intent['run'] {
-  return config.autostart === false ? 'stopped' : 'running';
+export function initialRun(config: Pick<ProgramConfig, 'autostart' | 'cron'>): Intent['run'] {
+  return config.autostart === false && config.cron === undefined ? 'stopped' : 'running';
 }
 
 /** One stored program: configuration plus intent, written atomically. */

@@ -45,6 +45,8 @@ export class ProgramStore {
   private readonly nameIndex: Sub;
   /** Small key/value area for other durable facts (runtime pids, cron last-fire times). */
   readonly meta: Sub;
+  /** This daemon run's number (BootContext.epoch): one more than the last run's. */
+  epoch = 0;
 
   private constructor(private readonly db: Db) {
     this.programs = db.sublevel('programs');
@@ -79,6 +81,8 @@ export class ProgramStore {
   }
 
   private async load(): Promise<void> {
+    this.epoch = (Number(await this.meta.get('boot_epoch')) || 0) + 1;
+    await this.meta.put('boot_epoch', String(this.epoch));
     for await (const [id, value] of this.programs.iterator()) {
       const record = JSON.parse(value) as ProgramRecord;
       if (record.id !== id || typeof record.config?.name !== 'string') throw new Error(`record ${id} is malformed`);
@@ -136,7 +140,7 @@ export class ProgramStore {
         updated_at: now,
       }));
       await this.commitLocked({ put: records, del: [] });
-      return records;
+      return records.map((r) => this.records.get(r.id)!);
     });
   }
 
@@ -155,7 +159,7 @@ export class ProgramStore {
       }
       const record = { ...current, config, revision: current.revision + 1, updated_at: now };
       await this.commitLocked({ put: [record], del: [] });
-      return record;
+      return this.records.get(id)!;
     });
   }
 
@@ -181,7 +185,7 @@ export class ProgramStore {
         return { ...current, intent: next(current.intent), revision: current.revision + 1, updated_at: now };
       });
       await this.commitLocked({ put: records, del: [] });
-      return records;
+      return records.map((r) => this.records.get(r.id)!);
     });
   }
 
@@ -199,6 +203,8 @@ export class ProgramStore {
       if (!old) continue;
       ops.push({ type: 'del', key: id, sublevel: this.programs }, { type: 'del', key: old.config.name, sublevel: this.nameIndex });
     }
+    // A new or rewritten intent belongs to this daemon run (state/boot.ts).
+    change.put = change.put.map((r) => (r.intent.epoch !== this.epoch && r.intent !== this.records.get(r.id)?.intent ? { ...r, intent: { ...r.intent, epoch: this.epoch } } : r));
     for (const record of change.put) {
       const old = this.records.get(record.id);
       if (old && old.config.name !== record.config.name) ops.push({ type: 'del', key: old.config.name, sublevel: this.nameIndex });

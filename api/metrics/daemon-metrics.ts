@@ -3,17 +3,23 @@ import type { ProgramStore } from '../../state/store.js';
 import { HttpMetrics } from './http-metrics.js';
 import { SvcMetrics } from './metrics.js';
 import { ProgramMetrics } from './program-metrics.js';
+import { loopMetrics } from './loop-metrics.js';
 import { readings } from './readings.js';
 
-/** Counters of the reconcile loop, read at scrape time. */
+/** Figures of one controller's reconcile loop, read at scrape time (ControllerManager.stats). */
 export interface LoopStats {
+  controller: string;
   /** Keys ready to run. */
   depth: number;
   /** Keys being reconciled now. */
   inFlight: number;
+  /** Keys waiting for their requeue time. */
+  delayed: number;
   /** Reconcile passes since svcd started, and their summed duration. */
   passes: number;
   passMs: number;
+  /** Passes that threw. */
+  errors: number;
 }
 
 export interface DaemonMetrics {
@@ -29,7 +35,8 @@ export interface DaemonMetrics {
 export function createDaemonMetrics(deps: {
   store: ProgramStore;
   observed: ObservedRegistry;
-  loop: () => LoopStats;
+  clock: { now(): number };
+  loops: () => LoopStats[];
   /** Programs with active cgroup enforcement (isolation plugin); 0 without it. */
   cgroupEnforced?: () => number;
   /** The event history writer's queue and counters. */
@@ -37,19 +44,10 @@ export function createDaemonMetrics(deps: {
 }): DaemonMetrics {
   const metrics = new SvcMetrics();
   const http = new HttpMetrics();
-  const programs = new ProgramMetrics(deps.store, deps.observed, () => deps.observed.noteUsageRead(Date.now()));
-  metrics.add(programs).add(http);
+  const programs = new ProgramMetrics(deps.store, deps.observed, () => deps.observed.noteUsageRead(deps.clock.now()));
+  metrics.add(programs).add(http).add(loopMetrics(deps.loops));
   metrics.add(
     readings([
-      { name: 'svc_reconcile_queue_depth', type: 'gauge', help: 'Program keys waiting for a reconcile pass', read: () => deps.loop().depth },
-      { name: 'svc_reconcile_in_flight', type: 'gauge', help: 'Reconcile passes running now', read: () => deps.loop().inFlight },
-      { name: 'svc_reconcile_passes_total', type: 'counter', help: 'Reconcile passes since svcd started', read: () => deps.loop().passes },
-      {
-        name: 'svc_reconcile_duration_seconds_total',
-        type: 'counter',
-        help: 'Time spent in reconcile passes, in seconds (divide by passes for the mean latency)',
-        read: () => deps.loop().passMs / 1000,
-      },
       {
         name: 'svc_cgroup_enforced_total',
         type: 'counter',

@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Programs: list, create, detail, update, remove, actions and logs. `{id}` is always the UUID. */
 export function programsRouter(deps: ApiDeps): Router {
-  const { store, observed, actions, config } = deps;
+  const { store, observed, actions, config, clock, boot } = deps;
   const router = new Router();
   validators(); // compiled at boot, not on the first write
   const maxBody = config.server.max_body_bytes;
@@ -35,7 +35,7 @@ export function programsRouter(deps: ApiDeps): Router {
   };
 
   router.get('/programs', (ctx) => {
-    observed.noteUsageRead(Date.now());
+    observed.noteUsageRead(clock.now());
     ctx.body = store.list().map((r) => programSummary(r, observed.get(r.id)));
   });
 
@@ -57,8 +57,8 @@ export function programsRouter(deps: ApiDeps): Router {
 
   router.get('/programs/:id', (ctx) => {
     const record = find(ctx);
-    observed.noteUsageRead(Date.now());
-    ctx.body = programDetail(record, observed.get(record.id), Date.now());
+    observed.noteUsageRead(clock.now());
+    ctx.body = programDetail(record, observed.get(record.id), clock.now(), boot);
   });
 
   router.put('/programs/:id', async (ctx) => {
@@ -66,7 +66,7 @@ export function programsRouter(deps: ApiDeps): Router {
     if (!UUID.test(id) || !store.get(id)) throw invalid(`id: program '${ctx.params.id}' not found`);
     const { value, locate } = await readJson(ctx, maxBody);
     const record = await store.update(id, (current) => validateUpdate(value, current, ctxFor(locate)));
-    ctx.body = programDetail(record, observed.get(record.id), Date.now());
+    ctx.body = programDetail(record, observed.get(record.id), clock.now(), boot);
   });
 
   router.delete('/programs/:id', async (ctx) => {

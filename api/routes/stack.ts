@@ -14,7 +14,7 @@ import type { StackApplyResult, StackExport, StackStatus } from '../wire.js';
  */
 export function stackRouter(deps: ApiDeps): Router {
   const { store, config } = deps;
-  const applier = deps.stacks?.applier ?? new StackApplier(store, { logDir: config.storage.log_dir });
+  const applier = deps.stacks?.applier ?? new StackApplier(store, { logDir: config.storage.log_dir, now: () => deps.clock.now() });
   const router = new Router();
 
   router.put('/stack', async (ctx) => {

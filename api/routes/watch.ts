@@ -1,12 +1,12 @@
 import Router from '@koa/router';
-import { systemClock } from '../../reconciler/clock.js';
 import type { ApiDeps } from '../deps.js';
 import { startWatch, type WatchTiming } from '../watch/session.js';
 import { SseStream } from '../watch/sse-stream.js';
-import { WATCH_SYSTEM_INTERVAL_MS } from '../wire.js';
 
 /** At most one message per program per this many ms. */
 export const WATCH_WINDOW_MS = 200;
+/** How often the `system` line goes out, changed or not: clients take silence as a lost link. */
+export const WATCH_SYSTEM_INTERVAL_MS = 3000;
 
 /**
  * `GET /api/v1/watch`: Server-Sent Events, a snapshot of every program then its changes
@@ -32,7 +32,7 @@ export function watchRouter(deps: ApiDeps, timing: WatchTiming = { windowMs: WAT
     ctx.req.socket.setNoDelay(true);
     ctx.body = sse.body;
     sse.retry(1000);
-    const source = { store: deps.store, observed: deps.observed, systemStats: () => deps.systemStats?.() ?? null, clock: deps.clock ?? systemClock };
+    const source = { store: deps.store, observed: deps.observed, systemStats: () => deps.systemStats?.() ?? null, clock: deps.clock };
     stop = startWatch(source, (message) => sse.send(message), timing);
     if (dropped) stop();
     // Koa destroys the body when the response ends (client gone, shutdown).

@@ -1,5 +1,4 @@
 import type { Clock } from '../../reconciler/clock.js';
-import { DueTimer } from '../../reconciler/due-timer.js';
 import type { WatchMessage, WatchProgram } from '../wire.js';
 
 export interface CoalescerOptions {
@@ -20,22 +19,21 @@ interface Sent {
 /**
  * Turns a burst of change notices into few messages for one watch client. A notice only marks
  * the program dirty (level-triggered: the entry is re-read at send time, never taken from the
- * notice). Dirty programs are sent after the current burst (due now: a 0 ms timer), and a program
- * sent less than `windowMs` ago waits for the end of its window, so a program that changes 50
- * times a second costs one message per window. One clock timer serves every program (DueTimer).
- * An entry equal to what the client already has is not sent; a program the client has that no
- * longer exists becomes `removed`.
+ * notice). Dirty programs are sent after the current burst (a 0 ms timer), and a program sent
+ * less than `windowMs` ago waits for the end of its window, so a program that changes 50 times a
+ * second costs one message per window. An entry equal to what the client already has is not
+ * sent; a program the client has that no longer exists becomes `removed`. One clock timer serves
+ * every program (api/ may not use reconciler/'s DueTimer, and a window per client needs no heap).
  */
 export class WatchCoalescer {
   /** What the client holds, per program. */
   private readonly sent = new Map<string, Sent>();
-  /** Dirty programs, each due at the end of its window. */
-  private readonly due: DueTimer<string>;
+  private readonly dirty = new Set<string>();
+  private cancelTimer: (() => void) | null = null;
+  private timerAt = Infinity;
   private closed = false;
 
-  constructor(private readonly opts: CoalescerOptions) {
-    this.due = new DueTimer(opts.clock, (id) => this.emit(id));
-  }
+  constructor(private readonly opts: CoalescerOptions) {}
 
   /** Records the entries the snapshot delivered. */
   seed(entries: readonly WatchProgram[]): void {
@@ -44,18 +42,48 @@ export class WatchCoalescer {
 
   /** Something about program `id` may have changed. */
   touch(id: string): void {
-    if (this.closed || this.due.get(id) !== undefined) return;
-    const windowEnd = (this.sent.get(id)?.at ?? -Infinity) + this.opts.windowMs;
-    this.due.set(id, Math.max(this.opts.clock.now(), windowEnd));
+    if (this.closed) return;
+    this.dirty.add(id);
+    this.arm(Math.max(this.opts.clock.now(), this.dueAt(id)));
   }
 
   close(): void {
     this.closed = true;
-    this.due.stop();
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    this.dirty.clear();
   }
 
-  private emit(id: string): void {
-    if (this.closed) return; // a send before this one dropped the client
+  private dueAt(id: string): number {
+    return (this.sent.get(id)?.at ?? -Infinity) + this.opts.windowMs;
+  }
+
+  private arm(at: number): void {
+    if (this.cancelTimer && this.timerAt <= at) return;
+    this.cancelTimer?.();
+    this.timerAt = at;
+    this.cancelTimer = this.opts.clock.setTimer(at - this.opts.clock.now(), () => this.flush());
+  }
+
+  private flush(): void {
+    this.cancelTimer = null;
+    this.timerAt = Infinity;
+    const now = this.opts.clock.now();
+    let next = Infinity;
+    for (const id of this.dirty) {
+      const due = this.dueAt(id);
+      if (due > now) {
+        next = Math.min(next, due);
+        continue;
+      }
+      this.dirty.delete(id);
+      this.emit(id, now);
+      if (this.closed) return; // send may close us (a slow client is dropped)
+    }
+    if (next < Infinity) this.arm(next);
+  }
+
+  private emit(id: string, now: number): void {
     const known = this.sent.get(id);
     const entry = this.opts.read(id);
     if (!entry) {
@@ -65,7 +93,7 @@ export class WatchCoalescer {
       return;
     }
     if (known && sameEntry(known.entry, entry)) return; // the window restarts only with a real message
-    this.sent.set(id, { entry, at: this.opts.clock.now() });
+    this.sent.set(id, { entry, at: now });
     this.opts.send({ type: 'program', program: entry });
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../reconciler/clock.js';
-import { DueTimer } from '../../reconciler/due-timer.js';
 import type { Result } from '../../reconciler/reconciler.js';
+import { runIntent, type BootContext } from '../../state/boot.js';
 import type { CronMarks } from '../../state/cron-marks.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { CronLastRun, LastExit, ObservedRegistry } from '../../state/observed.js';
@@ -9,6 +9,7 @@ import type { SignalName } from '../../state/signals.js';
 import type { ProgramStatus } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { ExitInfo, OsPort } from '../os/port.js';
+import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { initialCronState, type CronRun, type CronState, type Firing } from './cron-state.js';
 import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js';
@@ -23,8 +24,9 @@ export interface CronControllerDeps {
   /** Durable last-fire marks (store.meta); null keeps them in memory only. */
   marks: CronMarks | null;
   spawnContext: SpawnContext;
-  /** Asks the cron loop to reconcile a key now (wired to its reconciler). */
-  enqueue: (id: string) => void;
+  boot: BootContext;
+  /** Queues one of this controller's keys (a run's exit was observed). */
+  wake: (id: string) => void;
   /** In [0, 1): jitter source (injected in tests). */
   random?: () => number;
 }
@@ -32,21 +34,48 @@ export interface CronControllerDeps {
 /**
  * Runs programs that have `cron`: fires their schedule by the overlap, catch-up and jitter
  * policies and ends runs at kill_after_secs. Decisions are in plan.ts; this file observes exits,
- * applies effects and publishes the observed state. All wake-ups share one DueTimer (one clock
- * timer for every cron program). The process controller leaves these programs alone.
+ * applies effects and publishes the observed state. Its next wake-up (slot, jitter, deadline)
+ * is the loop's requeue: every delayed key of a loop shares one clock timer through a min-heap
+ * (reconciler/work-queue.ts), so 1,000 schedules still cost one timer. The process controller
+ * leaves these programs alone.
  */
-export class CronController {
+export class CronController implements ProgramController, ProcessRunner {
+  readonly name = 'cron';
   private readonly states = new Map<string, CronState>();
   private readonly exits = new Map<string, { pid: number; exit: ExitInfo }[]>();
   private readonly schedules = new ScheduleCache();
-  private readonly timer: DueTimer<string>;
 
-  constructor(private readonly deps: CronControllerDeps) {
-    this.timer = new DueTimer(deps.clock, (id) => deps.enqueue(id));
+  constructor(private readonly deps: CronControllerDeps) {}
+
+  readonly watches = { desired: changedIds };
+
+  /** Programs with a schedule (the others are never this controller's). */
+  initialKeys(): string[] {
+    return this.deps.store.list().filter((r) => r.config.cron !== undefined).map((r) => r.id);
+  }
+
+  /** Loads the durable marks, and re-adopts runs that outlived the previous daemon. */
+  async prepare(): Promise<void> {
+    await this.deps.marks?.load();
+    const { os, store, clock } = this.deps;
+    for (const p of os.findProgramProcesses()) {
+      const record = store.get(p.programId);
+      if (p.role !== 'cron' || !record?.config.cron) continue;
+      const config = withDefaults(record.config);
+      const slot = Date.parse(p.cronSlot ?? '') || clock.now();
+      const state = this.states.get(p.programId) ?? initialCronState(record.intent, this.deps.marks?.get(p.programId));
+      const run: CronRun = { pid: p.pid, startedAt: clock.now(), slot, trigger: 'schedule', killAt: null, stopsecs: config.stopsecs, stopping: null, adopted: true };
+      this.states.set(p.programId, { ...state, runs: [...state.runs, run] });
+      os.watchAdopted({ pid: p.pid, startTime: p.startTime }, (exit) => this.observeExit(p.programId, p.pid, exit));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.deps.marks?.flush();
   }
 
   reconcile = async (id: string): Promise<Result | void> => {
-    const { store, clock, marks } = this.deps;
+    const { store, clock, marks, observed, boot } = this.deps;
     const record = store.get(id);
     const owned = record?.config.cron !== undefined;
     const current = this.states.get(id);
@@ -57,9 +86,10 @@ export class CronController {
     const plan = planCron({
       id,
       config,
-      intent: owned ? record.intent : undefined,
+      intent: owned ? { ...record.intent, run: runIntent(record, boot) } : undefined,
       schedule: config ? this.schedules.get(config.cron!, config.cron_tz) : null,
-      state: current ?? initialCronState(record?.intent, marks?.get(id)),
+      // Daemon shutdown is a condition of the observed state: pause, keep stored intent and marks.
+      state: { ...(current ?? initialCronState(record?.intent, marks?.get(id))), shutdown: observed.shuttingDown },
       exits,
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
@@ -69,12 +99,11 @@ export class CronController {
     for (const effect of plan.effects) spawnFailed = (await this.apply(id, config, effect)) || spawnFailed;
     const state = this.states.get(id);
     if (!state) return;
-    const wakeAt = wakeAtOf(state);
-    if (wakeAt === null) this.timer.delete(id);
-    else this.timer.set(id, wakeAt);
     if (owned) this.publish(id, state);
     // A failed spawn frees its slot at once: let queued firings have it.
     if (spawnFailed && state.queue.length > 0) return { requeueAfterMs: 0 };
+    const wakeAt = wakeAtOf(state);
+    if (wakeAt !== null) return { requeueAfterMs: Math.max(0, wakeAt - clock.now()) };
   };
 
   /** Returns true when a spawn failed. */
@@ -93,7 +122,6 @@ export class CronController {
       case 'forget':
         this.states.delete(id);
         this.exits.delete(id);
-        this.timer.delete(id);
         // A program that lost its `cron` belongs to the process controller now: keep its entry.
         if (store.get(id)) observed.update(id, { cron: undefined });
         else observed.delete(id);
@@ -141,22 +169,12 @@ export class CronController {
   /** Records an exit reported by the OS (an observation, not a decision) and wakes the key. */
   private observeExit(id: string, pid: number, exit: ExitInfo): void {
     this.exits.set(id, [...(this.exits.get(id) ?? []), { pid, exit }]);
-    this.deps.enqueue(id);
+    this.deps.wake(id);
   }
 
   /** Whether this controller runs the program (it has `cron`, or runs of it are still ending). */
   owns(id: string): boolean {
     return this.states.has(id) || this.deps.store.get(id)?.config.cron !== undefined;
-  }
-
-  /** Marks programs to be paused for daemon shutdown (stored intent and marks are kept). */
-  markShutdown(ids: string[]): void {
-    for (const id of ids) {
-      const state = this.states.get(id);
-      if (!state) continue;
-      this.states.set(id, { ...state, shutdown: true });
-      this.deps.enqueue(id);
-    }
   }
 
   /** Sends a user signal to every run in flight; false when none is. */
@@ -175,11 +193,6 @@ export class CronController {
 
   stateOf(id: string): CronState | undefined {
     return this.states.get(id);
-  }
-
-  /** Cancels the wake-up timer (daemon teardown). */
-  stop(): void {
-    this.timer.stop();
   }
 
   private publish(id: string, s: CronState): void {

@@ -20,6 +20,8 @@ export interface CronRun {
   stopsecs: number;
   /** SIGTERM sent; SIGKILL at `deadline` unless it ended (or at once when `killed`). */
   stopping: { reason: RunStopReason; deadline: number; killed: boolean } | null;
+  /** Re-adopted after a daemon restart (its start time is when it was found). */
+  adopted?: boolean;
 }
 
 /** A firing that waits for a free run slot (on_overlap = queue). */

@@ -65,7 +65,7 @@ function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): 
     const durationSecs = Math.max(0, input.now - run.startedAt) / 1000;
     const ok = exit.code !== null && (input.config?.exitcodes ?? [0]).includes(exit.code);
     const reason = run.stopping?.reason ?? (ok ? 'ok' : 'failed');
-    const msg = `run pid ${pid} (slot ${iso(run.slot)}) ${describeExit(exit, REASON_WORDS[reason](input, run), false)} after ${durationSecs.toFixed(1)} s`;
+    const msg = `run pid ${pid} (slot ${iso(run.slot)}) ${describeExit(exit, REASON_WORDS[reason](input, run), run.adopted === true)} after ${durationSecs.toFixed(1)} s`;
     lastRun = { slot: run.slot, started_at: run.startedAt, exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, reason, msg };
     effects.push(event(input, { event: 'cron_exit', exit_code: exit.code, signal: exit.signal, duration_secs: durationSecs, msg }));
   }

@@ -1,10 +1,11 @@
 import type { Clock } from '../../reconciler/clock.js';
 import type { Result } from '../../reconciler/reconciler.js';
 import type { EventSink } from '../../state/events/types.js';
-import type { ObservedRegistry } from '../../state/observed.js';
+import type { ObservedChange, ObservedRegistry } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { OsPort } from '../os/port.js';
+import { changedIds, type ProgramController } from '../program-controller.js';
 import { splitCommand } from '../process/command-line.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { effectiveCheck, planHealth, type EffectiveCheck, type HealthState } from './plan.js';
@@ -18,22 +19,28 @@ export interface HealthControllerDeps {
   probes: ProbePort;
   os: OsPort;
   spawnContext: SpawnContext;
-  enqueue: (id: string) => void;
-  /** Tells the process controller that the verdict changed (it derives Healthy/Unhealthy). */
-  verdictChanged: (id: string) => void;
-  /** Asks the process controller to restart this process because its health check failed. */
-  restartForHealth: (id: string, pid: number) => void;
+  /** Queues one of this controller's keys (a probe finished). */
+  wake: (id: string) => void;
 }
 
 /**
  * Runs the health probes of programs with an enabled health_check while their process is
  * alive. Probes run in the background: a hanging endpoint costs one timeout, never a stalled
- * loop. Decisions are in plan.ts.
+ * loop. Decisions are in plan.ts. It publishes two conditions: the verdict (`health`, which the
+ * process controller turns into Healthy/Unhealthy) and, with restart_on_failure, a restart
+ * request for the failing process (`restart_requests.health`).
  */
-export class HealthController {
+export class HealthController implements ProgramController {
+  readonly name = 'health';
   private readonly states = new Map<string, HealthState>();
 
   constructor(private readonly deps: HealthControllerDeps) {}
+
+  readonly watches = {
+    desired: changedIds,
+    // A new process, or one that began stopping, changes what to probe.
+    observed: ({ id, prev, next }: ObservedChange): string[] => (prev?.pid !== next?.pid || prev?.status !== next?.status ? [id] : []),
+  };
 
   reconcile = async (id: string): Promise<Result | void> => {
     const { store, observed, clock } = this.deps;
@@ -54,7 +61,7 @@ export class HealthController {
           this.launch(id, record!, check!, plan.next!.pid);
           break;
         case 'restart':
-          this.deps.restartForHealth(id, plan.next!.pid);
+          observed.requestRestart(id, 'health', { pid: plan.next!.pid, reason: 'failing health check', planned: false });
           break;
         default: {
           const never: never = effect;
@@ -67,10 +74,11 @@ export class HealthController {
   };
 
   private publish(id: string, before: HealthState | undefined, after: HealthState | null): void {
+    // A request for an earlier process is withdrawn once that process is gone.
+    if (before && before.pid !== after?.pid) this.deps.observed.requestRestart(id, 'health', null);
     if (before?.view === after?.view) return;
     if (!this.deps.observed.has(id)) return;
     this.deps.observed.update(id, { health: after?.view ?? null });
-    if ((before?.view.healthy ?? null) !== (after?.view.healthy ?? null)) this.deps.verdictChanged(id);
   }
 
   private launch(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number): void {
@@ -80,7 +88,7 @@ export class HealthController {
       if (!state || state.pid !== pid) return; // the process changed while probing
       const at = this.deps.clock.now();
       this.states.set(id, { ...state, pending: { at, ok: outcome.ok, latency_ms: at - started, message: outcome.message } });
-      this.deps.enqueue(id);
+      this.deps.wake(id);
     });
   }
 
@@ -96,7 +104,7 @@ export class HealthController {
           // The probe runs in the program's own environment and working directory.
           const spec = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
           const [file, ...args] = check.args ? [check.command!, ...check.args] : splitCommand(check.command!);
-          return await this.deps.probes.exec({ file, args, cwd: spec.cwd, env: spec.env }, timeoutMs);
+          return await this.deps.probes.exec({ file, args, cwd: spec.cwd, env: { ...spec.env, SVC_PROBE: 'exec' } }, timeoutMs);
         }
       }
     } catch (err) {

@@ -1,4 +1,5 @@
-import type { ExitInfo, OsPort, ProcessHandle, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import type { ExitInfo, OsPort, ProcessHandle, ProgramProcess, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import { roleOf } from './process-role.js';
 
 interface FakeProcess {
   pid: number;
@@ -38,9 +39,20 @@ export class FakeOs implements OsPort {
   readonly hookRuns: SpawnSpec[] = [];
   readonly hookExitCodes = new Map<string, number>();
 
+  /** While set, hook commands do not finish until `releaseHooks` (a hook that takes long). */
+  holdHooks = false;
+  private held: (() => void)[] = [];
+
   async runToCompletion(spec: SpawnSpec, _timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
     this.hookRuns.push(spec);
+    if (this.holdHooks) await new Promise<void>((resolve) => this.held.push(resolve));
     return { code: this.hookExitCodes.get(spec.file) ?? 0, signal: null, timedOut: false };
+  }
+
+  /** Lets every held hook finish. */
+  releaseHooks(): void {
+    this.holdHooks = false;
+    for (const release of this.held.splice(0)) release();
   }
 
   /** Ends a process as if it exited by itself. */
@@ -64,6 +76,20 @@ export class FakeOs implements OsPort {
 
   startTimeOf(pid: number): number | null {
     return this.processes.get(pid)?.alive ? pid * 10 : null;
+  }
+
+  findProgramProcesses(): ProgramProcess[] {
+    return this.alive().flatMap((p) => {
+      const found = roleOf(p.spec.env);
+      return found ? [{ pid: p.pid, startTime: p.pid * 10, ...found }] : [];
+    });
+  }
+
+  /** Starts a process as a previous daemon would have (no onExit until re-adopted). */
+  leftover(spec: SpawnSpec): number {
+    const pid = this.nextPid++;
+    this.processes.set(pid, { pid, spec, onExit: () => undefined, alive: true, signals: [] });
+    return pid;
   }
 
   watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void {

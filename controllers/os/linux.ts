@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
-import type { ExitInfo, OsPort, ProcessHandle, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import type { ExitInfo, OsPort, ProcessHandle, ProgramProcess, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
+import { parseEnviron, roleOf } from './process-role.js';
 import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, statField } from './proc-fs.js';
 
 const ADOPTED_POLL_MS = 1000;
@@ -79,6 +80,26 @@ export class LinuxOs implements OsPort {
 
   startTimeOf(pid: number): number | null {
     return procStartTime(pid);
+  }
+
+  findProgramProcesses(): ProgramProcess[] {
+    const found: ProgramProcess[] = [];
+    for (const name of readdirSync('/proc')) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
+      const fields = readStat(pid);
+      // Only session leaders (svc starts every process in its own session), never zombies.
+      if (!fields || fields[0] === 'Z' || statField(fields, 6) !== pid) continue;
+      let raw: string;
+      try {
+        raw = readFileSync(`/proc/${pid}/environ`, 'latin1');
+      } catch {
+        continue; // gone, or another user's process we may not read (not ours then)
+      }
+      const role = roleOf(parseEnviron(raw));
+      if (role) found.push({ pid, startTime: statField(fields, 22), ...role });
+    }
+    return found;
   }
 
   watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void {

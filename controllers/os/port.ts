@@ -29,6 +29,19 @@ export interface ProcessHandle {
   startTime: number;
 }
 
+/** What a process svc started is, from the environment svc gave it (docs/operations.md). */
+export type ProcessRole = 'program' | 'cron' | 'hook' | 'probe';
+
+/** A live process that svc started (found by `findProgramProcesses`). */
+export interface ProgramProcess {
+  pid: number;
+  startTime: number;
+  programId: string;
+  role: ProcessRole;
+  /** The schedule slot of a cron run (SVC_CRON_SLOT), as given to it. */
+  cronSlot?: string;
+}
+
 export interface UsageSample {
   /** Percent of one core since the previous sample of this pid. */
   cpu: number;
@@ -59,6 +72,12 @@ export interface OsPort {
   signal(pid: number, signal: SignalName, group: boolean): void;
   /** The start time of a live pid, or null when no such process exists. */
   startTimeOf(pid: number): number | null;
+  /**
+   * Every live session leader that svc started (it carries SVC_PROGRAM_ID in its environment),
+   * whoever started it: a previous daemon killed before its runtime records reached the disk
+   * leaves no other trace of them. Used once at start-up.
+   */
+  findProgramProcesses(): ProgramProcess[];
   /** Watches a process this daemon did not start (re-adopted after a restart) until it exits. */
   watchAdopted(handle: ProcessHandle, onExit: (exit: ExitInfo) => void): () => void;
   /** cpu and memory of many pids at once; pids that are gone are left out. */

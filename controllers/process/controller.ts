@@ -1,16 +1,22 @@
 import type { Clock } from '../../reconciler/clock.js';
 import type { Result } from '../../reconciler/reconciler.js';
+import { runIntent, type BootContext } from '../../state/boot.js';
 import type { EventSink } from '../../state/events/types.js';
-import type { ObservedRegistry } from '../../state/observed.js';
+import type { ObservedChange, ObservedRegistry, RestartRequest } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
-import type { RuntimeRecord, RuntimeStore } from '../../state/runtime-store.js';
-import type { ProgramStore } from '../../state/store.js';
+import type { RuntimeStore } from '../../state/runtime-store.js';
 import type { SignalName } from '../../state/signals.js';
-import type { ExitInfo, OsPort } from '../os/port.js';
-import { planProcess, type Effect, type PlanInput } from './plan.js';
-import { initialProcState, type ProcState } from './proc-state.js';
-import { buildSpawnSpec, type SpawnContext } from './spawn-spec.js';
+import { ALIVE } from '../../state/status.js';
+import type { ProgramStore } from '../../state/store.js';
+import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
+import { StopGate } from '../gates/stop-gate.js';
+import type { ExitInfo, OsPort, ProgramProcess } from '../os/port.js';
+import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
+import { planAdoption } from './adopt.js';
 import { runHook } from './hooks.js';
+import { planProcess, type Effect, type PlanInput } from './plan.js';
+import { initialProcState, type HookRun, type ProcState } from './proc-state.js';
+import { buildSpawnSpec, type SpawnContext } from './spawn-spec.js';
 
 export interface ProcessControllerDeps {
   store: ProgramStore;
@@ -20,41 +26,115 @@ export interface ProcessControllerDeps {
   clock: Clock;
   runtime: RuntimeStore | null;
   spawnContext: SpawnContext;
-  /** Asks the loop to reconcile a key now (wired to the reconciler). */
-  enqueue: (id: string) => void;
+  boot: BootContext;
+  /** Queues one of this controller's keys (an exit or a hook outcome was observed). */
+  wake: (id: string) => void;
   random?: () => number;
-  /** Null when the program may start; otherwise what it is waiting for (depends_on gate). */
-  blockedBy?: (id: string) => string | null;
+  log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
+
+/** Programs with `cron` belong to the cron controller; this one runs every other program. */
+const runsHere = (record: ProgramRecord | undefined): record is ProgramRecord => record !== undefined && record.config.cron === undefined;
 
 /**
  * Keeps each program's process as its intent says: starts, stops, restarts by policy. The
- * decisions are in plan.ts; this file observes (exits from the OS port), applies effects and
- * publishes the observed state.
+ * decisions are in plan.ts; this file observes (exits and hook outcomes from the OS port),
+ * applies effects and publishes the observed state. It reads other controllers only through
+ * their conditions in the observed state (health verdict, restart requests) and the gates.
  */
-export class ProcessController {
+export class ProcessController implements ProgramController, ProcessRunner {
+  readonly name = 'process';
   private readonly states = new Map<string, ProcState>();
+  private readonly dependants: DependantsIndex;
+  private readonly stopGate: StopGate;
+  /** Programs held back by the stop gate: a program that stops may release them. */
+  private readonly waitingToStop = new Set<string>();
 
-  constructor(private readonly deps: ProcessControllerDeps) {}
+  constructor(private readonly deps: ProcessControllerDeps) {
+    this.dependants = new DependantsIndex(deps.store);
+    this.stopGate = new StopGate(deps.store, deps.observed, (r) => runsHere(r) && runIntent(r, deps.boot) === 'stopped');
+  }
+
+  readonly watches = {
+    desired: changedIds,
+    observed: ({ id, prev, next }: ObservedChange): string[] => {
+      const keys: string[] = [];
+      // Own conditions published by others: the health verdict refines Running; restart requests.
+      if (next && ((prev?.health?.healthy ?? null) !== (next.health?.healthy ?? null) || prev?.restart_requests !== next.restart_requests)) keys.push(id);
+      if ((prev?.status ?? null) !== (next?.status ?? null)) {
+        // The start gate of dependants may have opened; the stop gate of others may have.
+        const name = this.deps.store.get(id)?.config.name;
+        if (name) keys.push(...this.dependants.of(name));
+        if (prev && ALIVE.has(prev.status) && !(next && ALIVE.has(next.status))) keys.push(...this.waitingToStop);
+      }
+      return keys;
+    },
+  };
+
+  /** Every program, lowest priority number first (start order at boot). */
+  initialKeys(): string[] {
+    return this.deps.store
+      .list()
+      .sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority)
+      .map((r) => r.id);
+  }
+
+  /** Re-adopts the processes that outlived the previous daemon, before any loop runs. */
+  async prepare(): Promise<void> {
+    const { runtime, os, store, boot, log } = this.deps;
+    const records = (await runtime?.loadAll()) ?? new Map();
+    const found: ProgramProcess[] = os.findProgramProcesses();
+    // A program that rewrote its environment (process titles) is still found by its record.
+    for (const [id, r] of records) {
+      if (!found.some((f) => f.pid === r.pid) && os.startTimeOf(r.pid) === r.startTime) found.push({ pid: r.pid, startTime: r.startTime, programId: id, role: 'program' });
+    }
+    const plan = planAdoption(records, found, (id) => runsHere(store.get(id)));
+    for (const stray of plan.strays) {
+      log?.warn('ending a process left by a previous daemon', { pid: stray.pid, program_id: stray.programId, role: stray.role });
+      os.signal(stray.pid, 'SIGKILL', true);
+    }
+    for (const p of plan.unknown) log?.warn('a process of an unknown program survives from a previous daemon; left alone', { pid: p.pid, program_id: p.programId });
+    for (const id of records.keys()) if (!plan.adopt.has(id)) runtime?.set(id, null);
+    const now = this.deps.clock.now();
+    for (const [id, a] of plan.adopt) {
+      const stopsecs = a.stopsecs ?? withDefaults(store.get(id)!.config).stopsecs;
+      const proc = { pid: a.pid, startTime: a.startTime, startedAt: a.startedAt ?? now, stopsecs, adopted: true };
+      this.states.set(id, { ...initialProcState(store.get(id)?.intent), status: 'Running', proc });
+      if (!records.has(id)) runtime?.set(id, { pid: a.pid, startTime: a.startTime, startedAt: proc.startedAt, stopsecs });
+      os.watchAdopted({ pid: a.pid, startTime: a.startTime }, (exit) => this.observeExit(id, a.pid, exit));
+      boot.adopted.add(id);
+      this.publish(id);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.deps.runtime?.flush();
+  }
 
   reconcile = async (id: string): Promise<Result | void> => {
-    const { store, clock } = this.deps;
+    const { store, clock, observed, boot } = this.deps;
     const current = this.states.get(id);
-    // Gate: programs with `cron` belong to the cron controller (controllers/cron), which spawns
-    // and publishes them. One that just gained `cron` is stopped here as if removed.
-    const record = cronOwned(store.get(id)) ? undefined : store.get(id);
+    const stored = store.get(id);
+    const record = runsHere(stored) ? stored : undefined; // one that just gained `cron` is stopped as if removed
     if (!record && !current) return;
+    const state = current ?? initialProcState(record?.intent);
     const input: PlanInput = {
       id,
       config: record ? withDefaults(record.config) : undefined,
       intent: record?.intent,
-      state: current ?? initialProcState(record?.intent),
+      run: record ? runIntent(record, boot) : 'stopped',
+      state,
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
-      blockedBy: record && this.deps.blockedBy ? this.deps.blockedBy(id) : null,
+      blockedBy: record ? dependencyBlocker(store, observed, id) : null,
+      stopBlockedBy: record && state.proc ? this.stopGate.blocker(id) : null,
+      shutdown: observed.shuttingDown,
+      restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
+    if (plan.next.proc && plan.next.waiting && !plan.next.stopping) this.waitingToStop.add(id);
+    else this.waitingToStop.delete(id);
     let requeueNow = false;
     for (const effect of plan.effects) requeueNow = (await this.apply(id, input, effect)) || requeueNow;
     this.publish(id);
@@ -76,28 +156,46 @@ export class ProcessController {
       }
       case 'forget':
         this.states.delete(id);
-        if (!cronOwned(this.deps.store.get(id))) this.deps.observed.delete(id);
+        this.waitingToStop.delete(id);
+        if (!this.deps.store.get(id)) this.deps.observed.delete(id);
         this.deps.runtime?.set(id, null);
         return false;
       case 'spawn':
         return this.spawn(id, input, clock.now());
-      case 'post_stop': {
-        // Awaited so that a restart waits for it; a failure is only logged to the program's log.
-        const config = input.config;
-        if (config?.hooks?.post_stop) {
-          try {
-            await runHook(os, 'post_stop', config.hooks.post_stop, buildSpawnSpec(id, config, this.deps.spawnContext, os), effect.exit);
-          } catch {
-            // the environment cannot be built (e.g. env_file gone): the next start reports it
-          }
-        }
+      case 'pre_start':
+      case 'post_stop':
+        this.launchHook(id, input, effect);
         return false;
-      }
       default: {
         const never: never = effect;
         throw new TypeError(`unknown effect ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * Hooks run outside the reconcile pass (up to HOOK_TIMEOUT_MS); the outcome is recorded as an
+   * observation and wakes the key, so the program's key is never blocked while one runs.
+   */
+  private launchHook(id: string, input: PlanInput, effect: Extract<Effect, { kind: 'pre_start' | 'post_stop' }>): void {
+    const config = input.config!;
+    const command = config.hooks?.[effect.kind];
+    const field = effect.kind === 'pre_start' ? 'preStart' : 'postStop';
+    const settle = (error: string | null) => {
+      const state = this.states.get(id);
+      const run: HookRun | null | undefined = state?.[field];
+      if (!state || !run || run.token !== effect.token) return; // an abandoned attempt
+      this.states.set(id, { ...state, [field]: { token: run.token, outcome: { error } } });
+      this.deps.wake(id);
+    };
+    let started: Promise<string | null>;
+    try {
+      const spec = buildSpawnSpec(id, config, this.deps.spawnContext, this.deps.os);
+      started = runHook(this.deps.os, effect.kind, command!, spec, effect.kind === 'post_stop' ? effect.exit : undefined);
+    } catch (err) {
+      started = Promise.resolve(`hooks.${effect.kind}: ${(err as Error).message}`);
+    }
+    void started.then(settle, (err: unknown) => settle(`hooks.${effect.kind}: ${(err as Error).message}`));
   }
 
   private async spawn(id: string, input: PlanInput, now: number): Promise<boolean> {
@@ -106,10 +204,6 @@ export class ProcessController {
     const stopsecs = config.stopsecs;
     try {
       const spec = buildSpawnSpec(id, config, this.deps.spawnContext, this.deps.os);
-      if (config.hooks?.pre_start) {
-        const failure = await runHook(this.deps.os, 'pre_start', config.hooks.pre_start, spec);
-        if (failure) throw new Error(failure);
-      }
       const handle = await this.deps.os.spawn(spec, (exit) => this.observeExit(id, handle.pid, exit));
       const startedAt = this.deps.clock.now();
       const proc = { pid: handle.pid, startTime: handle.startTime, startedAt, stopsecs, adopted: false };
@@ -132,39 +226,13 @@ export class ProcessController {
     if (!state?.proc || state.proc.pid !== pid) return;
     this.states.set(id, { ...state, exit });
     this.deps.runtime?.set(id, null);
-    this.deps.enqueue(id);
+    this.deps.wake(id);
   }
 
-  /** Re-adopts a process that outlived a previous daemon (same pid and start time). */
-  adopt(id: string, record: RuntimeRecord): boolean {
-    const { os } = this.deps;
-    if (os.startTimeOf(record.pid) !== record.startTime) return false;
-    const intent = this.deps.store.get(id)?.intent;
-    const proc = { pid: record.pid, startTime: record.startTime, startedAt: record.startedAt, stopsecs: record.stopsecs, adopted: true };
-    this.states.set(id, { ...initialProcState(intent), status: 'Running', proc });
-    os.watchAdopted({ pid: record.pid, startTime: record.startTime }, (exit) => this.observeExit(id, record.pid, exit));
-    this.publish(id);
-    return true;
+  owns(id: string): boolean {
+    return this.states.has(id) || runsHere(this.deps.store.get(id));
   }
 
-  /** Marks programs to be stopped for daemon shutdown (stored intent is kept). */
-  markShutdown(ids: string[]): void {
-    for (const id of ids) {
-      const state = this.states.get(id);
-      if (state) this.states.set(id, { ...state, shutdown: true });
-      this.deps.enqueue(id);
-    }
-  }
-
-  /** The health controller asks for a restart of this exact process (restart_on_failure). */
-  restartForHealth(id: string, pid: number): void {
-    const state = this.states.get(id);
-    if (!state?.proc || state.proc.pid !== pid) return;
-    this.states.set(id, { ...state, healthRestartPid: pid });
-    this.deps.enqueue(id);
-  }
-
-  /** Sends a user signal to the program's process group; false when nothing is running. */
   signal(id: string, signal: SignalName): boolean {
     const proc = this.states.get(id)?.proc;
     if (!proc || proc.pid <= 0) return false;
@@ -172,7 +240,6 @@ export class ProcessController {
     return true;
   }
 
-  /** Pids of live processes, for the usage sampler. */
   livePids(): Map<string, number> {
     const out = new Map<string, number>();
     for (const [id, state] of this.states) if (state.proc && state.proc.pid > 0) out.set(id, state.proc.pid);
@@ -181,10 +248,10 @@ export class ProcessController {
 
   private publish(id: string): void {
     const s = this.states.get(id);
-    if (!s || cronOwned(this.deps.store.get(id))) return;
+    if (!s || !runsHere(this.deps.store.get(id))) return;
     const live = s.proc && s.proc.pid > 0 ? s.proc : null;
     const healthy = this.deps.observed.get(id).health?.healthy ?? null;
-    // Running is refined by the health verdict (published by the health controller).
+    // Running is refined by the health verdict (a condition the health controller publishes).
     const status = s.status === 'Running' && healthy !== null ? (healthy ? 'Healthy' : 'Unhealthy') : s.status;
     this.deps.observed.update(id, {
       status,
@@ -202,7 +269,9 @@ export class ProcessController {
   }
 }
 
-/** A program with `cron` is the cron controller's. */
-function cronOwned(record: ProgramRecord | undefined): boolean {
-  return record?.config.cron !== undefined;
+/** The restart request that targets this exact process, if any (stale ones name an older pid). */
+function restartRequestFor(requests: Readonly<Record<string, RestartRequest>> | undefined, pid: number | undefined): RestartRequest | null {
+  if (!requests || !pid) return null;
+  for (const request of Object.values(requests)) if (request.pid === pid) return request;
+  return null;
 }

@@ -1,5 +1,5 @@
 import type { EventInput } from '../../state/events/types.js';
-import type { LastExit } from '../../state/observed.js';
+import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
 import { backoffDelayMs } from './backoff.js';
@@ -8,20 +8,29 @@ import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js'
 
 export interface PlanInput {
   id: string;
-  /** The desired config, or undefined when the program was removed. */
+  /** The desired config, or undefined when the program was removed (or belongs to cron now). */
   config: EffectiveConfig | undefined;
   intent: Intent | undefined;
+  /** The run intent in force (state/boot.ts: boot-time rules applied). */
+  run: 'running' | 'stopped';
   state: ProcState;
   now: number;
   /** In [0, 1): backoff jitter. */
   random: number;
-  /** Null when the program may start now; otherwise what it waits for (depends_on). */
-  blockedBy?: string | null;
+  /** Start gate: null when the program may start; otherwise what it waits for (depends_on). */
+  blockedBy: string | null;
+  /** Stop gate: null when the program may stop; otherwise what must stop first (stop order). */
+  stopBlockedBy: string | null;
+  /** Daemon shutdown has begun (a condition): stop, without touching stored intent. */
+  shutdown: boolean;
+  /** A restart request (health, OTA) that targets the live process, if any. */
+  restartRequest: RestartRequest | null;
 }
 
 export type Effect =
   | { kind: 'spawn' }
-  | { kind: 'post_stop'; exit: LastExit }
+  | { kind: 'pre_start'; token: number }
+  | { kind: 'post_stop'; token: number; exit: LastExit }
   | { kind: 'signal'; signal: SignalName }
   | { kind: 'event'; event: EventInput }
   | { kind: 'forget' };
@@ -41,13 +50,17 @@ export function planProcess(input: PlanInput): Plan {
   const effects: Effect[] = [];
   let s = input.state;
   if (s.proc && s.exit) s = judgeExit(input, s, effects);
-  const plan = s.proc ? planAlive(input, s, effects) : planIdle(input, s, effects);
-  return plan;
+  return s.proc ? planAlive(input, s, effects) : planIdle(input, s, effects);
 }
 
-/** Applies the restart policy to a process that just ended. */
+/** Whether the program should have no process: removed, stopped by intent, or daemon shutdown. */
+function goingDown(input: PlanInput): boolean {
+  return !input.config || !input.intent || input.run === 'stopped' || input.shutdown;
+}
+
+/** Applies the restart policy to a process that just ended (or never started). */
 function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState {
-  const { config, intent, now } = input;
+  const { config, now } = input;
   const proc = s.proc!;
   const exit = s.exit!;
   const durationMs = Math.max(0, now - proc.startedAt);
@@ -62,24 +75,29 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
     msg: '',
   };
   lastExit.msg = describeExit(exit, lastExit.reason, proc.adopted);
-  const next: ProcState = { ...s, proc: null, exit: null, stopping: null, lastExit, nextRetryAt: null, healthRestartPid: null };
+  const next: ProcState = { ...s, proc: null, exit: null, stopping: null, lastExit, nextRetryAt: null, waiting: null };
   effects.push(event(input, { event: 'process_exit', exit_code: exit.code, signal: exit.signal, msg: lastExit.msg }));
-  if (config?.hooks?.post_stop && !exit.error) effects.push({ kind: 'post_stop', exit: lastExit });
-  if (planned || !config || !intent || intent.run === 'stopped' || s.shutdown) return { ...next, status: 'Stopped' };
+  if (config?.hooks?.post_stop && !exit.error) {
+    const token = s.hookToken + 1;
+    next.hookToken = token;
+    next.postStop = { token, outcome: null };
+    effects.push({ kind: 'post_stop', token, exit: lastExit });
+  }
+  if (planned || goingDown(input)) return { ...next, status: 'Stopped' };
 
   // RUNNING -> (stable run resets the counter) -> EXITED | FATAL | BACKOFF
-  const retries = durationMs >= config.startsecs * 1000 ? 0 : s.retries;
-  if (stoppedFor !== 'health' && !wantsRestart(config, exit.code, exit.error)) {
+  const retries = durationMs >= config!.startsecs * 1000 ? 0 : s.retries;
+  if (stoppedFor !== 'health' && !wantsRestart(config!, exit.code, exit.error)) {
     return { ...next, retries, status: 'Exited' };
   }
-  if (config.retry_limit !== undefined && retries >= config.retry_limit) {
-    const msg = `${exit.error ? `spawn failed: ${exit.error}; ` : ''}gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'} (retry_limit ${config.retry_limit})`;
+  if (config!.retry_limit !== undefined && retries >= config!.retry_limit) {
+    const msg = `${exit.error ? `spawn failed: ${exit.error}; ` : ''}gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'} (retry_limit ${config!.retry_limit})`;
     effects.push(event(input, { event: 'process_fatal', retry_count: retries, exit_code: exit.code, signal: exit.signal, msg }));
     return { ...next, retries, status: 'Fatal' };
   }
   const retry = retries + 1;
-  const delay = backoffDelayMs(config, retry, input.random);
-  const limit = config.retry_limit === undefined ? '' : `/${config.retry_limit}`;
+  const delay = backoffDelayMs(config!, retry, input.random);
+  const limit = config!.retry_limit === undefined ? '' : `/${config!.retry_limit}`;
   const cause = exit.error ? `spawn failed: ${exit.error}; ` : '';
   effects.push(
     event(input, { event: 'process_backoff', retry_count: retry, exit_code: exit.code, signal: exit.signal, msg: `${cause}retry ${retry}${limit} in ${delay} ms` }),
@@ -100,17 +118,21 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     return { next: s, effects, requeueAt: s.stopping.killed ? undefined : s.stopping.deadline };
   }
   const reason = stopReason(input, s);
+  if (reason && (reason === 'stop' || reason === 'shutdown') && input.stopBlockedBy) {
+    // RUNNING, going down: programs ranked before it (dependants, higher priority) stop first.
+    return { next: { ...s, waiting: input.stopBlockedBy }, effects };
+  }
   if (reason) {
     const force = reason === 'stop' && intent?.force === true;
     const stopsecs = config?.stopsecs ?? proc.stopsecs;
     effects.push({ kind: 'signal', signal: force ? 'SIGKILL' : 'SIGTERM' });
     const deadline = now + stopsecs * 1000;
-    const next: ProcState = { ...s, status: 'Stopping', stopping: { reason, deadline, killed: force } };
+    const next: ProcState = { ...s, status: 'Stopping', waiting: null, stopping: { reason, deadline, killed: force } };
     if (reason === 'restart') next.appliedRestart = intent!.restart_seq;
     return { next, effects, requeueAt: force ? undefined : deadline };
   }
   // RUNNING: a start request for a live program is already satisfied.
-  const next: ProcState = { ...s, appliedStart: intent?.start_seq ?? s.appliedStart };
+  const next: ProcState = { ...s, waiting: null, appliedStart: intent?.start_seq ?? s.appliedStart };
   if (s.retries > 0 && config) {
     const stableAt = proc.startedAt + config.startsecs * 1000;
     if (now >= stableAt) return { next: { ...next, retries: 0 }, effects };
@@ -122,10 +144,10 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
 function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   const { config, intent } = input;
   if (!config || !intent) return 'remove';
-  if (s.shutdown) return 'shutdown';
-  if (intent.run === 'stopped') return 'stop';
+  if (input.shutdown) return 'shutdown';
+  if (input.run === 'stopped') return 'stop';
   if (intent.restart_seq > s.appliedRestart) return 'restart';
-  if (s.healthRestartPid !== null && s.healthRestartPid === s.proc?.pid) return 'health';
+  if (input.restartRequest) return input.restartRequest.planned ? 'requested' : 'health';
   return null;
 }
 
@@ -135,10 +157,10 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     effects.push({ kind: 'forget' });
     return { next: s, effects };
   }
-  if (intent.run === 'stopped' || s.shutdown) {
-    // A stop cancels a pending retry or a wait for dependencies.
+  if (goingDown(input)) {
+    // A stop cancels a pending retry, a wait for dependencies and a pre_start in progress.
     if (s.status === 'Backoff' || s.status === 'Starting') {
-      return { next: { ...s, status: 'Stopped', nextRetryAt: null, retries: 0, waiting: null }, effects };
+      return { next: { ...s, status: 'Stopped', nextRetryAt: null, retries: 0, waiting: null, preStart: null }, effects };
     }
     return { next: s, effects };
   }
@@ -147,20 +169,39 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   if (!requested && !due) {
     return { next: s, effects, requeueAt: s.status === 'Backoff' ? (s.nextRetryAt ?? undefined) : undefined };
   }
+  if (s.postStop && !s.postStop.outcome) {
+    // The previous run's post_stop hook is still running; its end wakes this key.
+    return { next: { ...s, waiting: 'post_stop hook running' }, effects };
+  }
   if (input.blockedBy) {
     return { next: { ...s, status: 'Starting', waiting: input.blockedBy }, effects };
   }
-  // STOPPED | EXITED | FATAL (on request) | BACKOFF (when due) -> spawn
-  const next: ProcState = {
+  // STOPPED | EXITED | FATAL (on request) | BACKOFF (when due) -> STARTING
+  const starting: ProcState = {
     ...s,
     status: 'Starting',
     waiting: null,
     nextRetryAt: null,
+    postStop: null,
     retries: requested ? 0 : s.retries,
     appliedStart: intent.start_seq,
     appliedRestart: intent.restart_seq,
   };
+  if (config.hooks?.pre_start) {
+    if (!s.preStart || requested) {
+      const token = s.hookToken + 1;
+      effects.push({ kind: 'pre_start', token });
+      return { next: { ...starting, hookToken: token, preStart: { token, outcome: null }, waiting: 'pre_start hook running' }, effects };
+    }
+    if (!s.preStart.outcome) return { next: { ...starting, waiting: 'pre_start hook running' }, effects };
+    if (s.preStart.outcome.error) {
+      // A failed pre_start is judged like a process that could not start: the restart policy decides.
+      const failed: ProcState = { ...starting, preStart: null, proc: { pid: 0, startTime: 0, startedAt: now, stopsecs: config.stopsecs, adopted: false }, exit: { code: null, signal: null, error: s.preStart.outcome.error } };
+      return planIdle(input, judgeExit(input, failed, effects), effects);
+    }
+  }
   effects.push({ kind: 'spawn' });
+  const next = { ...starting, preStart: null };
   // With retries pending, look again once the new run would count as stable (startsecs).
   return { next, effects, requeueAt: next.retries > 0 ? now + config.startsecs * 1000 : undefined };
 }

@@ -3,11 +3,15 @@ import type { Intent } from '../../state/program.js';
 import type { ProgramStatus } from '../../state/status.js';
 import type { ExitInfo } from '../os/port.js';
 
-/** Why svc itself ended a process; absent for exits the program chose (or crashes). */
-export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown' | 'health';
+/**
+ * Why svc itself ended a process; absent for exits the program chose (or crashes).
+ * `requested`: another controller asked for a deliberate restart (OTA); `health`: a failing
+ * health check asked for one, judged by the restart policy.
+ */
+export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown' | 'health' | 'requested';
 
 /** Stops that end the program's run; a `health` stop is a restart under the restart policy. */
-export const PLANNED_STOPS: ReadonlySet<StopReason> = new Set(['stop', 'restart', 'remove', 'shutdown']);
+export const PLANNED_STOPS: ReadonlySet<StopReason> = new Set(['stop', 'restart', 'remove', 'shutdown', 'requested']);
 
 export interface LiveProcess {
   pid: number;
@@ -16,8 +20,19 @@ export interface LiveProcess {
   startedAt: number;
   /** stopsecs when it started, so a removed program still stops gracefully. */
   stopsecs: number;
-  /** Re-adopted after a daemon restart: not our child, exit status unknowable. */
+  /** Re-adopted after a daemon restart: not our child, exit status may be unknowable. */
   adopted: boolean;
+}
+
+/**
+ * A hook runs outside the reconcile pass (it may take up to a minute): the applier launches it
+ * and records its outcome here when it ends, then wakes the key. `token` ties an outcome to the
+ * launch it belongs to, so a late outcome of an abandoned attempt is ignored.
+ */
+export interface HookRun {
+  token: number;
+  /** null while it runs; then null error = success. */
+  outcome: { error: string | null } | null;
 }
 
 /** The process controller's view of one program (observed, in memory). */
@@ -34,12 +49,14 @@ export interface ProcState {
   appliedStart: number;
   appliedRestart: number;
   lastExit: LastExit | null;
-  /** Set by daemon shutdown: stop regardless of intent, without changing the stored intent. */
-  shutdown: boolean;
-  /** Why the program is not started yet (dependencies), shown as detail. */
+  /** Why the program is not started yet (dependencies, a hook) or not stopped yet (stop order). */
   waiting: string | null;
-  /** The pid the health controller asked to restart (restart_on_failure). */
-  healthRestartPid: number | null;
+  /** The pre_start hook of the current start attempt. */
+  preStart: HookRun | null;
+  /** The post_stop hook of the last exit: a new start waits for it. */
+  postStop: HookRun | null;
+  /** Last hook token handed out. */
+  hookToken: number;
 }
 
 export function initialProcState(intent: Intent | undefined): ProcState {
@@ -54,8 +71,9 @@ export function initialProcState(intent: Intent | undefined): ProcState {
     appliedStart: intent?.start_seq ?? 0,
     appliedRestart: intent?.restart_seq ?? 0,
     lastExit: null,
-    shutdown: false,
     waiting: null,
-    healthRestartPid: null,
+    preStart: null,
+    postStop: null,
+    hookToken: 0,
   };
 }

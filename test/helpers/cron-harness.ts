@@ -2,8 +2,7 @@ import { MemoryLevel } from 'memory-level';
 import { CronController } from '../../controllers/cron/controller.js';
 import { FakeOs } from '../../controllers/os/fake.js';
 import { FakeClock } from '../../reconciler/fake-clock.js';
-import { loopDriver } from './loop-driver.js';
-import { Reconciler } from '../../reconciler/reconciler.js';
+import { managerHarness } from './manager-harness.js';
 import { CronMarks } from '../../state/cron-marks.js';
 import type { EventInput } from '../../state/events/types.js';
 import { ObservedRegistry } from '../../state/observed.js';
@@ -32,10 +31,9 @@ export async function cronHarness(opts: CronHarnessOptions = {}) {
   const store = await ProgramStore.fromDb(db);
   const observed = new ObservedRegistry();
   const marks = new CronMarks(store.meta);
-  await marks.load();
   const events: EventInput[] = [];
   let random = 0;
-  const loop: { reconciler?: Reconciler<string> } = {};
+  const m = managerHarness(clock, store, observed);
   const cron = new CronController({
     store,
     observed,
@@ -44,15 +42,12 @@ export async function cronHarness(opts: CronHarnessOptions = {}) {
     clock,
     marks,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
-    enqueue: (id) => loop.reconciler?.enqueue(id),
+    boot: { epoch: store.epoch, adopted: new Set() },
+    wake: m.wake('cron'),
     random: () => random,
   });
-  const reconciler = (loop.reconciler = new Reconciler(clock, cron.reconcile));
-  store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
-  for (const r of store.list()) reconciler.enqueue(r.id);
-  reconciler.start();
-
-  const { settle, advance } = loopDriver(clock, [reconciler]);
+  await m.start(cron);
+  const { settle, advance } = m;
   const advanceTo = (at: number) => advance(at - clock.now());
   const add = async (config: Partial<ProgramConfig> & { name: string; cron: string }) => {
     const [record] = await store.create([{ command: 'job', cron_tz: 'UTC', ...config }], clock.now());
@@ -73,7 +68,11 @@ export async function cronHarness(opts: CronHarnessOptions = {}) {
     marks,
     events,
     cron,
-    reconciler,
+    /** Daemon shutdown (a condition every planner reads). */
+    shutdown: async () => {
+      observed.beginShutdown();
+      await settle();
+    },
     settle,
     advance,
     advanceTo,
@@ -90,14 +89,10 @@ export async function cronHarness(opts: CronHarnessOptions = {}) {
     setRandom: (r: number) => (random = r),
     /** Stops the loop and flushes marks, leaving the database open (a daemon going down). */
     down: async () => {
-      cron.stop();
-      await reconciler.stop();
-      await marks.flush();
+      await m.stop();
     },
     close: async () => {
-      cron.stop();
-      await reconciler.stop();
-      await marks.flush();
+      await m.stop();
       await store.close();
     },
   };

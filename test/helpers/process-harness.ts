@@ -2,43 +2,44 @@ import { MemoryLevel } from 'memory-level';
 import { FakeOs } from '../../controllers/os/fake.js';
 import { ProcessController } from '../../controllers/process/controller.js';
 import { FakeClock } from '../../reconciler/fake-clock.js';
-import { loopDriver } from './loop-driver.js';
-import { Reconciler } from '../../reconciler/reconciler.js';
+import { managerHarness } from './manager-harness.js';
+import { signalOwner } from '../../controllers/program-controller.js';
 import { ProgramActions } from '../../operations/actions.js';
 import type { EventInput } from '../../state/events/types.js';
 import { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramConfig } from '../../state/program.js';
 import { ProgramStore } from '../../state/store.js';
+import { RuntimeStore } from '../../state/runtime-store.js';
 
 /**
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
  * reconcile loop, deterministic and without sleeps.
  */
-export async function processHarness() {
-  const os = new FakeOs();
+export async function processHarness(opts: { db?: MemoryLevel<string, string>; os?: FakeOs; runtime?: boolean } = {}) {
+  const os = opts.os ?? new FakeOs();
   const clock = new FakeClock();
-  const store = await ProgramStore.fromDb(new MemoryLevel());
+  const db = opts.db ?? new MemoryLevel<string, string>();
+  if (db.status === 'closed') await db.open(); // a restarted daemon: memory-level keeps its data
+  const store = await ProgramStore.fromDb(db);
   const observed = new ObservedRegistry();
   const events: EventInput[] = [];
   let random = 0.5;
-  const loop: { reconciler?: Reconciler<string> } = {};
+  const m = managerHarness(clock, store, observed);
   const controller = new ProcessController({
     store,
     observed,
     events: { emit: (e) => events.push(e) },
     os,
     clock,
-    runtime: null,
+    runtime: opts.runtime ? new RuntimeStore(store.meta) : null,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
-    enqueue: (id) => loop.reconciler?.enqueue(id),
+    boot: { epoch: store.epoch, adopted: new Set() },
+    wake: m.wake('process'),
     random: () => random,
   });
-  const reconciler = (loop.reconciler = new Reconciler(clock, controller.reconcile));
-  store.onChange((ids) => ids.forEach((id) => reconciler.enqueue(id)));
-  reconciler.start();
-
+  await m.start(controller);
   /** Lets the loop run until nothing is ready (timers in the future stay pending). */
-  const { settle, advance } = loopDriver(clock, [reconciler]);
+  const { settle, advance } = m;
   const add = async (config: Partial<ProgramConfig> & { name: string }) => {
     const [record] = await store.create([{ command: 'app', ...config }]);
     await settle();
@@ -47,14 +48,15 @@ export async function processHarness() {
   const pidOf = (id: string) => observed.get(id).pid!;
   const types = () => events.map((e) => e.event);
   return {
+    db,
     os,
     clock,
     store,
     observed,
     events,
     controller,
-    reconciler,
-    actions: new ProgramActions(store, observed, controller),
+    manager: m.manager,
+    actions: new ProgramActions(store, observed, signalOwner([controller])),
     settle,
     advance,
     add,
@@ -62,8 +64,14 @@ export async function processHarness() {
     types,
     setRandom: (r: number) => (random = r),
     status: (id: string) => observed.get(id).status,
+    /** Stops the loops and closes the store (the database stays for a "restarted daemon"). */
     close: async () => {
-      await reconciler.stop();
+      await m.stop();
+      await store.close();
+    },
+    /** The daemon dies: nothing is stopped or flushed beyond what already reached the store. */
+    crash: async () => {
+      await m.stop();
       await store.close();
     },
   };

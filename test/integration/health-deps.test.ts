@@ -29,7 +29,7 @@ test('an http check makes the program Healthy, then Unhealthy, restarts it with 
   const port = await freePort();
   const flag = join(d.root, 'fail-now');
   const id = await create('web', node('http-ok.js', [port, flag], {
-    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true },
+    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true, start_period_secs: 30 },
     backoff_secs: 0,
   }));
   const healthy = await statusIs(id, 'Healthy');
@@ -58,7 +58,8 @@ test('a tcp check and dependency ordering: a three-program chain starts in order
   await statusIs(web, 'Running');
   const [dbD, apiD, webD] = await Promise.all([detail(db), detail(api), detail(web)]);
   assert.equal(dbD.status, 'Healthy');
-  assert.ok(dbD.state.health.last.at <= apiD.started_at, 'api started after db was Healthy');
+  // tcp-after.js listens 700 ms after it starts: db cannot be Healthy earlier, so neither can api start.
+  assert.ok(apiD.started_at >= dbD.started_at + 700, 'api started after db was Healthy');
   assert.ok(apiD.started_at <= webD.started_at, 'web started after api');
   // Stopping many stops dependants first.
   const stop = await d.request('POST', '/api/v1/programs/batch', { target_ids: [db, api, web], action: { type: 'Stop', payload: { force: false } } });
@@ -77,8 +78,9 @@ test('an exec check runs in the program environment; a disabled check is stored 
   assert.match(metrics, /svc_events_written_total \d+/);
   assert.match(metrics, /svc_events_dropped_total 0/);
   const off = await create('off', node('forever.js', [], { health_check: { type: 'tcp', port: 1, enabled: false } }));
-  await statusIs(off, 'Running');
-  await new Promise((r) => setTimeout(r, 500));
+  const on = await create('on', node('forever.js', [], { health_check: { type: 'tcp', port: 1, interval_secs: 0.2 } }));
+  // Once the enabled twin has been probed, a disabled check would have been too.
+  await eventually(async () => ((await detail(on)).state.health?.last ? true : null), 15_000, 'a probe of the enabled twin');
   const o = await detail(off);
   assert.equal(o.status, 'Running');
   assert.equal(o.state.health, null);

@@ -1,7 +1,7 @@
-import { systemClock, type Clock } from '../../reconciler/clock.js';
 import type { LogLine } from '../../api/wire.js';
 import { LOG_CLOSE_NOT_FOUND, connectLogSocket } from './log-socket.js';
 import type { ApiClient } from './http.js';
+import { realTimer, type Timer } from './timer.js';
 
 /** live: WebSocket; polling: HTTP tail every second (no WebSocket route); closed: program gone. */
 export type LogMode = 'connecting' | 'live' | 'polling' | 'closed';
@@ -16,7 +16,7 @@ export interface FollowLogsOptions {
   /** The last lines over HTTP: the snapshot before the stream, and the fallback poll. */
   tail(): Promise<LogLine[]>;
   pollMs: number;
-  clock?: Clock;
+  clock?: Timer;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface FollowLogsOptions {
  * function that stops everything.
  */
 export function followLogs(client: ApiClient, id: string, opts: FollowLogsOptions, sink: LogSink): () => void {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? realTimer;
   let stopped = false;
   let socket: ReturnType<typeof connectLogSocket> | null = null;
   let cancelTimer: (() => void) | null = null;

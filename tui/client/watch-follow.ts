@@ -1,5 +1,5 @@
-import type { Clock } from '../../reconciler/clock.js';
 import type { SystemStats, WatchMessage, WatchProgram } from '../../api/wire.js';
+import type { Timer } from './timer.js';
 import type { WatchHandlers } from './watch.js';
 
 /** Receives the state of svcd as the watch stream tells it, and the state of the link. */
@@ -16,7 +16,7 @@ export interface WatchSink {
 export interface FollowWatchDeps {
   /** Opens one stream (openWatch); resolves with its close function. */
   connect(handlers: WatchHandlers): Promise<() => void>;
-  clock: Clock;
+  clock: Timer;
   /** First retry delay; doubles per failure up to `maxRetryMs`. */
   retryMs: number;
   maxRetryMs: number;

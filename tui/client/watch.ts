@@ -1,4 +1,4 @@
-import { WATCH_SYSTEM_INTERVAL_MS, type WatchMessage } from '../../api/wire.js';
+import type { WatchMessage } from '../../api/wire.js';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { SseParser } from './sse.js';
@@ -9,8 +9,8 @@ export interface WatchHandlers {
   end(err: ApiError): void;
 }
 
-/** Silence longer than this (three missed `system` lines) means the link is gone. */
-export const WATCH_IDLE_MS = WATCH_SYSTEM_INTERVAL_MS * 3;
+/** svcd sends a `system` line every 3 s (docs/api.md): 9 s of silence means the link is gone. */
+export const WATCH_IDLE_MS = 9000;
 
 /**
  * One connection to `GET /api/v1/watch` (docs/api.md). Resolves with the function that closes

@@ -1,7 +1,7 @@
-import { systemClock, type Clock } from '../../reconciler/clock.js';
 import type { ApiClient } from '../client/http.js';
 import { followLogs } from '../client/log-follow.js';
 import { routes } from '../client/routes.js';
+import { realTimer, type Timer } from '../client/timer.js';
 import { openWatch } from '../client/watch.js';
 import { followWatch } from '../client/watch-follow.js';
 import type { DashboardClient, EventQuery } from './client.js';
@@ -12,12 +12,12 @@ export interface ApiDashboardOptions {
   /** First reconnection delay of the watch stream, doubling up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
-  clock?: Clock;
+  clock?: Timer;
 }
 
 /** The dashboard's client over tui/client/: the watch stream, typed routes and the log follower. */
 export function apiDashboardClient(api: ApiClient, opts: ApiDashboardOptions = {}): DashboardClient {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? realTimer;
   return {
     watch: (sink) => followWatch({ connect: (h) => openWatch(api, h), clock, retryMs: opts.retryMs ?? 1000, maxRetryMs: opts.maxRetryMs ?? 5000 }, sink),
     detail: (id) => routes.getProgram(api, id),

@@ -311,11 +311,19 @@ test('stop pauses the schedule and stops runs in flight; slots while paused are 
   await h.close();
 });
 
+test('autostart controls boot-time start only: a cron schedule with autostart false is active from creation', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'a', cron: '* * * * *', autostart: false });
+  assert.equal(h.status(id), 'Scheduled');
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 1, 'it fires');
+  await h.close();
+});
+
 test('a forced stop kills runs at once; a pause survives a daemon restart as a pause (no catch-up)', async () => {
   const h1 = await cronHarness();
   const id = await h1.add({ name: 'f', cron: '* * * * *', catchup: 'all', autostart: false });
-  assert.equal(h1.status(id), 'Stopped', 'autostart false: the schedule starts paused');
-  await h1.resume(id);
+  assert.equal(h1.status(id), 'Scheduled', 'autostart false does not pause a schedule');
   await h1.advance(MIN);
   await h1.pause(id, true);
   assert.deepEqual(h1.os.alive(), []);
@@ -359,8 +367,7 @@ test('daemon shutdown stops runs without changing intent or the mark', async () 
   const h = await cronHarness();
   const id = await h.add({ name: 's', cron: '* * * * *' });
   await h.advance(MIN);
-  h.cron.markShutdown([id]);
-  await h.settle();
+  await h.shutdown();
   assert.deepEqual(h.os.alive(), []);
   assert.match(h.ofType('cron_exit')[0].msg, /stopped by daemon shutdown/);
   assert.equal(h.store.get(id)!.intent.run, 'running');

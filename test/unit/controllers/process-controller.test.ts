@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { MIN_RESTART_DELAY_MS } from '../../../controllers/process/backoff.js';
 import { processHarness } from '../../helpers/process-harness.js';
 
 test('a new program is spawned and reported Running with process_started', async () => {
@@ -68,7 +69,7 @@ test('backoff -> fatal when retry_limit is reached, with one process_backoff per
   const id = await h.add({ name: 'doomed', retry_limit: 2, backoff_secs: 0 });
   for (let i = 0; i < 3; i++) {
     h.os.exit(h.pidOf(id), 2);
-    await h.settle();
+    await h.advance(MIN_RESTART_DELAY_MS);
   }
   assert.equal(h.status(id), 'Fatal');
   assert.deepEqual(
@@ -104,11 +105,15 @@ test('a manual start clears Fatal and resets the retry counter', async () => {
   await h.close();
 });
 
-test('backoff with backoff_secs 0 respawns at once, in the same pass', async () => {
+test('backoff with backoff_secs 0 respawns after the restart floor, never back to back', async () => {
   const h = await processHarness();
   const id = await h.add({ name: 'fast', backoff_secs: 0 });
   h.os.exit(h.pidOf(id), 1);
   await h.settle();
+  assert.equal(h.status(id), 'Backoff');
+  await h.advance(MIN_RESTART_DELAY_MS - 1);
+  assert.equal(h.os.spawnCount, 1, 'not before the floor');
+  await h.advance(1);
   assert.equal(h.status(id), 'Running');
   assert.equal(h.os.spawnCount, 2);
   await h.close();
@@ -157,7 +162,7 @@ test('running resets retries after startsecs of stable run', async () => {
   const h = await processHarness();
   const id = await h.add({ name: 'flaky', startsecs: 5, retry_limit: 1, backoff_secs: 0 });
   h.os.exit(h.pidOf(id), 1);
-  await h.settle();
+  await h.advance(MIN_RESTART_DELAY_MS);
   assert.equal(h.observed.get(id).retries, 1);
   await h.advance(4999);
   assert.equal(h.observed.get(id).retries, 1, 'not yet stable');
@@ -165,7 +170,8 @@ test('running resets retries after startsecs of stable run', async () => {
   assert.equal(h.observed.get(id).retries, 0, 'stable: counter reset');
   h.os.exit(h.pidOf(id), 1);
   await h.settle();
-  assert.equal(h.status(id), 'Running', 'a fresh retry budget, not Fatal');
+  assert.equal(h.status(id), 'Backoff', 'a fresh retry budget, not Fatal');
+  assert.equal(h.observed.get(id).retries, 1);
   await h.close();
 });
 
@@ -175,7 +181,7 @@ test('every exit counts, not only exits before startsecs: quick crashes after a 
   await h.advance(60_000);
   for (let i = 0; i < 3; i++) {
     h.os.exit(h.pidOf(id), 1);
-    await h.settle();
+    await h.advance(MIN_RESTART_DELAY_MS);
   }
   assert.equal(h.status(id), 'Fatal');
   await h.close();
@@ -245,8 +251,8 @@ test('start on a running program is a no-op; reconcile twice is harmless', async
   const h = await processHarness();
   const id = await h.add({ name: 'once' });
   await h.actions.start([h.store.get(id)!]);
-  h.reconciler.enqueue(id);
-  h.reconciler.enqueue(id);
+  h.manager.enqueue('process', id);
+  h.manager.enqueue('process', id);
   await h.settle();
   assert.equal(h.os.spawnCount, 1);
   await h.close();
@@ -256,6 +262,7 @@ test('a spawn failure goes through the restart policy and is recorded', async ()
   const h = await processHarness();
   h.os.failSpawn.set('missing', 'command not found: missing');
   const id = await h.add({ name: 'm', command: 'missing', retry_limit: 1, backoff_secs: 0 });
+  await h.advance(MIN_RESTART_DELAY_MS);
   assert.equal(h.status(id), 'Fatal');
   const msgs = h.events.map((e) => `${e.event}: ${e.msg}`);
   assert.ok(msgs.some((m) => m.startsWith('process_exit: spawn failed: command not found')), msgs.join('\n'));

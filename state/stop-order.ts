@@ -1,4 +1,4 @@
-import { withDefaults, type ProgramRecord } from '../../state/program.js';
+import { withDefaults, type ProgramRecord } from './program.js';
 
 /**
  * Splits programs into stop levels: dependants before what they depend on, and within that,

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { ServicesContext, type Services } from '../../../web/src/app/context.js';
+import { ProgramTable, ROW_HEIGHT } from '../../../web/src/components/ProgramTable.js';
+import { PlanView } from '../../../web/src/components/PlanView.js';
+import { ExtensionPage } from '../../../web/src/extensions/ExtensionPage.js';
+import { parsePlan } from '../../../web/src/logic/plan.js';
+import { UsageHistory } from '../../../web/src/logic/usage-history.js';
+import { row } from './rows.js';
+
+/** Services whose every HTTP call fails the test: a rendered piece must not call the daemon. */
+function services(over: Partial<Services> = {}): Services {
+  const fail = () => Promise.reject(new Error('no HTTP call expected'));
+  return {
+    http: { get: fail, send: fail },
+    feed: { subscribe: () => () => undefined, current: () => ({ rows: [], loaded: true, error: null, at: 0 }), refresh: () => undefined },
+    history: new UsageHistory(),
+    token: () => null,
+    role: null,
+    panels: [],
+    ...over,
+  };
+}
+
+const withServices = (node: ReactNode, over: Partial<Services> = {}) => renderToStaticMarkup(<ServicesContext.Provider value={services(over)}>{node}</ServicesContext.Provider>);
+
+const noop = () => undefined;
+
+test('the table puts only the first window of 500 programs in the DOM, with the rest as padding', () => {
+  const rows = Array.from({ length: 500 }, (_, i) => row(`p${String(i).padStart(3, '0')}`, { id: `id${i}` }));
+  const html = renderToStaticMarkup(
+    <ProgramTable rows={rows} marked={new Set(['id1'])} cursor="id0" sort={{ column: 'name', desc: false }} now={5000} onSort={noop} onMark={noop} onMarkAll={noop} onCursor={noop} onKey={noop} />,
+  );
+  const rendered = html.match(/<tr[^>]*data-id=/g) ?? [];
+  assert.ok(rendered.length > 10 && rendered.length <= 40, `rendered ${rendered.length} rows`);
+  assert.match(html, /data-name="p000"/);
+  assert.doesNotMatch(html, /data-name="p499"/);
+  const pad = /class="pad" style="height:(\d+)px"/.exec(html);
+  assert.equal(Number(pad?.[1]), (500 - rendered.length) * ROW_HEIGHT);
+  assert.match(html, /aria-sort="ascending"/);
+  assert.match(html, /class="cursor"/);
+  assert.match(html, /aria-selected="true"/);
+});
+
+test('a row shows status, pid, cpu, memory, uptime, restarts, health, next run and source', () => {
+  const html = renderToStaticMarkup(
+    <ProgramTable
+      rows={[row('web', { status: 'Healthy', pid: 42, cpu_usage: 12.345, mem_usage: 3 * 1024 * 1024, started_at: 1000, restarts: 2, check: 'http', source: 'stack:web.toml' })]}
+      marked={new Set()}
+      cursor={null}
+      sort={{ column: 'cpu', desc: true }}
+      now={66_000}
+      onSort={noop}
+      onMark={noop}
+      onMarkAll={noop}
+      onCursor={noop}
+      onKey={noop}
+    />,
+  );
+  for (const text of ['Healthy', '>42<', '12.3%', '3.0 MiB', '1m5s', '>2<', '>ok<', 'stack:web.toml']) assert.ok(html.includes(text), `missing ${text}`);
+  assert.match(html, /aria-sort="descending"/);
+});
+
+test('the plan view groups created, updated (restart marked) and pruned', () => {
+  const html = renderToStaticMarkup(<PlanView plan={parsePlan(['created web', 'updated api (restart)', 'pruned old'])} done={false} />);
+  assert.match(html, /Dry run:<\/b> 1 to create, 1 to update \(1 restart\), 1 to prune/);
+  assert.match(html, /plan-created[\s\S]*web/);
+  assert.match(html, /plan-updated[\s\S]*api[\s\S]*restarts/);
+  assert.match(html, /plan-pruned[\s\S]*old/);
+  assert.doesNotMatch(html, /plan-unchanged/);
+});
+
+test('an extension panel the daemon does not list is not drawn, and calls nothing', () => {
+  const html = withServices(<ExtensionPage panel="tokens" />);
+  assert.match(html, /needs the ui plugin/);
+  assert.doesNotMatch(html, /Create token/);
+  const listed = withServices(<ExtensionPage panel="tokens" />, { panels: [{ id: 'tokens', title: 'Tokens' }], role: 'admin' });
+  assert.match(listed, /Create token/);
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendLines, EMPTY_LOG, highlight, viewLines } from '../../../web/src/logic/log-buffer.js';
+import { parseLine, logSocketUrl } from '../../../web/src/api/log-follow.js';
+
+const out = (content: string) => ({ source: 'stdout' as const, content });
+const err = (content: string) => ({ source: 'stderr' as const, content });
+const all = { stdout: true, stderr: true, search: '', pausedAt: null };
+
+test('a snapshot replaces, stream lines append, the buffer keeps the newest `cap` lines', () => {
+  let buf = appendLines(EMPTY_LOG, [out('a'), out('b')], true);
+  buf = appendLines(buf, [err('c')], false);
+  assert.deepEqual(buf.lines.map((l) => [l.seq, l.content]), [[0, 'a'], [1, 'b'], [2, 'c']]);
+  buf = appendLines(buf, [out('x')], true);
+  assert.deepEqual(buf.lines.map((l) => l.content), ['x']);
+  buf = appendLines(buf, [out('1'), out('2'), out('3')], false, 2);
+  assert.deepEqual(buf.lines.map((l) => l.content), ['2', '3']);
+});
+
+test('the view filters by stream and search; a pause holds new lines back and counts them', () => {
+  let buf = appendLines(EMPTY_LOG, [out('GET /a'), err('error: boom'), out('get /b')], true);
+  assert.deepEqual(viewLines(buf, { ...all, stderr: false }).lines.map((l) => l.content), ['GET /a', 'get /b']);
+  assert.deepEqual(viewLines(buf, { ...all, search: 'get' }).lines.map((l) => l.content), ['GET /a', 'get /b']);
+  const pausedAt = buf.next;
+  buf = appendLines(buf, [out('later 1'), out('later 2')], false);
+  const paused = viewLines(buf, { ...all, pausedAt });
+  assert.equal(paused.lines.length, 3);
+  assert.equal(paused.held, 2);
+  assert.equal(viewLines(buf, all).lines.length, 5);
+});
+
+test('highlight splits around every match, any case', () => {
+  assert.deepEqual(highlight('Error and error', 'error'), [
+    { text: 'Error', hit: true },
+    { text: ' and ', hit: false },
+    { text: 'error', hit: true },
+  ]);
+  assert.deepEqual(highlight('plain', ''), [{ text: 'plain', hit: false }]);
+});
+
+test('WebSocket messages and address: JSON lines only; the token rides in ?token=', () => {
+  assert.deepEqual(parseLine('{"source":"stderr","content":"x","ts":5}'), { source: 'stderr', content: 'x', ts: 5 });
+  assert.equal(parseLine('not json'), null);
+  assert.equal(parseLine('{"source":"stdout"}'), null);
+  assert.equal(logSocketUrl({ protocol: 'http:', host: '127.0.0.1:9002' }, 'abc', null), 'ws://127.0.0.1:9002/ws?id=abc');
+  assert.equal(logSocketUrl({ protocol: 'https:', host: 'h' }, 'abc', 'a b&c'), 'wss://h/ws?id=abc&token=a+b%26c');
+});

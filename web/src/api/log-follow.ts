@@ -1,0 +1,87 @@
+import type { Http } from './http.js';
+import type { LogLine } from './types.js';
+
+/** connecting, live (WebSocket open), closed (program gone, or the credential refused). */
+export type LogMode = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+export interface LogSink {
+  lines(lines: LogLine[], replace: boolean): void;
+  mode(mode: LogMode, reason?: string): void;
+}
+
+/** Close codes of `/ws` (api/ws/log-hub.ts). */
+const NOT_FOUND = 4404;
+const UNAUTHORIZED = 4401;
+
+/**
+ * `ws(s)://<this host>/ws?id=<uuid>`. Browsers cannot set headers on a WebSocket, so the
+ * session's credential goes in `?token=` (the daemon accepts it alongside the header).
+ */
+export function logSocketUrl(loc: { protocol: string; host: string }, id: string, token: string | null): string {
+  const scheme = loc.protocol === 'https:' ? 'wss' : 'ws';
+  const q = new URLSearchParams({ id });
+  if (token) q.set('token', token);
+  return `${scheme}://${loc.host}/ws?${q}`;
+}
+
+/**
+ * Snapshot then stream: on every (re)connect the last `tail` lines come over HTTP and replace
+ * what is shown, then each WebSocket message appends. A dropped socket reconnects with backoff.
+ * Returns the function that stops everything.
+ */
+export function followLogs(opts: { http: Http; id: string; token: string | null; tail: number }, sink: LogSink): () => void {
+  let stopped = false;
+  let ws: WebSocket | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let backoff = 500;
+
+  const snapshot = async () => {
+    try {
+      const res = await opts.http.get<{ logs: LogLine[] }>(`/api/v1/programs/${encodeURIComponent(opts.id)}/logs?tail=${opts.tail}`);
+      if (!stopped) sink.lines(res.logs, true);
+    } catch {
+      // The stream still runs; the list's own refresh reports a lost daemon.
+    }
+  };
+
+  const connect = () => {
+    sink.mode('connecting');
+    const socket = new WebSocket(logSocketUrl(location, opts.id, opts.token));
+    ws = socket;
+    socket.onopen = () => {
+      backoff = 500;
+      sink.mode('live');
+      void snapshot();
+    };
+    socket.onmessage = (ev: MessageEvent) => {
+      const line = parseLine(ev.data);
+      if (line && !stopped) sink.lines([line], false);
+    };
+    socket.onclose = (ev: CloseEvent) => {
+      if (stopped) return;
+      ws = null;
+      if (ev.code === NOT_FOUND) return sink.mode('closed', ev.reason || 'program not found');
+      if (ev.code === UNAUTHORIZED) return sink.mode('closed', ev.reason || 'authentication required');
+      sink.mode('reconnecting', ev.reason || undefined);
+      timer = setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 5000);
+    };
+  };
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    ws?.close(1000, 'page closed');
+  };
+}
+
+export function parseLine(data: unknown): LogLine | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const m = JSON.parse(data) as Partial<LogLine>;
+    if (typeof m.content !== 'string') return null;
+    return { source: m.source === 'stderr' ? 'stderr' : 'stdout', content: m.content, ts: typeof m.ts === 'number' ? m.ts : undefined };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The shapes the dashboard reads from the daemon. Type-only imports from where the daemon defines
+ * them: nothing of the daemon is bundled, the dashboard only talks HTTP and WebSocket.
+ */
+import type { ActionOutcome } from '../../../operations/actions.js';
+import type { EventRecord } from '../../../state/events/types.js';
+import type { CronObserved, HealthView, LastExit } from '../../../state/observed.js';
+
+export type { EventRecord, LastExit, HealthView };
+export type BatchOutcome = ActionOutcome;
+
+/** A list item (spec: Program summary, plus restarts, start time and the cron fields). */
+export interface ProgramSummary {
+  id: string;
+  name: string;
+  status: string;
+  pid: number | null;
+  cpu_usage: number;
+  mem_usage: number;
+  restarts: number;
+  started_at: number | null;
+  next_fire_at?: number | null;
+  cron_running?: number;
+}
+
+/** The stored configuration of a program (as returned; the daemon redacts by role). */
+export type ProgramConfig = Record<string, unknown> & { name: string; command: string; source?: string; cron?: string };
+
+export interface ProgramDetail extends ProgramSummary {
+  config: ProgramConfig;
+  state: {
+    status: string;
+    desired?: 'running' | 'stopped';
+    pid: number | null;
+    started_at: number | null;
+    uptime_secs: number | null;
+    retries: number;
+    restarts: number;
+    next_retry_at: number | null;
+    last_exit: LastExit | null;
+    detail: string | null;
+    health: HealthView | null;
+    cpu_usage: number;
+    mem_usage: number;
+    cron?: CronObserved;
+  };
+  revision?: number;
+  created_at?: number;
+  updated_at?: number;
+}
+
+/** A table row: the summary plus what the table shows from the configuration. */
+export interface ProgramRow extends ProgramSummary {
+  source: string | null;
+  cron: string | null;
+  /** The health check type, or null without one. */
+  check: string | null;
+}
+
+export interface SystemStats {
+  cpu_percent: number;
+  memory_used_bytes: number;
+  memory_total_bytes: number;
+  timestamp: number;
+}
+
+export interface EventStats {
+  total: number;
+  by_type: Record<string, number>;
+  first_ts: number | null;
+  last_ts: number | null;
+}
+
+export interface LicenseInfo {
+  issued_to?: string;
+  issued_at?: number;
+  major_version?: number;
+  grants?: string[];
+  expires_at?: number;
+  license_id?: string;
+  features?: string[];
+  plugin_versions?: Record<string, string>;
+}
+
+export interface AuthStatus {
+  auth_required: boolean;
+  mode?: string;
+  authenticated?: boolean;
+  role?: string;
+  security_plugin?: boolean;
+}
+
+export type ActionType = 'Start' | 'Stop' | 'Restart' | 'Remove' | 'Signal';
+
+export interface BatchAction {
+  type: ActionType;
+  payload: { force?: boolean; signal?: string } | null;
+}
+
+export interface LogLine {
+  source: 'stdout' | 'stderr';
+  content: string;
+  ts?: number;
+}
+
+export interface StackResponse {
+  status: string;
+  dry_run: boolean;
+  source: string;
+  lines: string[];
+}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { errorText } from '../api/http.js';
+import type { ProgramDetail } from '../api/types.js';
+import { useServices } from '../app/context.js';
+import { roleAtLeast } from '../logic/panels.js';
+
+/**
+ * The stored configuration as JSON (the daemon redacts secrets for roles that may not see
+ * them), and an editor that sends `PUT /api/v1/programs/{id}`: only the fields present change,
+ * a field removed from the text is left as it is. The daemon's message shows under the editor.
+ */
+export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDetail; onSaved: () => void; onRestart: () => void }) {
+  const { http, role } = useServices();
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const pretty = JSON.stringify(detail.config, null, 2);
+  const save = async () => {
+    if (text === null) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      setError(new Error(`not JSON: ${(err as Error).message}`));
+      return;
+    }
+    setBusy(true);
+    try {
+      // The write path is recorded as the program's source (spec: provenance label).
+      await http.send('PUT', `/api/v1/programs/${detail.id}`, { ...(body as object), source: 'web:update' });
+      setText(null);
+      setError(null);
+      setSaved(true);
+      onSaved();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (text === null) {
+    return (
+      <div className="config">
+        <pre className="code" tabIndex={0} aria-label="Configuration">
+          {pretty}
+        </pre>
+        {saved && (
+          <p className="report ok" role="status">
+            Saved. A running process keeps its old command and environment until it restarts.{' '}
+            <button type="button" onClick={onRestart}>
+              Restart now
+            </button>
+          </p>
+        )}
+        {roleAtLeast(role, 'operator') && (
+          <button
+            type="button"
+            onClick={() => {
+              setText(pretty);
+              setSaved(false);
+            }}
+          >
+            Edit configuration
+          </button>
+        )}
+      </div>
+    );
+  }
+  return (
+    <form
+      className="config form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <label>
+        Configuration (JSON; the same fields as <code>svc update</code>)
+        <textarea className="code" rows={Math.min(30, text.split('\n').length + 2)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} aria-invalid={error !== null} aria-describedby="config-error" />
+      </label>
+      {error !== null && (
+        <p className="error-note" role="alert" id="config-error">
+          {errorText(error)}
+        </p>
+      )}
+      <div className="buttons">
+        <button type="button" onClick={() => (setText(null), setError(null))}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={busy}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

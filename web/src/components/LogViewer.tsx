@@ -1,0 +1,82 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { followLogs, type LogMode } from '../api/log-follow.js';
+import { useServices } from '../app/context.js';
+import { appendLines, EMPTY_LOG, highlight, viewLines, type LogBuffer } from '../logic/log-buffer.js';
+
+const MODE_TEXT: Record<LogMode, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', closed: 'closed' };
+
+/**
+ * A program's logs: the last lines over HTTP, then live over the WebSocket `/ws?id=`. Pause
+ * freezes the view (new lines are kept and counted), search filters and highlights, and the
+ * stdout/stderr boxes choose the streams. Follows the bottom unless the user scrolled up.
+ */
+export function LogViewer({ id }: { id: string }) {
+  const { http, token } = useServices();
+  const [buf, setBuf] = useState<LogBuffer>(EMPTY_LOG);
+  const [mode, setMode] = useState<{ mode: LogMode; reason?: string }>({ mode: 'connecting' });
+  const [search, setSearch] = useState('');
+  const [stdout, setStdout] = useState(true);
+  const [stderr, setStderr] = useState(true);
+  const [pausedAt, setPausedAt] = useState<number | null>(null);
+  const box = useRef<HTMLPreElement>(null);
+  const stick = useRef(true);
+
+  useEffect(() => {
+    setBuf(EMPTY_LOG);
+    return followLogs(
+      { http, id, token: token(), tail: 500 },
+      {
+        lines: (lines, replace) => setBuf((b) => appendLines(b, lines, replace)),
+        mode: (m, reason) => setMode({ mode: m, reason }),
+      },
+    );
+  }, [http, id, token]);
+
+  const view = useMemo(() => viewLines(buf, { stdout, stderr, search, pausedAt }), [buf, stdout, stderr, search, pausedAt]);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [view.lines.length, view.lines[view.lines.length - 1]?.seq]);
+
+  return (
+    <div className="logs">
+      <div className="toolbar">
+        <span className={`live-dot mode-${mode.mode}`} aria-live="polite">
+          {MODE_TEXT[mode.mode]}
+          {mode.reason ? `: ${mode.reason}` : ''}
+        </span>
+        <input type="search" placeholder="Search logs" aria-label="Search logs" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <label className="check">
+          <input type="checkbox" checked={stdout} onChange={(e) => setStdout(e.target.checked)} /> stdout
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={stderr} onChange={(e) => setStderr(e.target.checked)} /> stderr
+        </label>
+        <button type="button" aria-pressed={pausedAt !== null} onClick={() => setPausedAt((p) => (p === null ? buf.next : null))}>
+          {pausedAt === null ? 'Pause' : `Resume${view.held ? ` (${view.held} new)` : ''}`}
+        </button>
+        <button type="button" onClick={() => setBuf(EMPTY_LOG)}>
+          Clear view
+        </button>
+      </div>
+      <pre
+        className="log-lines"
+        ref={box}
+        tabIndex={0}
+        aria-label="Log lines"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        {view.lines.length === 0 && <span className="muted">{search ? 'No line matches.' : 'No output yet.'}</span>}
+        {view.lines.map((l) => (
+          <div key={l.seq} className={`log-line ${l.source}`}>
+            {l.source === 'stderr' && <span className="stream">err </span>}
+            {highlight(l.content, search).map((part, i) => (part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+          </div>
+        ))}
+      </pre>
+    </div>
+  );
+}

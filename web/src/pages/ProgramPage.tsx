@@ -1,0 +1,82 @@
+import { ApiError, errorText } from '../api/http.js';
+import type { ActionType, ProgramDetail } from '../api/types.js';
+import { useServices } from '../app/context.js';
+import { useFeed, useLoad } from '../app/hooks.js';
+import { useActions } from '../app/use-actions.js';
+import { ConfigPanel } from '../components/ConfigPanel.js';
+import { EventsView } from '../components/EventsView.js';
+import { LogViewer } from '../components/LogViewer.js';
+import { ProgramOverview } from '../components/ProgramOverview.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+import { roleAtLeast } from '../logic/panels.js';
+import { PROGRAM_TABS, routeHash, type ProgramTab } from '../logic/routes.js';
+
+const TAB_TITLES: Record<ProgramTab, string> = { overview: 'Overview', logs: 'Logs', events: 'Events', config: 'Configuration' };
+const ACTIONS: ActionType[] = ['Start', 'Stop', 'Restart', 'Signal', 'Remove'];
+
+/** One program: its state and charts, live logs, event history and configuration, as tabs. */
+export function ProgramPage({ id, tab }: { id: string; tab: ProgramTab }) {
+  const { http, feed, role } = useServices();
+  const state = useFeed(feed);
+  const detail = useLoad(() => http.get<ProgramDetail>(`/api/v1/programs/${encodeURIComponent(id)}`), id, 2000);
+  const actions = useActions((type) => {
+    if (type === 'Remove') location.hash = '#/programs';
+    else detail.reload();
+  });
+  const row = state.rows.find((r) => r.id === id);
+  const d = detail.data;
+  const name = d?.name ?? row?.name ?? id;
+  const status = row?.status ?? d?.status;
+  const target = [{ id, name }];
+
+  if (detail.error instanceof ApiError && detail.error.status === 404 && !d) {
+    return (
+      <section className="page">
+        <h1>Program not found</h1>
+        <p>{errorText(detail.error)}</p>
+        <a href="#/programs">Back to the programs</a>
+      </section>
+    );
+  }
+  return (
+    <section className="page program-page" aria-labelledby="program-title">
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <a href="#/programs">Programs</a> / <span>{name}</span>
+      </nav>
+      <div className="toolbar">
+        <h1 id="program-title">{name}</h1>
+        {status && <StatusBadge status={status} />}
+        <span className="muted small mono">{id}</span>
+        {roleAtLeast(role, 'operator') && (
+          <div className="buttons" role="toolbar" aria-label={`Actions on ${name}`}>
+            {ACTIONS.map((a) => (
+              <button key={a} type="button" className={a === 'Remove' ? 'danger' : undefined} onClick={() => actions.ask(a, target)}>
+                {a === 'Signal' ? 'Signal…' : a}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {actions.report && (
+        <p className={`report ${actions.report.kind}`} role="status">
+          {actions.report.text}
+        </p>
+      )}
+      {detail.error !== null && d && <p className="error-note" role="alert">Not refreshed: {errorText(detail.error)}</p>}
+      <div className="tabs" role="tablist" aria-label="Program views">
+        {PROGRAM_TABS.map((t) => (
+          <a key={t} role="tab" aria-selected={t === tab} href={routeHash({ page: 'program', id, tab: t })} className={t === tab ? 'tab active' : 'tab'}>
+            {TAB_TITLES[t]}
+          </a>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={TAB_TITLES[tab]}>
+        {tab === 'logs' && <LogViewer id={id} />}
+        {tab === 'events' && <EventsView programId={id} />}
+        {tab === 'overview' && (d ? <ProgramOverview detail={d} now={state.at || Date.now()} /> : <p className="muted">Loading…</p>)}
+        {tab === 'config' && (d ? <ConfigPanel detail={d} onSaved={detail.reload} onRestart={() => actions.ask('Restart', target)} /> : <p className="muted">Loading…</p>)}
+      </div>
+      {actions.dialog}
+    </section>
+  );
+}

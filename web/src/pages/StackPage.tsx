@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { errorText } from '../api/http.js';
+import type { StackResponse } from '../api/types.js';
+import { useServices } from '../app/context.js';
+import { PlanView } from '../components/PlanView.js';
+import { roleAtLeast } from '../logic/panels.js';
+import { parsePlan } from '../logic/plan.js';
+import { CONTENT_TYPES, defaultSource, formatOfFile, guessFormat, type StackFormat } from '../logic/stack-format.js';
+
+const EXAMPLE = `# A stack: every program it lists is created or updated; with prune, the programs
+# an earlier apply of the same source created and this one no longer lists are removed.
+[[services]]
+name = "web"
+command = "python3"
+args = ["-m", "http.server", "8080"]
+`;
+
+interface Request {
+  text: string;
+  format: StackFormat;
+  prune: boolean;
+  source: string;
+}
+
+const same = (a: Request, b: Request) => a.text === b.text && a.format === b.format && a.prune === b.prune && a.source === b.source;
+
+/**
+ * Paste or upload a stack (TOML, YAML or JSON), see its dry-run plan (`PUT /api/v1/stack?
+ * dry_run=true`), then apply exactly what was planned. Editing anything invalidates the plan.
+ */
+export function StackPage() {
+  const { http, feed, role } = useServices();
+  const [text, setText] = useState('');
+  const [file, setFile] = useState<string | null>(null);
+  const [format, setFormat] = useState<StackFormat | 'auto'>('auto');
+  const [prune, setPrune] = useState(false);
+  const [source, setSource] = useState(defaultSource(null));
+  const [plan, setPlan] = useState<{ req: Request; res: StackResponse } | null>(null);
+  const [applied, setApplied] = useState<StackResponse | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const req: Request = { text, format: format === 'auto' ? (file ? (formatOfFile(file) ?? guessFormat(text)) : guessFormat(text)) : format, prune, source };
+  const planned = plan !== null && same(plan.req, req);
+
+  const send = async (dryRun: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const q = new URLSearchParams({ dry_run: String(dryRun), prune: String(req.prune), source: req.source });
+      const res = await http.send<StackResponse>('PUT', `/api/v1/stack?${q}`, req.text, CONTENT_TYPES[req.format]);
+      if (dryRun) {
+        setPlan({ req, res });
+        setApplied(null);
+      } else {
+        setApplied(res);
+        setPlan(null);
+        feed.refresh();
+      }
+    } catch (err) {
+      setError(err);
+      if (dryRun) setPlan(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="page stack-page" aria-labelledby="stack-title">
+      <div className="toolbar">
+        <h1 id="stack-title">Stack</h1>
+        <span className="muted">Declare programs in a file; see the plan first, then apply it.</span>
+      </div>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send(true);
+        }}
+      >
+        <div className="row">
+          <label>
+            Upload a file{' '}
+            <input
+              type="file"
+              accept=".toml,.yaml,.yml,.json"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (!f) return;
+                void f.text().then((t) => {
+                  setText(t);
+                  setFile(f.name);
+                  setSource(defaultSource(f.name));
+                });
+              }}
+            />
+          </label>
+          <label>
+            Format{' '}
+            <select value={format} onChange={(e) => setFormat(e.target.value as StackFormat | 'auto')}>
+              <option value="auto">detect ({req.format.toUpperCase()})</option>
+              <option value="toml">TOML</option>
+              <option value="yaml">YAML</option>
+              <option value="json">JSON</option>
+            </select>
+          </label>
+          <label>
+            Source label <input value={source} onChange={(e) => setSource(e.target.value)} size={24} aria-describedby="source-help" />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={prune} onChange={(e) => setPrune(e.target.checked)} /> Prune programs of this source that the stack no longer lists
+          </label>
+        </div>
+        <p id="source-help" className="muted small">
+          The source label scopes pruning: only programs last written with the same label can be pruned.
+        </p>
+        <label>
+          Stack
+          <textarea
+            className="code"
+            name="stack"
+            rows={16}
+            spellCheck={false}
+            placeholder={EXAMPLE}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-invalid={error !== null}
+            aria-describedby="stack-error"
+          />
+        </label>
+        {error !== null && (
+          <p className="error-note" role="alert" id="stack-error">
+            {errorText(error)}
+          </p>
+        )}
+        <div className="buttons">
+          <button type="submit" disabled={busy || !text.trim()}>
+            Plan (dry run)
+          </button>
+          {roleAtLeast(role, 'operator') && (
+            <button type="button" className="primary" disabled={busy || !planned} onClick={() => void send(false)} title={planned ? undefined : 'Run the dry run of this text first'}>
+              Apply
+            </button>
+          )}
+        </div>
+      </form>
+      {plan && <PlanView plan={parsePlan(plan.res.lines)} done={false} />}
+      {plan && !planned && <p className="muted">The stack changed since this plan: run the dry run again before applying.</p>}
+      {applied && <PlanView plan={parsePlan(applied.lines)} done />}
+    </section>
+  );
+}
