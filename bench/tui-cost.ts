@@ -1,9 +1,11 @@
 /**
- * `npm run build && node dist/bench/tui-cost.js [--programs 200] [--secs 30] [--settle 10]`
+ * `npm run build && node dist/bench/tui-cost.js [--programs 200] [--secs 30] [--settle 60]
+ * [--build DIR] [--cpu-prof]` (bench/README.md, "svc ui idle cost")
  * The dashboard's own cost: svcd with N `sleep 3600` programs, `svc ui` in a tmux session, then
  * over a window in which nothing changes, the CPU (utime+stime from /proc/<pid>/stat, as % of one
  * core) and RSS (VmRSS, sampled every second) of `svc ui`, and the daemon's CPU over the same
- * window (what the dashboard makes svcd do). It never asserts timings; it prints the figures and
+ * window (what the dashboard makes svcd do). `--build` takes svc and svcd from another build's
+ * dist/ (to compare before and after). It never asserts timings; it prints the figures and
  * writes them to bench/out/tui-cost.json. Every process it starts carries the run marker and is
  * killed by pid at the end (bench/cleanup.ts).
  */
