@@ -1,13 +1,15 @@
 import { PassThrough } from 'node:stream';
 import type { WatchMessage } from '../wire.js';
 
-/** What may wait for one slow watch client before it is dropped (bytes). */
+/** What may wait for one slow watch client before it is dropped (bytes, plus one message). */
 export const WATCH_BUFFER_LIMIT = 1024 * 1024;
 
 /**
  * A `text/event-stream` body: one `data:` line of JSON per message (JSON has no raw newlines).
- * What waits for the client is bounded: past `limit` bytes the client is dropped (`onDrop`), never
- * buffered without limit, so a stalled reader costs svcd at most `limit` and slows nobody.
+ * What waits for the client is bounded: a message that finds more than `limit` bytes still
+ * unread drops the client (`onDrop`), so a stalled reader costs svcd at most `limit` plus one
+ * message and slows nobody. The first message (a snapshot of thousands of programs may exceed
+ * the limit) always goes out.
  */
 export class SseStream {
   readonly body = new PassThrough();
@@ -29,7 +31,7 @@ export class SseStream {
 
   private write(frame: string): void {
     if (this.dropped || this.body.destroyed) return;
-    if (this.body.writableLength + this.body.readableLength + frame.length > this.limit) {
+    if (this.body.writableLength + this.body.readableLength > this.limit) {
       this.dropped = true;
       this.onDrop();
       return;
