@@ -41,7 +41,7 @@ export default tseslint.config(
  */
 function importRules() {
   const ours = (folders) => `^(\\.\\./)+(${folders.join('|')})/`;
-  const rule = (files, forbidden, typesOnly = []) => ({
+  const rule = (files, forbidden, typesOnly = [], extra = []) => ({
     files,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -50,6 +50,7 @@ function importRules() {
           patterns: [
             { regex: ours(forbidden), message: 'crosses an architecture boundary (docs/architecture.md, "Who may import whom")' },
             ...(typesOnly.length ? [{ regex: ours(typesOnly), allowTypeImports: true, message: 'only `import type` across this boundary' }] : []),
+            ...extra,
           ],
         },
       ],
@@ -64,7 +65,10 @@ function importRules() {
     rule(['observers/**/*.ts'], ['api', 'bin', 'tui', 'operations', 'stacks'], ['reconciler']),
     rule(['controllers/**/*.ts'], ['api', 'bin', 'tui', 'operations', 'stacks', 'observers']),
     rule(['api/**/*.ts'], ['bin', 'controllers', 'tui', 'observers'], ['reconciler']),
-    // The terminal talks HTTP; the CLI's offline `svc check` reads stacks and the schema.
-    rule(['tui/**/*.ts', 'tui/**/*.tsx'], ['bin', 'controllers', 'reconciler', 'observers', 'log-files', 'plugins'], ['operations', 'api']),
+    // The terminal talks HTTP; its offline tools read local files: `svc check` (stacks, schema),
+    // `svc license keygen|issue|inspect` (plugins/license) and `svc audit --verify` (the audit log).
+    rule(['tui/**/*.ts', 'tui/**/*.tsx'], ['bin', 'controllers', 'reconciler', 'observers', 'log-files'], ['operations', 'api'], [
+      { regex: '^(\\.\\./)+plugins/(?!license/|security/audit/)', message: 'the CLI reaches plugins through the daemon, except its offline tools' },
+    ]),
   ];
 }

@@ -1,26 +1,46 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { coreAuth } from './auth.js';
+import type { Middleware } from 'koa';
+import { coreAuthenticator } from './auth/core.js';
+import { auditMiddleware } from './auth/audit.js';
+import { authMiddleware } from './auth/middleware.js';
 import type { ApiDeps } from './deps.js';
 import { errorMiddleware } from './errors.js';
+import { auditRouter } from './routes/audit.js';
 import { authRouter } from './routes/auth.js';
 import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
+import { licenseRouter } from './routes/license.js';
 import { metricsRouter } from './routes/metrics.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
+import { tokensRouter } from './routes/tokens.js';
 import { watchRouter } from './routes/watch.js';
 import { webRouter } from './routes/web.js';
+import { withWebSocket, type WebSocketApp } from './ws/attach.js';
+import { noPlugins } from '../plugins/boot/runtime.js';
 import type { Health } from './wire.js';
 
-/** Composes the Koa app: one error middleware, one auth gate, routers under /api/v1. */
-export function createApp(deps: ApiDeps): Koa {
-  const app = new Koa();
+/**
+ * Composes the Koa app: one error middleware, one auth middleware (core auth, or the security
+ * plugin's Authenticator that replaces it) guarding HTTP and the WebSocket chain alike, routers
+ * under /api/v1. Every route's permission is in route-table.ts.
+ */
+export function createApp(deps: ApiDeps): WebSocketApp {
+  const plugins = deps.plugins ?? noPlugins(deps.config.server.auth_secret ? 'secret' : 'open');
+  const security = plugins.security;
+  const authenticator = security?.tokens ?? coreAuthenticator(deps.config.server.auth_secret);
+  const auth = authMiddleware(authenticator) as Middleware;
+
+  const app = withWebSocket(new Koa(), deps.log);
   app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
   if (deps.metrics) app.use(deps.metrics.http.middleware()); // outermost: sees the final status
+  if (security) app.use(auditMiddleware(security.audit, () => deps.clock.now(), (err) => deps.log.error('audit record write failed', { error: String(err) })));
   app.use(errorMiddleware(deps.log));
-  app.use(coreAuth(deps.config.server.auth_secret));
+  app.use(auth);
+  app.ws.use(auth);
+  if (deps.logSocket) app.ws.use(deps.logSocket.route);
 
   const root = new Router();
   root.get('/health', (ctx) => {
@@ -28,8 +48,11 @@ export function createApp(deps: ApiDeps): Koa {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps)];
-  if (deps.config.server.auth_secret) routers.push(authRouter(deps.config.server.auth_secret));
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins)];
+  if (authenticator.mode !== 'open') {
+    routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
+  }
+  if (security) routers.push(tokensRouter(security.tokens, deps.config.server.max_body_bytes), auditRouter(security.audit));
   for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());

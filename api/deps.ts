@@ -10,6 +10,8 @@ import type { ProgramStore } from '../state/store.js';
 import type { SystemStats } from '../state/system-stats.js';
 import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { ErrorLogger } from './errors.js';
+import type { PluginRuntime } from '../plugins/boot/runtime.js';
+import type { LogSocket } from './ws/log-socket.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
@@ -33,4 +35,8 @@ export interface ApiDeps {
   metrics?: DaemonMetrics;
   /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
   stacks?: { applier: StackApplier; status(): StackDirStatus };
+  /** What start-up loaded (license, plugins, the security plugin); without it: core auth only. */
+  plugins?: PluginRuntime;
+  /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */
+  logSocket?: Pick<LogSocket, 'route'>;
 }

@@ -7,6 +7,7 @@
  */
 import type { BatchRequest, runBatch } from '../operations/batch.js';
 import type { StackDirStatus } from '../stacks/status.js';
+import type { Authenticator, Principal, Role } from '../state/auth/principal.js';
 import type { EventStats } from '../state/events/event-log.js';
 import type { EventRecord } from '../state/events/types.js';
 import type { HealthView, ObservedProgram } from '../state/observed.js';
@@ -119,20 +120,20 @@ export interface ShutdownAccepted {
   message: string;
 }
 
-/** `POST /api/v1/auth/login`. */
-export interface LoginResult {
-  status: 'ok';
-  authenticated: true;
-  mode: 'secret';
-}
+/** Who a credential is, as the auth routes tell it. */
+export type PrincipalView = { role: Role; principal: Principal['kind']; token?: { id: string; name: string } };
 
-/** `GET /api/v1/auth/status`. */
-export interface AuthStatus {
+/** `POST /api/v1/auth/login`. */
+export type LoginResult = { status: 'ok'; authenticated: true; mode: Authenticator['mode'] } & PrincipalView;
+
+/** `GET /api/v1/auth/status` (`secret_enabled` with the security plugin; who, when authenticated). */
+export type AuthStatus = {
   auth_required: true;
-  mode: 'secret';
+  mode: Authenticator['mode'];
   authenticated: boolean;
-  security_plugin: false;
-}
+  security_plugin: boolean;
+  secret_enabled?: boolean;
+} & Partial<PrincipalView>;
 
 /** The error body of every route (4xx and 5xx). */
 export interface ErrorBody {

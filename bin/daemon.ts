@@ -6,6 +6,8 @@ import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
+import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
+import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import { CronController } from '../controllers/cron/controller.js';
 import { stopLevels } from '../state/stop-order.js';
 import { HealthController } from '../controllers/health/controller.js';
@@ -49,6 +51,8 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Called once the daemon has stopped after a shutdown request. */
   onExit?: (code: number) => void;
+  /** License and plugins as start-up decided (plugins/boot); absent: core auth only. */
+  plugins?: PluginRuntime;
 }
 
 /** Every event goes to the persistent history, and to the daemon log at debug level. */
@@ -159,16 +163,17 @@ export class Daemon {
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
+    this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, plugins: this.opts.plugins, logSocket: this.logSocket };
     const app = createApp(deps);
-    this.logSocket = new LogSocket({ store, authSecret: config.server.auth_secret, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    await this.listen((req, res) => void app.callback()(req, res));
+    await this.listen(app);
   }
 
-  private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
+  private listen(app: WebSocketApp): Promise<void> {
     const { server: cfg } = this.opts.config;
-    const server = (this.server = createServer(handler));
-    if (this.logSocket) server.on('upgrade', this.logSocket.upgrade);
+    const handle = app.callback();
+    const server = (this.server = createServer((req, res) => void handle(req, res)));
+    attachWebSocket(app, server);
     server.keepAliveTimeout = 5000;
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {

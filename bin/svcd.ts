@@ -5,6 +5,8 @@ import { loadConfig, ConfigError } from '../conf/load-config.js';
 import { checkStartup } from '../conf/startup-checks.js';
 import { createLogger } from '../conf/logger.js';
 import { StoreOpenError } from '../state/store.js';
+import { bootPlugins } from '../plugins/boot/boot.js';
+import { StartupRefusal } from '../plugins/boot/refusal.js';
 import { Daemon } from './daemon.js';
 import { VERSION } from './version.js';
 
@@ -44,9 +46,16 @@ async function main(): Promise<void> {
   const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
   const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
   for (const w of warnings) log.warn(w);
+  const plugins = await bootPlugins({ config, env: process.env, version: VERSION, now: Date.now }).catch(async (err: unknown) => {
+    if (!(err instanceof StartupRefusal)) throw err;
+    log.error('start-up refused', { error: err.message });
+    await log.close();
+    return refuse(err.message);
+  });
+  for (const w of plugins.warnings) log.warn(w);
   let daemon: Daemon;
   try {
-    daemon = await Daemon.start({ config, log, version: VERSION, onExit: (code) => void log.close().then(() => process.exit(code)) });
+    daemon = await Daemon.start({ config, log, version: VERSION, plugins, onExit: (code) => void log.close().then(() => process.exit(code)) });
   } catch (err) {
     if (err instanceof StoreOpenError || err instanceof Error) {
       log.error('start-up failed', { error: (err).message });

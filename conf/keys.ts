@@ -40,6 +40,7 @@ export const CONFIG_KEYS = {
     key: { type: 'string', default: '' },
     strict: { type: 'boolean', default: false },
     retain_grants_after_expiry: { type: 'boolean', default: false },
+    trusted_keys: { type: 'string', default: '' },
   },
 } as const satisfies Record<string, Record<string, KeySpec>>;
 

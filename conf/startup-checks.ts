@@ -3,10 +3,11 @@ import { isLoopbackHost, ConfigError } from './load-config.js';
 import type { SvcConfig } from './keys.js';
 
 /**
- * The refusals and warnings that depend on more than one key (spec, Authentication: Modes and
- * License verification failure). Returns warnings; throws ConfigError to refuse.
+ * The refusals and warnings that depend on more than one key (spec, Authentication: Modes).
+ * Licenses and plugins are decided next, by plugins/boot (the spec's two start-up tables).
+ * Returns warnings; throws ConfigError to refuse.
  */
-export function checkStartup(config: SvcConfig, env: NodeJS.ProcessEnv): string[] {
+export function checkStartup(config: SvcConfig, _env: NodeJS.ProcessEnv = process.env): string[] {
   const warnings: string[] = [];
   const { server } = config;
   const where = config.file ?? 'embedded defaults';
@@ -16,17 +17,6 @@ export function checkStartup(config: SvcConfig, env: NodeJS.ProcessEnv): string[
   if (server.auth_secret && config.file) {
     const mode = statSync(config.file).mode;
     if (mode & 0o077) warnings.push(`${config.file} holds auth_secret and is readable by group or others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
-  }
-  const key = env.SVC_LICENSE ?? config.license.key;
-  if (key) {
-    // No license can verify until the plugin host lands; treat the key as failing verification.
-    const strict = config.license.strict || env.SVC_LICENSE_STRICT === '1';
-    const reason = 'the license key does not verify (this build has no plugin host)';
-    if (strict) throw new ConfigError(`${where}: ${reason}; license.strict is set, refusing to start`);
-    if (server.auth_secret || !isLoopbackHost(server.host)) {
-      throw new ConfigError(`${where}: ${reason}, and auth_secret or a non-loopback bind shows licensed intent; refusing to start`);
-    }
-    warnings.push(`${reason}; running in open mode on loopback without plugins`);
   }
   return warnings;
 }

@@ -5,6 +5,9 @@
 #   promtool  prometheus        checks the /metrics output (its service is never started)
 #   tmux      tmux              drives the `svc ui` end-to-end test
 #   chromium  chromium          the browser the web dashboard's end-to-end test drives (playwright-core)
+#   systemd-analyze  systemd    verifies the units `svc export --format systemd` writes (only the
+#                               tool is used; in a container nothing of systemd is started)
+#   zsh, fish zsh, fish         run the `svc completion zsh|fish` scripts in the end-to-end test
 #
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
@@ -16,6 +19,9 @@ NEEDS=(
   "promtool:prometheus"
   "tmux:tmux"
   "chromium:chromium"
+  "systemd-analyze:systemd"
+  "zsh:zsh"
+  "fish:fish"
 )
 
 missing=()

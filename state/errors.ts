@@ -5,6 +5,7 @@ export type SvcErrorCode =
   | 'SVC_NOT_FOUND' // 404: no such route or program
   | 'SVC_TOO_LARGE' // 413: request body over the cap
   | 'SVC_UNAUTHORIZED' // 401: missing or wrong Bearer credential
+  | 'SVC_FORBIDDEN' // 403: a valid credential whose role lacks the permission
   | 'SVC_UNAVAILABLE' // 503: the daemon is shutting down
   | 'SVC_INTERNAL'; // 500
 

@@ -1,5 +1,6 @@
 import { programCreateSchema, programUpdateSchema } from '../../state/schema/program-schema.js';
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
+import { securityPaths } from './security-paths.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -17,7 +18,7 @@ function op(summary: string, tag: string, ok: Json, extra: Json = {}, errors: Re
     summary,
     tags: [tag],
     ...extra,
-    responses: { ...ok, 401: error('Authentication required (auth_secret is set)'), ...Object.fromEntries(Object.entries(errors).map(([code, d]) => [code, error(d)])) },
+    responses: { ...ok, 401: error('Authentication required (auth_secret or the security plugin)'), 403: error('The role lacks the permission (security plugin)'), ...Object.fromEntries(Object.entries(errors).map(([code, d]) => [code, error(d)])) },
   };
 }
 
@@ -35,7 +36,7 @@ export function openApiDocument(version: string): Json {
     info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }],
+    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }],
     paths: {
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
@@ -102,8 +103,9 @@ export function openApiDocument(version: string): Json {
         get: {
           summary: 'WebSocket: stream new stdout and stderr lines of a program',
           description:
-            'Upgrade to a WebSocket. Each text message is a LogLine JSON object. When auth_secret is set, send Authorization: Bearer <secret> or the `token` query parameter. ' +
-            'Close codes: 4401 authentication required, 4404 unknown program or program removed, 4429 client too slow (reconnect), 1001 svcd shutting down.',
+            'Upgrade to a WebSocket. Each text message is a LogLine JSON object. When auth is on, send Authorization: Bearer <credential>, the `token` query parameter, ' +
+            'or (browsers) the Sec-WebSocket-Protocol values `svc.v1` and `bearer.<credential>` (or `base64url.bearer.<base64url>`); svcd selects `svc.v1`. ' +
+            'Close codes: 4401 authentication required, 4403 role lacks the permission, 4404 unknown program or program removed, 4429 client too slow (reconnect), 1001 svcd shutting down.',
           tags: ['observability'],
           parameters: [
             { name: 'id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
@@ -120,10 +122,11 @@ export function openApiDocument(version: string): Json {
         ),
       },
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
+      ...securityPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret; only required when it is set' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret or an Access Token (security plugin); not required in open mode' } },
       schemas: {
         ProgramCreate: withoutId(programCreateSchema),
         ProgramUpdate: withoutId(programUpdateSchema),

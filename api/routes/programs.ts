@@ -11,6 +11,9 @@ import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
 import { runBatch } from '../../operations/batch.js';
 import { booleanParam, integerParam } from '../params.js';
+import { requirePermission } from '../auth/middleware.js';
+import { auditDetail } from '../auth/audit.js';
+import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.js';
 import type { BatchResult, CreateResult, LogLine, LogsResult } from '../wire.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,19 +49,24 @@ export function programsRouter(deps: ApiDeps): Router {
     if (bodies.length === 0) throw invalid('body: at least one program is required');
     const configs = bodies.map((body, i) => validateCreate(body, { ...ctxFor(locate, many ? [i] : []), prefix: many ? prefixFor(body, i) : undefined }));
     const created = await store.create(configs);
+    auditDetail(ctx, { ids: created.map((r) => r.id), names: created.map((r) => r.config.name) });
     ctx.status = 201;
     ctx.body = (many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) }) satisfies CreateResult;
   });
 
   router.post('/programs/batch', async (ctx) => {
     const { value } = await readJson(ctx, maxBody);
-    ctx.body = (await runBatch(parseBatch(value), store, actions)) satisfies BatchResult;
+    const batch = parseBatch(value);
+    if (batch.action.type === 'Remove') requirePermission(ctx, 'program.remove');
+    ctx.body = (await runBatch(batch, store, actions)) satisfies BatchResult;
+    auditDetail(ctx, { action: batch.action.type, ...(batch.target_ids ? { target_ids: batch.target_ids } : {}), ...(batch.group_name ? { group_name: batch.group_name } : {}), ...(batch.select_all ? { select_all: true } : {}) });
   });
 
   router.get('/programs/:id', (ctx) => {
     const record = find(ctx);
     observed.noteUsageRead(clock.now());
-    ctx.body = programDetail(record, observed.get(record.id), clock.now(), boot);
+    const shown = seesSecrets(ctx) ? record : { ...record, config: redactConfig(record.config) };
+    ctx.body = programDetail(shown, observed.get(record.id), clock.now(), boot);
   });
 
   router.put('/programs/:id', async (ctx) => {
@@ -104,7 +112,8 @@ export function programsRouter(deps: ApiDeps): Router {
     const logs: LogLine[] = [];
     if (source !== 'stderr') logs.push(...(await tailLines(paths.stdout, tail)).map((content) => ({ source: 'stdout' as const, content })));
     if (source !== 'stdout') logs.push(...(await tailLines(paths.stderr, tail)).map((content) => ({ source: 'stderr' as const, content })));
-    ctx.body = { id: record.id, logs } satisfies LogsResult;
+    const secrets = seesSecrets(ctx) ? [] : secretValues(record.config);
+    ctx.body = { id: record.id, logs: secrets.length === 0 ? logs : logs.map((l) => ({ ...l, content: maskSecrets(l.content, secrets) })) } satisfies LogsResult;
   });
 
   return router;

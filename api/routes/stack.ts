@@ -6,6 +6,7 @@ import { formatFromContentType } from '../../stacks/media-type.js';
 import { readText } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { booleanParam } from '../params.js';
+import { redactConfig, seesSecrets } from '../redact.js';
 import type { StackApplyResult, StackExport, StackStatus } from '../wire.js';
 
 /**
@@ -37,7 +38,8 @@ export function stackRouter(deps: ApiDeps): Router {
   router.get('/stack', (ctx) => {
     const records = [...store.list()].sort((a, b) => a.created_at - b.created_at || a.config.name.localeCompare(b.config.name));
     // An unlabelled program is exported with `source: ""` so that re-applying keeps it unlabelled.
-    ctx.body = { prune: false, services: records.map((r) => ({ ...r.config, source: r.config.source ?? '' })) } satisfies StackExport;
+    const plain = seesSecrets(ctx);
+    ctx.body = { prune: false, services: records.map((r) => ({ ...(plain ? r.config : redactConfig(r.config)), source: r.config.source ?? '' })) } satisfies StackExport;
   });
 
   router.get('/stack/status', (ctx) => {

@@ -9,8 +9,9 @@ export function systemRouter(deps: ApiDeps): Router {
   router.post('/system/shutdown', (ctx) => {
     ctx.status = 202;
     ctx.body = { status: 'shutting_down', message: 'stopping all programs, then svcd exits' } satisfies ShutdownAccepted;
-    // Answer first, then stop: the client gets its reply before the listener closes.
-    setImmediate(deps.requestShutdown);
+    // Answer first, then stop: the client gets its reply (and outer middleware such as the
+    // audit record finishes) before the listener closes.
+    ctx.res.once('close', deps.requestShutdown);
   });
   router.get('/system/stats', (ctx) => {
     // A background snapshot (about every 3 s): never computed per request.

@@ -15,6 +15,7 @@ export interface LogClient {
 /** Close codes sent by the log stream. */
 export const CLOSE = {
   unauthorized: 4401,
+  forbidden: 4403,
   notFound: 4404,
   tooSlow: 4429,
   goingAway: 1001,

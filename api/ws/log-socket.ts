@@ -1,30 +1,28 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocketContext } from 'koa-websocket';
+import type { WebSocket } from 'ws';
 import type { ProgramStore } from '../../state/store.js';
-import { bearerMatches } from '../auth.js';
-import { CLOSE, LogHub } from './log-hub.js';
+import { maskSecrets, secretValues, seesSecrets } from '../redact.js';
+import { CLOSE, LogHub, type LogClient } from './log-hub.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEARTBEAT_MS = 30_000;
 
 export interface LogSocketDeps {
   store: Pick<ProgramStore, 'get' | 'onChange'>;
-  authSecret: string;
   paths: (id: string) => { stdout: string; stderr: string };
 }
 
 /**
- * `WS /ws?id={program_id}`: the `ws` package in noServer mode on the HTTP server's `upgrade`
- * event (koa-websocket 7 wraps `app.listen` and targets koa 2; svcd owns its http.Server).
- * The socket is accepted first, then refused with a close code and reason a browser can read:
- * 4401 when auth_secret is set and neither `Authorization: Bearer` nor `?token=` matches, 4404
- * for an unknown or removed program. Messages from clients are ignored.
+ * `WS /ws?id={program_id}`: the last middleware of the koa-websocket chain (api/ws/attach.ts),
+ * after the one auth middleware, which has closed the socket with 4401/4403 if the credential
+ * was missing, wrong or not allowed to read. The socket is open by then, so refusals are close
+ * codes and reasons a browser can read: 4404 for an unknown or removed program (or another
+ * path). Readers who do not see secrets get the program's env values masked in each line.
+ * Messages from clients are ignored.
  */
 export class LogSocket {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   private readonly hub: LogHub;
+  private readonly sockets = new Set<WebSocket>();
   private readonly alive = new WeakSet<WebSocket>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
@@ -36,7 +34,7 @@ export class LogSocket {
     });
     // Dead peers (no pong for a whole period) are terminated so their followers can stop.
     this.heartbeat = setInterval(() => {
-      for (const ws of this.wss.clients) {
+      for (const ws of this.sockets) {
         if (!this.alive.has(ws)) ws.terminate();
         this.alive.delete(ws);
         ws.ping();
@@ -45,14 +43,22 @@ export class LogSocket {
     this.heartbeat.unref();
   }
 
-  /** The http.Server `upgrade` listener. */
-  readonly upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = new URL(req.url ?? '/', 'http://svcd');
-    if (url.pathname !== '/ws') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, req, url));
+  /** The koa-websocket route. */
+  readonly route = async (ctx: WebSocketContext): Promise<void> => {
+    const ws = ctx.websocket;
+    if (ctx.path !== '/ws') return ws.close(CLOSE.notFound, `no WebSocket route at ${ctx.path.slice(0, 60)} (the log stream is /ws?id=<program UUID>)`);
+    this.sockets.add(ws);
+    this.alive.add(ws);
+    ws.on('pong', () => this.alive.add(ws));
+    ws.once('close', () => this.sockets.delete(ws));
+    const raw = typeof ctx.query.id === 'string' ? ctx.query.id : '';
+    const id = raw.toLowerCase();
+    const record = UUID.test(id) ? this.deps.store.get(id) : undefined;
+    if (!record) return ws.close(CLOSE.notFound, `program '${raw.slice(0, 40)}' not found (?id= takes the program UUID)`);
+    const client = seesSecrets(ctx) ? ws : masked(ws, secretValues(record.config));
+    const leave = await this.hub.join(id, client);
+    if (ws.readyState !== ws.OPEN) return leave();
+    ws.once('close', leave);
   };
 
   /** Closes every client (1001) and stops all followers. */
@@ -60,34 +66,19 @@ export class LogSocket {
     clearInterval(this.heartbeat);
     this.unsubscribe();
     this.hub.closeAll(CLOSE.goingAway, 'svcd is shutting down');
-    for (const ws of this.wss.clients) ws.terminate();
-    this.wss.close();
+    for (const ws of this.sockets) ws.terminate();
   }
+}
 
-  private async accept(ws: WebSocket, req: IncomingMessage, url: URL): Promise<void> {
-    this.alive.add(ws);
-    ws.on('pong', () => this.alive.add(ws));
-    ws.on('error', () => ws.terminate());
-    if (!this.authorized(req, url)) {
-      ws.close(CLOSE.unauthorized, 'authentication required: send Authorization: Bearer <secret> or ?token=<secret>');
-      return;
-    }
-    const id = (url.searchParams.get('id') ?? '').toLowerCase();
-    if (!UUID.test(id) || !this.deps.store.get(id)) {
-      ws.close(CLOSE.notFound, `program '${(url.searchParams.get('id') ?? '').slice(0, 40)}' not found (?id= takes the program UUID)`);
-      return;
-    }
-    const leave = await this.hub.join(id, ws);
-    if (ws.readyState !== ws.OPEN) return leave();
-    ws.once('close', leave);
-  }
-
-  private authorized(req: IncomingMessage, url: URL): boolean {
-    const secret = this.deps.authSecret;
-    if (!secret) return true;
-    const expected = Buffer.from(secret);
-    if (bearerMatches(req.headers.authorization ?? '', expected)) return true;
-    const given = Buffer.from(url.searchParams.get('token') ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
+/** A client whose messages have the given values masked (the JSON-escaped form of each). */
+function masked(ws: WebSocket, values: string[]): LogClient {
+  if (values.length === 0) return ws;
+  const escaped = values.map((v) => JSON.stringify(v).slice(1, -1));
+  return {
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    send: (data) => ws.send(maskSecrets(data, escaped)),
+    close: (code, reason) => ws.close(code, reason),
+  };
 }

@@ -6,7 +6,7 @@ import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { OsPort } from '../os/port.js';
 import { changedIds, type ProgramController } from '../program-controller.js';
-import { splitCommand } from '../process/command-line.js';
+import { splitCommand } from '../../state/command-line.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { effectiveCheck, planHealth, type EffectiveCheck, type HealthState } from './plan.js';
 import type { ProbeOutcome, ProbePort } from './probe-port.js';

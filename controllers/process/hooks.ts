@@ -1,6 +1,6 @@
 import type { LastExit } from '../../state/observed.js';
 import type { OsPort, SpawnSpec } from '../os/port.js';
-import { splitCommand } from './command-line.js';
+import { splitCommand } from '../../state/command-line.js';
 
 /** A hook may run this long before its process group is killed. */
 export const HOOK_TIMEOUT_MS = 60_000;

@@ -3,7 +3,7 @@ import { parse as parseDotenv } from 'dotenv';
 import type { EffectiveConfig } from '../../state/program.js';
 import { logPaths } from '../../log-files/paths.js';
 import type { OsPort, SpawnSpec } from '../os/port.js';
-import { splitCommand } from './command-line.js';
+import { splitCommand } from '../../state/command-line.js';
 
 export interface SpawnContext {
   /** $SVC_ROOT: relative cwd and env_file resolve under it. */

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../../conf/load-config.js';
 import { checkStartup } from '../../../conf/startup-checks.js';
+import { bootPlugins } from '../../../plugins/boot/boot.js';
+import { StartupRefusal } from '../../../plugins/boot/refusal.js';
 
 const withConfig = (toml: string | null, fn: (root: string, file: string) => void) => {
   const root = mkdtempSync(join(tmpdir(), 'svc-conf-'));
@@ -84,12 +86,22 @@ test('a non-loopback bind without auth_secret refuses to start', () => {
   });
 });
 
-test('a license key that cannot verify: warns on plain loopback, refuses when strict or with licensed intent', () => {
-  withConfig('[license]\nkey = "abc"\n', (root) => {
-    assert.match(checkStartup(loadConfig(root), {}).join(), /does not verify/);
-    assert.match(fails(() => checkStartup(loadConfig(root), { SVC_LICENSE_STRICT: '1' })), /refusing to start/);
-  });
-  withConfig('[server]\nauth_secret = "x"\n', (root) => {
-    assert.match(fails(() => checkStartup(loadConfig(root), { SVC_LICENSE: 'abc' })), /licensed intent/);
-  });
+test('a license key that cannot verify: warns on plain loopback, refuses when strict or with licensed intent', async () => {
+  const boot = (root: string, env: NodeJS.ProcessEnv) => bootPlugins({ config: loadConfig(root), env, version: '0.1.0', now: () => 0 });
+  const refusal = async (p: Promise<unknown>) => {
+    const err = await p.then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof StartupRefusal, 'expected a StartupRefusal');
+    return err.message;
+  };
+  const root = mkdtempSync(join(tmpdir(), 'svc-conf-'));
+  try {
+    mkdirSync(join(root, 'conf'));
+    writeFileSync(join(root, 'conf', 'svc.toml'), '[license]\nkey = "abc"\n');
+    assert.match((await boot(root, {})).warnings.join(), /malformed license key.*running in open mode/);
+    assert.match(await refusal(boot(root, { SVC_LICENSE_STRICT: '1' })), /strict mode is on.*refusing to start/);
+    writeFileSync(join(root, 'conf', 'svc.toml'), '[server]\nauth_secret = "x"\n');
+    assert.match(await refusal(boot(root, { SVC_LICENSE: 'abc' })), /auth_secret is set: refusing to start; there is no fallback to open mode/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

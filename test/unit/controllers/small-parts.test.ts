@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { splitCommand } from '../../../controllers/process/command-line.js';
+import { splitCommand } from '../../../state/command-line.js';
 import { backoffDelayMs, MIN_RESTART_DELAY_MS } from '../../../controllers/process/backoff.js';
 import { tailLines } from '../../../log-files/tail.js';
 import { rotate } from '../../../log-files/rotation.js';

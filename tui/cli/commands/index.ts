@@ -2,13 +2,21 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerActions } from './actions.js';
 import { registerAddUpdate } from './add-update.js';
+import { registerCompletion } from './completion.js';
 import { registerEvents } from './events.js';
+import { registerExport } from './export.js';
+import { registerImport } from './import.js';
 import { registerInfo } from './info.js';
 import { registerList } from './list.js';
 import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerStack } from './stack.js';
 import { registerUi } from './ui.js';
+import { registerAudit } from './audit.js';
+import { registerAuth } from './auth.js';
+import { registerLicense } from './license.js';
+import { registerPlugins } from './plugins.js';
+import { registerToken } from './token.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -20,5 +28,13 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
+  registerExport(program, ctx);
+  registerImport(program, ctx);
   registerUi(program, ctx);
+  registerToken(program, ctx);
+  registerAuth(program, ctx);
+  registerAudit(program, ctx);
+  registerLicense(program, ctx);
+  registerPlugins(program, ctx);
+  registerCompletion(program, ctx);
 }

@@ -1,19 +1,18 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
 import { RawBody } from '../../client/http.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import type { DocumentFormat } from '../stack-tools.js';
+import { planText } from '../plan-lines.js';
 
 const tools = () => import('../stack-tools.js');
 
 const read = (path: string) => readFileSync(path, 'utf8');
-const MARKS: Record<string, string> = { created: '+', updated: '~', unchanged: '=', pruned: '-' };
 
-/** `svc apply`, `svc check` (offline) and `svc export`: stacks as files. */
+/** `svc apply` and `svc check` (offline): stacks as files. `svc export` is in export.ts. */
 export function registerStack(program: Command, ctx: CliContext): void {
   program
     .command('apply <file>')
@@ -26,9 +25,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
       const res = await routes.applyStack(ctx.client(), query, body);
       if (ctx.json()) return ctx.print(JSON.stringify(res));
-      const lines = res.lines.map((l) => `${MARKS[l.split(' ')[0] ?? ''] ?? '?'} ${l}`);
-      if (res.dry_run) lines.push('(dry run: nothing was changed)');
-      ctx.print(lines.length > 0 ? lines.join('\n') : 'empty stack: nothing to do');
+      ctx.print(planText(res));
     });
 
   program
@@ -46,20 +43,6 @@ export function registerStack(program: Command, ctx: CliContext): void {
         } else if (!ctx.json()) ctx.print(`${file}: ok (${result.services} service${result.services === 1 ? '' : 's'})`);
       }
       if (failed > 0) throw new CliError(`${failed} of ${files.length} file${files.length === 1 ? '' : 's'} invalid`, 1);
-    });
-
-  program
-    .command('export')
-    .description('write the desired state as a stack file that re-applies to no change')
-    .addOption(new Option('--format <format>', 'output format (default: from --output, else toml)').choices(['toml', 'json', 'yaml']))
-    .option('-o, --output <file>', 'write to this file instead of stdout')
-    .action(async (o: { format?: DocumentFormat; output?: string }) => {
-      const { formatFromName, stringifyStack } = await tools();
-      const format = o.format ?? (o.output ? formatFromName(o.output) : null) ?? 'toml';
-      const stack = await routes.exportStack(ctx.client());
-      const text = stringifyStack(stack, format);
-      if (o.output) writeFileSync(o.output, text);
-      else process.stdout.write(text);
     });
 }
 

@@ -1,0 +1,45 @@
+import type { Context, Next } from 'koa';
+import { OPEN_PRINCIPAL, type Authenticator, type Principal } from '../../state/auth/principal.js';
+import { SvcError } from '../../state/errors.js';
+import { permissionFor } from '../route-table.js';
+import { credentialOf } from './credential.js';
+import { allows, MINIMUM_ROLE, type Permission } from './roles.js';
+
+export const MISSING_CREDENTIAL = 'authentication required: send Authorization: Bearer <secret>';
+
+/** The principal the auth middleware put on a request (open mode when none was needed). */
+export function principalOf(ctx: Context): Principal {
+  return (ctx.state as { principal?: Principal }).principal ?? OPEN_PRINCIPAL;
+}
+
+/** Throws 403 unless the request's principal holds `permission` (for checks a route makes later). */
+export function requirePermission(ctx: Context, permission: Permission): void {
+  const p = principalOf(ctx);
+  if (!allows(p.role, permission)) throw forbidden(p.role, permission);
+}
+
+function forbidden(role: string, permission: Permission): SvcError {
+  const needs = permission === 'public' ? 'nothing' : MINIMUM_ROLE[permission];
+  return new SvcError('SVC_FORBIDDEN', `forbidden: role ${role} does not have permission ${permission} (needs ${needs})`);
+}
+
+/**
+ * The one auth middleware, for Koa routes and the WebSocket alike (koa-websocket runs the same
+ * function): the route table gives the permission, the Authenticator (core auth, or the
+ * security plugin that replaces it) the principal, the role matrix the verdict. 401 for a
+ * missing or wrong credential, 403 for a role without the permission.
+ */
+export function authMiddleware(authenticator: Authenticator) {
+  return async (ctx: Context, next: Next) => {
+    const websocket = (ctx as { websocket?: unknown }).websocket !== undefined;
+    const permission = permissionFor(websocket ? 'WS' : ctx.method, ctx.path);
+    if (permission === 'public' || authenticator.mode === 'open') return next();
+    const bearer = credentialOf(ctx, websocket);
+    if (bearer === null) throw new SvcError('SVC_UNAUTHORIZED', MISSING_CREDENTIAL);
+    const outcome = authenticator.authenticate(bearer);
+    if (!outcome.ok) throw new SvcError('SVC_UNAUTHORIZED', outcome.reason);
+    (ctx.state as { principal?: Principal }).principal = outcome.principal;
+    if (!allows(outcome.principal.role, permission)) throw forbidden(outcome.principal.role, permission);
+    return next();
+  };
+}

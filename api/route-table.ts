@@ -1,0 +1,94 @@
+import type { Permission } from './auth/roles.js';
+
+/**
+ * The permission of every route, HTTP and WebSocket (`WS`), in one table beside the routers
+ * (api/app.ts). The one auth middleware (api/auth/middleware.ts) looks requests up here before
+ * any router runs; a test checks that every registered route has an entry, so a new route
+ * without one fails the build. Paths use the routers' `:param` syntax. Token, secret and audit
+ * routes exist only with the security plugin; the entries stay so the table is the whole API.
+ */
+export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
+  'GET /health': 'public',
+  'GET /api/docs': 'public',
+  'GET /api/docs/init.js': 'public',
+  'GET /api/docs/:file': 'public',
+  'GET /api/v1/openapi.json': 'public',
+  'GET /api/v1/auth/status': 'public',
+  // The web dashboard's page and bundle (spec: exempt from auth; it prompts for the Bearer).
+  'GET /': 'public',
+  'GET /assets/:name': 'public',
+  'POST /api/v1/auth/login': 'session',
+  'POST /api/v1/auth/logout': 'session',
+
+  'GET /metrics': 'read',
+  'GET /api/v1/programs': 'read',
+  'GET /api/v1/programs/:id': 'read',
+  'GET /api/v1/programs/:id/logs': 'read',
+  'GET /api/v1/programs/:id/events': 'read',
+  'GET /api/v1/events': 'read',
+  'GET /api/v1/events/stats': 'read',
+  'GET /api/v1/stack': 'read',
+  'GET /api/v1/stack/status': 'read',
+  'GET /api/v1/system/stats': 'read',
+  'GET /api/v1/system/license': 'read',
+  'GET /api/v1/system/plugins': 'read',
+  'GET /api/v1/watch': 'read',
+  'WS /ws': 'read',
+
+  'POST /api/v1/programs': 'program.create',
+  'POST /api/v1/programs/:id/start': 'program.control',
+  'POST /api/v1/programs/:id/stop': 'program.control',
+  'POST /api/v1/programs/:id/restart': 'program.control',
+  'POST /api/v1/programs/:id/signal': 'program.control',
+  // A batch Remove also needs program.remove: checked by the route once the body is read.
+  'POST /api/v1/programs/batch': 'program.control',
+  'PUT /api/v1/programs/:id': 'program.update',
+  'DELETE /api/v1/programs/:id': 'program.remove',
+  'PUT /api/v1/stack': 'stack.apply',
+  'POST /api/v1/system/shutdown': 'system.shutdown',
+
+  // Non-admins see and renew only their own token: the routes narrow what token.self allows.
+  'GET /api/v1/auth/tokens': 'token.self',
+  'POST /api/v1/auth/tokens/:id/renew': 'token.self',
+  'POST /api/v1/auth/tokens': 'token.manage',
+  'DELETE /api/v1/auth/tokens/:id': 'token.manage',
+  'POST /api/v1/auth/secret/disable': 'secret.disable',
+  'GET /api/v1/audit': 'audit.read',
+  'GET /api/v1/audit/verify': 'audit.read',
+};
+
+interface Entry {
+  method: string;
+  segments: string[];
+  literals: number;
+  permission: Permission;
+}
+
+function compile(table: Readonly<Record<string, Permission>>): Entry[] {
+  return Object.entries(table)
+    .map(([route, permission]) => {
+      const [method = '', path = ''] = route.split(' ');
+      const segments = split(path);
+      return { method, segments, literals: segments.filter((s) => !s.startsWith(':')).length, permission };
+    })
+    .sort((a, b) => b.literals - a.literals); // `/programs/batch` before `/programs/:id`
+}
+
+// The routers match paths case-insensitively and ignore a trailing slash, and so must this.
+function split(path: string): string[] {
+  return path.toLowerCase().split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
+}
+
+const COMPILED = compile(ROUTE_PERMISSIONS);
+
+/**
+ * The permission of a request: `method` is the HTTP method (HEAD counts as GET) or `WS` for a
+ * WebSocket upgrade. A request that matches no entry is `unlisted` (admin only), so a route
+ * added without an entry fails closed.
+ */
+export function permissionFor(method: string, path: string, entries: Entry[] = COMPILED): Permission {
+  const m = method === 'HEAD' ? 'GET' : method;
+  const segments = split(path);
+  const hit = entries.find((e) => e.method === m && e.segments.length === segments.length && e.segments.every((s, i) => s.startsWith(':') ? (segments[i] ?? '') !== '' : s === segments[i]));
+  return hit?.permission ?? 'unlisted';
+}

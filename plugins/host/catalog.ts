@@ -1,0 +1,33 @@
+/**
+ * The plugins svcd knows: the license grant each needs and the C functions it must export
+ * (koffi prototypes). Adding a plugin is one entry here, one folder `plugins/<name>/` with its C
+ * file and `native.json`, and the TypeScript glue that calls its functions.
+ */
+export interface PluginSpec {
+  /** The license grant that allows loading it. */
+  grant: string;
+  /** Required exports beyond the ABI three: symbol -> koffi prototype. */
+  exports: Record<string, string>;
+}
+
+export const PLUGIN_CATALOG: Readonly<Record<string, PluginSpec>> = {
+  security: {
+    grant: 'security',
+    exports: {
+      authenticate: 'int32_t authenticate(const uint8_t *bearer, uint32_t len, _Out_ int32_t *role, uint8_t *id_out, uint32_t id_cap)',
+      svc_security_clear: 'void svc_security_clear(void)',
+      svc_security_set_secret: 'int svc_security_set_secret(const uint8_t *digest, int32_t state)',
+      svc_security_add_token: 'int svc_security_add_token(const char *id, int32_t role, const uint8_t *digest)',
+      svc_security_token_count: 'uint32_t svc_security_token_count(void)',
+      svc_security_digest: 'void svc_security_digest(const uint8_t *data, uint32_t len, uint8_t *out)',
+      svc_security_equal: 'int32_t svc_security_equal(const uint8_t *a, const uint8_t *b, uint32_t len)',
+    },
+  },
+};
+
+/** The plugin that must load first when a license verifies (spec: Licensed startup requirements). */
+export const SECURITY = 'security';
+
+export function pluginSpec(name: string): PluginSpec | undefined {
+  return Object.hasOwn(PLUGIN_CATALOG, name) ? PLUGIN_CATALOG[name] : undefined;
+}

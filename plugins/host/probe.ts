@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** What loading a library in a separate process showed. */
+export type ProbeResult = { file: string; ok: true; name: string; version: string } | { file: string; ok: false; message: string };
+
+const CHILD = fileURLToPath(new URL('./probe-child.js', import.meta.url));
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Loads each library in a child process before svcd loads it in its own: a library whose
+ * constructor or ABI functions crash (SIGSEGV, abort) kills the child, not the daemon, and is
+ * reported by file name. A crash ends the child, so the files after it get a fresh child.
+ * Runs once at start-up, before svcd serves anything, so a synchronous spawn blocks nothing.
+ */
+export function probePlugins(files: string[]): ProbeResult[] {
+  const results: ProbeResult[] = [];
+  let rest = [...files];
+  while (rest.length > 0) {
+    const run = spawnSync(process.execPath, [CHILD, ...rest], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    let current: string | null = null;
+    for (const line of run.stdout.split('\n')) {
+      if (!line) continue;
+      const m = JSON.parse(line) as { begin?: string; ok?: string; error?: string; name?: string; version?: string; message?: string };
+      if (m.begin) {
+        current = m.begin;
+      } else if (m.ok) {
+        results.push({ file: m.ok, ok: true, name: m.name ?? '', version: m.version ?? '' });
+        current = null;
+      } else if (m.error) {
+        results.push({ file: m.error, ok: false, message: m.message ?? 'failed to load' });
+        current = null;
+      }
+    }
+    const done = new Set(results.map((r) => r.file));
+    if (current !== null) {
+      const how = run.error ? `did not finish loading within ${TIMEOUT_MS / 1000} s` : `crashed while loading (${run.signal ?? `exit status ${run.status}`})`;
+      results.push({ file: current, ok: false, message: `${current}: ${how}` });
+      done.add(current);
+    } else if (run.status !== 0 && !rest.every((f) => done.has(f))) {
+      throw new Error(`the plugin probe failed (${run.signal ?? `exit status ${run.status}`}): ${run.stderr.trim().split('\n')[0] ?? ''}`);
+    }
+    rest = rest.filter((f) => !done.has(f));
+  }
+  return results;
+}

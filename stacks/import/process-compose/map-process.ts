@@ -1,0 +1,220 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { ProgramConfig } from '../../../state/program.js';
+import { commandFields } from '../common/command.js';
+import { toProgramName } from '../common/names.js';
+import { show } from '../common/values.js';
+import { mapProbe } from './probe.js';
+
+type Report = (field: string, kind: 'unmapped' | 'approximated', message: string) => void;
+
+export interface ProcessContext {
+  /** The process key in `processes`. */
+  key: string;
+  /** svc names of this process (one, or one per replica). */
+  names: string[];
+  /** svc names of every process, by key (for depends_on). */
+  namesOf: Map<string, string[]>;
+  /** Raw processes, to see whether a dependency has a readiness probe. */
+  processes: Record<string, unknown>;
+  dir: string;
+  shell: readonly string[];
+  globalEnv: Record<string, string>;
+  vars: Record<string, unknown>;
+  /** Expands `$VAR` in values svc stores as they are (reports what it used). */
+  text: (value: string, field: string) => string;
+  report: Report;
+  fail: (field: string, message: string) => never;
+}
+
+const MAPPED = new Set(['command', 'entrypoint', 'working_dir', 'environment', 'depends_on', 'availability', 'readiness_probe', 'liveness_probe', 'shutdown', 'disabled', 'namespace', 'replicas', 'log_location', 'vars']);
+
+const UNMAPPED: Record<string, string> = {
+  is_daemon: 'svc supervises processes that stay in the foreground; a command that daemonizes exits at once',
+  description: 'svc programs have no description field',
+  is_tty: 'svc gives programs files for stdout and stderr, never a terminal',
+  is_elevated: 'svc does not run sudo; run svcd as root and set user instead',
+  launch_timeout_seconds: 'svc has no launch timeout for daemons',
+  ready_log_line: 'svc has no readiness by log line; use a readiness probe (health_check)',
+  log_configuration: 'svc writes program output as it is (no per-process log format or rotation settings)',
+  is_foreground: 'svc has no foreground (interactive) programs',
+  is_dotenv_disabled: 'svc does not read a .env for programs unless env_file is set',
+  env_cmds: 'svc does not run commands to compute environment variables',
+};
+
+/** Maps one process (with its replicas) to svc programs. */
+export function mapProcess(proc: Record<string, unknown>, ctx: ProcessContext): ProgramConfig[] {
+  const { report, fail } = ctx;
+  const vars = { ...ctx.vars, ...((proc.vars as Record<string, unknown> | undefined) ?? {}) };
+  const render = (s: string, field: string) => {
+    let out = s;
+    for (const m of s.matchAll(/\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}/g)) {
+      if (!(m[1] in vars)) return fail(field, `template variable .${m[1]} is not defined in vars`);
+      out = out.replace(m[0], String(vars[m[1]]));
+    }
+    if (/\{\{/.test(out)) report(field, 'unmapped', 'Go template expressions other than {{.NAME}} are not rendered; kept as written');
+    return out;
+  };
+  const command = commandOf(proc, ctx, render);
+  const config: ProgramConfig = { name: ctx.names[0] ?? ctx.key, ...command };
+  if (typeof proc.working_dir === 'string' && proc.working_dir !== '') {
+    const dir = ctx.text(proc.working_dir, 'working_dir');
+    config.cwd = isAbsolute(dir) ? dir : resolve(ctx.dir, dir);
+  } else config.cwd = ctx.dir; // process-compose runs processes in its own working directory
+  const env = { ...ctx.globalEnv, ...environmentList(proc.environment, 'environment', ctx) };
+  if (Object.keys(env).length > 0) config.env = env;
+  if (proc.disabled === true) config.autostart = false;
+  if (typeof proc.namespace === 'string' && proc.namespace !== '' && proc.namespace !== 'default') {
+    const group = toProgramName(proc.namespace);
+    if (group) config.group_name = group;
+    else report('namespace', 'unmapped', `'${proc.namespace}' cannot be made a valid svc group name`);
+  }
+  availability(proc.availability, config, report, fail);
+  shutdown(proc.shutdown, config, report);
+  probes(proc, config, ctx);
+  const deps = dependencies(proc.depends_on, ctx);
+  if (deps.length > 0) config.depends_on = deps;
+  if (typeof proc.log_location === 'string' && proc.log_location !== '') {
+    const path = ctx.text(proc.log_location, 'log_location');
+    config.stdout_logfile = isAbsolute(path) ? path : resolve(ctx.dir, path);
+    config.stderr_logfile = config.stdout_logfile; // process-compose writes both streams to one file
+  }
+  for (const key of Object.keys(proc)) {
+    if (MAPPED.has(key)) continue;
+    if (proc[key] === false || proc[key] === undefined || proc[key] === null || proc[key] === '') continue;
+    report(key, 'unmapped', UNMAPPED[key] ?? 'not a process-compose option svc knows');
+  }
+  if (ctx.names.length <= 1) return [config];
+  return ctx.names.map((name, i) => ({
+    ...config,
+    name,
+    group_name: config.group_name ?? toProgramName(ctx.key) ?? undefined,
+    env: { ...(config.env ?? {}), PC_REPLICA_NUM: String(i) },
+  }));
+}
+
+function commandOf(proc: Record<string, unknown>, ctx: ProcessContext, render: (s: string, field: string) => string): { command: string; args?: string[] } {
+  if (Array.isArray(proc.entrypoint) && proc.entrypoint.length > 0) {
+    const [command, ...args] = proc.entrypoint.map((w) => render(String(w), 'entrypoint'));
+    if (typeof proc.command === 'string') args.push(render(proc.command, 'command'));
+    return { command, ...(args.length > 0 ? { args } : {}) };
+  }
+  if (typeof proc.command !== 'string' || proc.command.trim() === '') return ctx.fail('command', 'is required');
+  return commandFields(render(proc.command, 'command'), ctx.shell);
+}
+
+/** process-compose's `environment` list of `NAME=value` strings. */
+export function environmentList(value: unknown, field: string, ctx: Pick<ProcessContext, 'text' | 'fail'>): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (!Array.isArray(value)) return ctx.fail(field, 'must be a list of NAME=value');
+  const env: Record<string, string> = {};
+  for (const item of value) {
+    const s = String(item);
+    const eq = s.indexOf('=');
+    if (eq <= 0) return ctx.fail(field, `'${s}' is not NAME=value`);
+    env[s.slice(0, eq)] = ctx.text(s.slice(eq + 1), field);
+  }
+  return env;
+}
+
+function availability(value: unknown, config: ProgramConfig, report: Report, fail: (field: string, message: string) => never): void {
+  const a = (value ?? {}) as Record<string, unknown>;
+  const restart = typeof a.restart === 'string' ? a.restart : 'no';
+  switch (restart) {
+    case 'always':
+      config.autorestart = 'true';
+      break;
+    case 'on_failure':
+      config.autorestart = 'unexpected';
+      break;
+    case 'exit_on_failure':
+      config.autorestart = 'false';
+      report('availability.restart', 'unmapped', 'svc never stops other programs (or itself) when one fails; the program is not restarted');
+      break;
+    case 'no':
+      config.autorestart = 'false'; // process-compose's default; svc's is `unexpected`
+      break;
+    default:
+      fail('availability.restart', `'${restart}' is not always, on_failure, exit_on_failure or no`);
+  }
+  if (config.autorestart !== 'false') {
+    // A fixed delay is a backoff whose first step is also its cap.
+    const backoff = typeof a.backoff_seconds === 'number' && a.backoff_seconds >= 0 ? a.backoff_seconds : 1;
+    config.backoff_secs = backoff;
+    config.backoff_max_secs = backoff;
+  }
+  if (typeof a.max_restarts === 'number' && a.max_restarts > 0) {
+    config.retry_limit = a.max_restarts;
+    report('availability.max_restarts', 'approximated', 'svc resets the count after startsecs (10 s) of stable run; process-compose counts every restart');
+  }
+  for (const key of ['exit_on_end', 'exit_on_skipped']) {
+    if (a[key] === true) report(`availability.${key}`, 'unmapped', 'svc never stops other programs (or itself) when one ends');
+  }
+  for (const key of Object.keys(a)) {
+    if (!['restart', 'backoff_seconds', 'max_restarts', 'exit_on_end', 'exit_on_skipped'].includes(key)) report(`availability.${key}`, 'unmapped', 'not an availability option svc knows');
+  }
+}
+
+function shutdown(value: unknown, config: ProgramConfig, report: Report): void {
+  if (value === undefined || value === null) return;
+  const s = value as Record<string, unknown>;
+  if (typeof s.timeout_seconds === 'number' && s.timeout_seconds >= 0) config.stopsecs = Math.ceil(s.timeout_seconds);
+  if (s.signal !== undefined && s.signal !== 15) report('shutdown.signal', 'unmapped', `svc stops programs with SIGTERM (15), then SIGKILL after stopsecs; signal ${show(s.signal)} is not sent`);
+  if (typeof s.command === 'string') report('shutdown.command', 'unmapped', 'svc stops programs with a signal; hooks.post_stop runs after the exit, not instead of the signal');
+  if (s.parent_only === true) report('shutdown.parent_only', 'unmapped', 'svc always signals the whole process group of a program');
+  for (const key of Object.keys(s)) {
+    if (!['timeout_seconds', 'signal', 'command', 'parent_only'].includes(key)) report(`shutdown.${key}`, 'unmapped', 'not a shutdown option svc knows');
+  }
+}
+
+function probes(proc: Record<string, unknown>, config: ProgramConfig, ctx: ProcessContext): void {
+  const text = (s: string) => ctx.text(s, 'probe');
+  const ready = proc.readiness_probe === undefined ? null : mapProbe(proc.readiness_probe, 'readiness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report);
+  const live = proc.liveness_probe === undefined ? null : mapProbe(proc.liveness_probe, 'liveness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report);
+  if (ready && live) {
+    const same = ready.type === live.type && ready.url === live.url && ready.command === live.command && JSON.stringify(ready.args) === JSON.stringify(live.args);
+    if (same) {
+      config.health_check = { ...ready, restart_on_failure: true };
+      const timing = ['start_period_secs', 'interval_secs', 'timeout_secs', 'success_threshold', 'failure_threshold'] as const;
+      const differ = timing.filter((k) => ready[k] !== live[k]);
+      if (differ.length > 0) ctx.report('liveness_probe', 'approximated', `same endpoint as the readiness probe: one svc health check restarts on failure, with the readiness probe's ${differ.join(', ')}`);
+    }
+    else {
+      config.health_check = ready;
+      ctx.report('liveness_probe', 'unmapped', 'svc has one health check per program; the readiness probe is kept (it gates dependants)');
+    }
+  } else if (ready) config.health_check = ready;
+  else if (live) config.health_check = { ...live, restart_on_failure: true };
+}
+
+function dependencies(value: unknown, ctx: ProcessContext): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== 'object' || Array.isArray(value)) return ctx.fail('depends_on', 'must be a mapping of process name to {condition}');
+  const out: string[] = [];
+  for (const [dep, spec] of Object.entries(value as Record<string, unknown>)) {
+    const names = ctx.namesOf.get(dep);
+    if (!names) return ctx.fail(`depends_on.${dep}`, `no process '${dep}' in processes`);
+    const condition = (spec as { condition?: unknown } | null)?.condition ?? 'process_started';
+    const hasReadiness = typeof ctx.processes[dep] === 'object' && ctx.processes[dep] !== null && 'readiness_probe' in (ctx.processes[dep]);
+    switch (condition) {
+      case 'process_started':
+        if (hasReadiness) ctx.report(`depends_on.${dep}`, 'approximated', `${dep} has a readiness probe, so svc waits for it to be Healthy, not only started`);
+        out.push(...names);
+        break;
+      case 'process_healthy':
+        if (!hasReadiness) ctx.report(`depends_on.${dep}`, 'approximated', `${dep} has no readiness probe; svc waits for it to be Running`);
+        out.push(...names);
+        break;
+      case 'process_log_ready':
+        ctx.report(`depends_on.${dep}`, 'approximated', 'svc waits for the dependency to be Running, not for its ready_log_line');
+        out.push(...names);
+        break;
+      case 'process_completed':
+      case 'process_completed_successfully':
+        ctx.report(`depends_on.${dep}`, 'unmapped', `svc has no "after it exited" dependency (a dependency must be up); run ${dep} from hooks.pre_start instead`);
+        break;
+      default:
+        return ctx.fail(`depends_on.${dep}.condition`, `'${show(condition)}' is not a process-compose condition`);
+    }
+  }
+  return [...new Set(out)];
+}

@@ -1,0 +1,51 @@
+import { dirname, relative, resolve } from 'node:path';
+import { invalid } from '../../../state/errors.js';
+import { expandGlob } from '../common/glob.js';
+import type { ImportPorts } from '../types.js';
+import { parseIni, type IniSection } from './ini.js';
+
+/** A supervisord configuration with its `[include] files` read, sections in file order. */
+export interface LoadedSupervisord {
+  sections: IniSection[];
+  /** Absolute folder of the file each section came from (for `%(here)s`), by file label. */
+  dirs: Map<string, string>;
+}
+
+/**
+ * Reads the main file, then the files its `[include] files` patterns name (space-separated
+ * globs, relative to the including file's folder, expanded and sorted like supervisord does).
+ * Included files may include others; a file is read once. Labels of included files are relative
+ * to the main file's folder.
+ */
+export function loadSupervisord(path: string, label: string, ports: ImportPorts): LoadedSupervisord {
+  const top = resolve(path);
+  const base = dirname(top);
+  const sections: IniSection[] = [];
+  const dirs = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (abs: string, name: string): void => {
+    if (seen.has(abs)) return;
+    seen.add(abs);
+    let text: string;
+    try {
+      text = ports.readText(abs);
+    } catch (err) {
+      throw invalid(`${name}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const parsed = parseIni(text, name);
+    dirs.set(name, dirname(abs));
+    for (const section of parsed) {
+      const files = section.name === 'include' ? section.options.get('files') : undefined;
+      const earlier = sections.find((s) => s.name === section.name);
+      // A section repeated in another file merges into the first, later keys winning (ConfigParser).
+      if (earlier) for (const [key, option] of section.options) earlier.options.set(key, option);
+      else sections.push(section);
+      if (!files) continue;
+      for (const pattern of files.value.split(/\s+/).filter(Boolean)) {
+        for (const match of expandGlob(pattern, dirname(abs), ports.listDir, ports.exists)) visit(match, relative(base, match));
+      }
+    }
+  };
+  visit(top, label);
+  return { sections, dirs };
+}

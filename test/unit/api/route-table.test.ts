@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type Router from '@koa/router';
+import { createApp } from '../../../api/app.js';
+import type { ApiDeps } from '../../../api/deps.js';
+import { MINIMUM_ROLE } from '../../../api/auth/roles.js';
+import { permissionFor, ROUTE_PERMISSIONS } from '../../../api/route-table.js';
+import { loadConfig } from '../../../conf/load-config.js';
+import { noPlugins } from '../../../plugins/boot/runtime.js';
+
+/** Every route of an app with every optional part on (docs, metrics, the security plugin). */
+function registeredRoutes(): string[] {
+  const config = loadConfig('/nonexistent-root', '/nonexistent-root/svc.toml');
+  config.server.enable_docs = true;
+  config.server.auth_secret = 'x';
+  const security = { tokens: { mode: 'tokens', authenticate: () => ({ ok: false, reason: '' }) }, audit: {} };
+  const deps = {
+    config,
+    store: { list: () => [], get: () => undefined, onChange: () => () => undefined },
+    observed: {},
+    actions: {},
+    events: {},
+    log: { error: () => undefined, info: () => undefined },
+    version: '0.0.0',
+    requestShutdown: () => undefined,
+    metrics: { http: { middleware: () => (_ctx: unknown, next: () => Promise<void>) => next() }, metrics: {} },
+    plugins: { ...noPlugins('licensed'), security },
+  } as unknown as ApiDeps;
+  const app = createApp(deps);
+  const routes = new Set<string>();
+  for (const mw of app.middleware as ((...a: unknown[]) => unknown)[]) {
+    const router = (mw as { router?: Router }).router;
+    for (const layer of router?.stack ?? []) {
+      for (const method of layer.methods) if (method !== 'HEAD') routes.add(`${method} ${layer.path}`);
+    }
+  }
+  return [...routes].sort();
+}
+
+test('every registered route has an entry in the route permission table', () => {
+  const routes = registeredRoutes();
+  assert.ok(routes.length >= 35, `found only ${routes.length} routes: the walk missed routers`);
+  const missing = routes.filter((r) => !Object.hasOwn(ROUTE_PERMISSIONS, r));
+  assert.deepEqual(missing, [], 'add these routes to api/route-table.ts');
+  for (const r of routes) {
+    const [method = '', path = ''] = r.split(' ');
+    assert.notEqual(permissionFor(method, path), 'unlisted', r);
+  }
+});
+
+test('every table entry is a real route (or the WebSocket), so the table is the whole API', () => {
+  const routes = new Set(registeredRoutes());
+  const stale = Object.keys(ROUTE_PERMISSIONS).filter((r) => !routes.has(r) && r !== 'WS /ws');
+  assert.deepEqual(stale, []);
+});
+
+test('lookups: params, case, trailing slash, HEAD; anything unknown is admin-only (fails closed)', () => {
+  assert.equal(permissionFor('POST', '/api/v1/programs/batch'), 'program.control');
+  assert.equal(permissionFor('POST', '/api/v1/programs/0b6e2f4e-0000-4000-8000-000000000000/restart'), 'program.control');
+  assert.equal(permissionFor('PUT', '/API/V1/Programs/abc'), 'program.update', 'the router matches case-insensitively');
+  assert.equal(permissionFor('GET', '/api/v1/programs/'), 'read');
+  assert.equal(permissionFor('HEAD', '/api/v1/programs'), 'read');
+  assert.equal(permissionFor('WS', '/ws'), 'read');
+  assert.equal(permissionFor('GET', '/ws'), 'unlisted');
+  assert.equal(permissionFor('PATCH', '/api/v1/programs/x'), 'unlisted');
+  assert.equal(permissionFor('GET', '/api/v1/nothing'), 'unlisted');
+  assert.equal(MINIMUM_ROLE.unlisted, 'admin');
+});

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PLUGIN_CATALOG } from '../../../plugins/host/catalog.js';
+import { discoverPlugins } from '../../../plugins/host/discover.js';
+import { openPluginLibrary } from '../../../plugins/host/open-library.js';
+import { probePlugins } from '../../../plugins/host/probe.js';
+import { fixturePlugin, SECURITY_SO } from '../../helpers/native.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-host-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const security = PLUGIN_CATALOG.security;
+const build = (fixture: string, name = 'security') => fixturePlugin(fixture, join(dir, fixture), name);
+
+test('a library built for another ABI is refused by file name', () => {
+  const file = build('bad-abi');
+  assert.throws(() => openPluginLibrary(file, security), (err: Error) => err.message === `${file}: plugin ABI 2, but this svcd speaks ABI 1; rebuild it (npm run build) and reinstall it (svc plugins install)`);
+});
+
+test('a missing export is refused by file name and symbol', () => {
+  const file = build('no-authenticate');
+  assert.throws(() => openPluginLibrary(file, security), new RegExp(`^PluginError: ${file}: missing export authenticate \\(required by the security plugin\\)`));
+});
+
+test('a library without the ABI, or named for another plugin, is refused', () => {
+  assert.throws(() => openPluginLibrary(build('not-a-plugin'), security), /missing export svc_plugin_abi \(not an svc plugin/);
+  assert.throws(() => openPluginLibrary(build('wrong-name'), security), /says it is plugin 'notify', but the file is named for 'security'/);
+  const junk = join(dir, 'junk.so');
+  writeFileSync(junk, 'not an ELF file');
+  assert.throws(() => openPluginLibrary(junk, security), new RegExp(`^PluginError: ${junk}: cannot be loaded: `));
+});
+
+test('the probe names a library that crashes at load, and still checks the others', () => {
+  const crash = build('crash-at-load');
+  const abi = build('bad-abi');
+  const results = probePlugins([crash, SECURITY_SO, abi]);
+  assert.deepEqual(results.map((r) => [r.file, r.ok]), [[crash, false], [SECURITY_SO, true], [abi, false]]);
+  const first = results[0];
+  assert.ok(first && !first.ok);
+  assert.match(first.message, new RegExp(`^${crash}: crashed while loading \\((SIGSEGV|exit status \\d+)\\)$`));
+  const good = results[1];
+  assert.ok(good?.ok);
+  assert.equal(good.name, 'security');
+});
+
+test('discovery lists <name>.so files, sorted, and nothing when the directory is absent', () => {
+  const plugins = join(dir, 'discover');
+  build('wrong-name', 'zeta');
+  assert.deepEqual(discoverPlugins(join(dir, 'absent')), []);
+  fixturePlugin('wrong-name', plugins, 'notify');
+  fixturePlugin('wrong-name', plugins, 'alpha');
+  writeFileSync(join(plugins, 'README'), 'not a library');
+  writeFileSync(join(plugins, '.so'), '');
+  assert.deepEqual(discoverPlugins(plugins).map((p) => p.name), ['alpha', 'notify']);
+});

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { importFile } from '../../../../stacks/import/run.js';
+import { memoryPorts } from './ports.js';
+
+const pc = (yaml: string, env: Record<string, string> = {}) => importFile('process-compose', '/dev/pc.yaml', 'pc.yaml', memoryPorts({ '/dev/pc.yaml': yaml }, env));
+
+test('availability: no (the default) → autorestart false; on_failure → unexpected; always → true, with a fixed backoff', () => {
+  const { services } = pc(`processes:
+  a: { command: "run a" }
+  b: { command: "run b", availability: { restart: on_failure, backoff_seconds: 3 } }
+  c: { command: "run c", availability: { restart: always } }
+`);
+  assert.deepEqual(
+    services.map((s) => [s.name, s.autorestart, s.backoff_secs, s.backoff_max_secs]),
+    [
+      ['a', 'false', undefined, undefined],
+      ['b', 'unexpected', 3, 3],
+      ['c', 'true', 1, 1],
+    ],
+  );
+});
+
+test('depends_on conditions: started and healthy gate the start; completed is reported and not a dependency', () => {
+  const { services, report } = pc(`processes:
+  db:
+    command: db
+    readiness_probe: { http_get: { port: 5432, path: /ready } }
+  cache: { command: cache }
+  init: { command: init }
+  app:
+    command: app
+    depends_on:
+      db: { condition: process_healthy }
+      cache: { condition: process_started }
+      init: { condition: process_completed_successfully }
+`);
+  assert.deepEqual(services.find((s) => s.name === 'app')?.depends_on, ['db', 'cache']);
+  assert.deepEqual(report.map((e) => [e.field, e.kind]), [['depends_on.init', 'unmapped']]);
+  assert.deepEqual(services[0].health_check, { type: 'http', url: 'http://127.0.0.1:5432/ready', timeout_secs: 1 });
+});
+
+test('probes: readiness is the health check, liveness adds restart_on_failure; different endpoints keep readiness', () => {
+  const { services, report } = pc(`processes:
+  live:
+    command: a
+    liveness_probe: { exec: { command: "curl -sf localhost:1/x || exit 1" }, period_seconds: 7, failure_threshold: 2 }
+  both:
+    command: b
+    readiness_probe: { http_get: { port: 80, path: /ready } }
+    liveness_probe: { http_get: { port: 80, path: /live } }
+`);
+  assert.deepEqual(services[0].health_check, { type: 'exec', command: 'bash', args: ['-c', 'curl -sf localhost:1/x || exit 1'], interval_secs: 7, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true });
+  assert.equal(services[1].health_check?.url, 'http://127.0.0.1:80/ready');
+  assert.deepEqual(report.map((e) => [e.program, e.field]), [['both', 'liveness_probe']]);
+});
+
+test('commands run through the configured shell only when they need one; replicas; $VAR in stored values', () => {
+  const { services, report } = pc(
+    `shell: { shell_command: sh, shell_argument: -c }
+processes:
+  plain: { command: "node server.js --port 80" }
+  piped: { command: "node a.js | tee $LOG" }
+  many: { command: run, replicas: 2, working_dir: "$BASE/many", environment: ["X=\${X_VALUE}-1"] }
+`,
+    { BASE: '/opt', X_VALUE: 'x' },
+  );
+  assert.deepEqual([services[0].command, services[0].args], ['node server.js --port 80', undefined]);
+  assert.deepEqual([services[1].command, services[1].args], ['sh', ['-c', 'node a.js | tee $LOG']]);
+  assert.deepEqual(services.slice(2).map((s) => [s.name, s.cwd, s.env?.X, s.env?.PC_REPLICA_NUM, s.group_name]), [
+    ['many-0', '/opt/many', 'x-1', '0', 'many'],
+    ['many-1', '/opt/many', 'x-1', '1', 'many'],
+  ]);
+  assert.deepEqual(report.map((e) => [e.field, e.kind]), [['working_dir', 'approximated'], ['environment', 'approximated']]);
+});

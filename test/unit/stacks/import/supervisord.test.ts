@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { importFile } from '../../../../stacks/import/run.js';
+import { parseEnvironment } from '../../../../stacks/import/supervisord/environment.js';
+import { expand } from '../../../../stacks/import/supervisord/expand.js';
+import { parseIni } from '../../../../stacks/import/supervisord/ini.js';
+import { memoryPorts } from './ports.js';
+
+const supervisord = (files: Record<string, string>) => importFile('supervisord', '/etc/supervisor/supervisord.conf', 'supervisord.conf', memoryPorts(files));
+
+test('INI as supervisord reads it: comments, continuation lines, key: value, lower-cased keys, repeated keys', () => {
+  const [s] = parseIni('; comment\n[program:x]\nCommand = run --a ; inline comment\n  --b#not-a-comment\n# full line\ndirectory: /srv\ndirectory = /opt\n', 'f.conf');
+  assert.equal(s.name, 'program:x');
+  assert.deepEqual([...s.options.values()].map((o) => [o.key, o.value, o.line]), [
+    ['command', 'run --a\n--b#not-a-comment', 3],
+    ['directory', '/opt', 7],
+  ]);
+});
+
+test('environment= : quotes keep commas and spaces, and supervisord’s errors are kept', () => {
+  assert.deepEqual(parseEnvironment('A="x,y z",B=plain/path:1,C=\'q\' , D="%"'), { A: 'x,y z', B: 'plain/path:1', C: 'q', D: '%' });
+  assert.deepEqual(parseEnvironment('A=1,\n    B=2'), { A: '1', B: '2' });
+  assert.throws(() => parseEnvironment('A=user@host'), /unexpected end of key\/value pairs/);
+  assert.throws(() => parseEnvironment('A="open'), /no closing quotation/);
+});
+
+test('%(name)s expansions: widths, %%, and unknown names', () => {
+  assert.deepEqual(expand('%(program_name)s_%(process_num)02d %%(x) %(n)3d|%(s)-4s|', { program_name: 'w', process_num: 3, n: 7, s: 'ab' }, 'x'), {
+    value: 'w_03 %(x)   7|ab  |',
+    used: ['program_name', 'process_num', 'n', 's'],
+  });
+  assert.throws(() => expand('%(nope)s', {}, 'command'), /command: %\(nope\)s cannot be expanded/);
+});
+
+test('supervisord defaults that differ from svc’s are written out: startsecs 1, startretries 3', () => {
+  const { services } = supervisord({ '/etc/supervisor/supervisord.conf': '[program:a]\ncommand=/bin/a\n' });
+  assert.deepEqual(services, [{ name: 'a', command: '/bin/a', startsecs: 1, retry_limit: 3, source: 'import:supervisord' }]);
+});
+
+test('[include] files globs (sorted, relative to the including file), [group:x] membership, numprocs_start', () => {
+  const { services, report } = supervisord({
+    '/etc/supervisor/supervisord.conf': '[include]\nfiles = conf.d/*.conf extra/one.ini\n[group:g]\nprograms=b,w\n',
+    '/etc/supervisor/conf.d/b.conf': '[program:b]\ncommand=/bin/b\n',
+    '/etc/supervisor/conf.d/a.conf': '[program:a]\ncommand=/bin/a %(here)s\n',
+    '/etc/supervisor/conf.d/skip.txt': '[program:skip]\ncommand=/bin/skip\n',
+    '/etc/supervisor/extra/one.ini': '[program:w]\ncommand=/bin/w %(group_name)s %(process_num)d\nprocess_name=w-%(process_num)d\nnumprocs=2\nnumprocs_start=5\n',
+  });
+  assert.deepEqual(
+    services.map((s) => [s.name, s.command, s.group_name]),
+    [
+      ['a', '/bin/a /etc/supervisor/conf.d', undefined],
+      ['b', '/bin/b', 'g'],
+      ['w-5', '/bin/w g 5', 'g'],
+      ['w-6', '/bin/w g 6', 'g'],
+    ],
+  );
+  assert.deepEqual(report, []);
+});
+
+test('restart, stop, identity and log options; stopsignal and log rotation are reported', () => {
+  const { services, report } = supervisord({
+    '/etc/supervisor/supervisord.conf':
+      '[program:a]\ncommand=/bin/a\nautorestart=false\nexitcodes=0,2\nstopwaitsecs=20\nstopsignal=INT\nuser=1000\npriority=5\nautostart=no\nstdout_logfile=/var/log/a.log\nstderr_logfile=/var/log/a.err\nstderr_logfile_maxbytes=1MB\n',
+  });
+  assert.deepEqual(services[0], {
+    name: 'a',
+    command: '/bin/a',
+    priority: 5,
+    autostart: false,
+    startsecs: 1,
+    retry_limit: 3,
+    autorestart: 'false',
+    exitcodes: [0, 2],
+    stopsecs: 20,
+    user: 1000,
+    stdout_logfile: '/var/log/a.log',
+    stderr_logfile: '/var/log/a.err',
+    source: 'import:supervisord',
+  });
+  assert.deepEqual(report.map((e) => [e.line, e.field, e.kind]), [[6, 'stopsignal', 'unmapped'], [12, 'stderr_logfile_maxbytes', 'unmapped']]);
+});

@@ -1,0 +1,105 @@
+import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import type { ProgramConfig } from '../../../state/program.js';
+import type { ExportContext, ExportedFile, ExportFinding } from '../../../stacks/export/types.js';
+import { CliError } from '../errors.js';
+import type { CliContext } from '../context.js';
+
+const tools = () => import('../migrate-tools.js');
+
+interface ExportCliOptions {
+  format: 'stack' | 'systemd' | 'nomad' | 'toml' | 'json' | 'yaml';
+  as?: 'toml' | 'json' | 'yaml';
+  output?: string;
+  self?: boolean;
+  prefix: string;
+  job: string;
+  datacenter: string[];
+  root?: string;
+  logDir?: string;
+  stopTimeout: string;
+}
+
+/** `svc export`: the desired state as a stack, systemd units or Nomad jobs. */
+export function registerExport(program: Command, ctx: CliContext): void {
+  program
+    .command('export [names...]')
+    .description('write programs (default: all) as a stack that re-applies to no change, as systemd units, or as Nomad jobs')
+    .addOption(new Option('--format <format>', 'stack, systemd or nomad (toml, json, yaml: a stack in that syntax)').choices(['stack', 'systemd', 'nomad', 'toml', 'json', 'yaml']).default('stack'))
+    .addOption(new Option('--as <syntax>', 'stack syntax (default: from --output, else toml)').choices(['toml', 'json', 'yaml']))
+    .option('-o, --output <path>', 'stack: the file to write; systemd, nomad: the folder for the files (created)')
+    .option('--self', 'systemd: the unit that runs svcd itself (needs no daemon)')
+    .option('--prefix <prefix>', 'systemd: prefix of the unit names', '')
+    .option('--job <id>', 'nomad: ID of the service job (cron programs become <id>-<name> periodic jobs)', 'svc')
+    .option('--datacenter <dc...>', 'nomad: datacenters of the jobs', ['*'])
+    .option('--root <dir>', "the daemon's SVC_ROOT, for relative paths (default: $SVC_ROOT, else the current folder)")
+    .option('--log-dir <dir>', "the daemon's [storage] log_dir, for relative log paths (default: <root>/logs)")
+    .option('--stop-timeout <secs>', 'systemd --self: TimeoutStopSec of svcd', '120')
+    .action(async (names: string[], o: ExportCliOptions) => {
+      const t = await tools();
+      const root = resolve(o.root ?? process.env.SVC_ROOT ?? process.cwd());
+      if (o.self) {
+        if (o.format !== 'systemd') throw new CliError('--self: only with --format systemd', 2);
+        const svcd = resolve(dirname(fileURLToPath(import.meta.url)), '../../../bin/svcd.js');
+        const content = t.svcdUnit({ node: process.execPath, svcd, root, stopTimeoutSecs: Number(o.stopTimeout) || 120 });
+        return emit([{ name: 'svcd.service', content }], [], o, ctx);
+      }
+      const stack = await ctx.client().get<{ prune: boolean; services: ProgramConfig[] }>('/api/v1/stack');
+      const configs = select(stack.services, names);
+      if (o.format === 'stack' || o.format === 'toml' || o.format === 'json' || o.format === 'yaml') {
+        const syntax = o.format !== 'stack' ? o.format : (o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? 'toml');
+        const text = t.stringifyStack({ prune: stack.prune, services: configs }, syntax);
+        if (o.output) writeFileSync(o.output, text);
+        else process.stdout.write(text);
+        return;
+      }
+      const exportCtx: ExportContext = { root, logDir: resolve(root, o.logDir ?? 'logs'), resolveExecutable: which };
+      const result = o.format === 'systemd' ? t.exportSystemd(configs, exportCtx, { prefix: o.prefix }) : t.exportNomad(configs, exportCtx, { job: o.job, datacenters: o.datacenter });
+      const exported = new Set(configs.map((c) => c.name));
+      for (const c of configs) {
+        const outside = (c.depends_on ?? []).filter((d) => !exported.has(d));
+        if (outside.length > 0 && o.format === 'systemd') result.report.push({ program: c.name, field: 'depends_on', kind: 'approximated', message: `Requires= names units that are not exported here: ${outside.join(', ')}` });
+      }
+      if (!ctx.json()) for (const f of result.report) process.stderr.write(`${t.formatExportFinding(f)}\n`);
+      emit(result.files, result.report, o, ctx);
+    });
+}
+
+/** The stored configs of the named programs (all when none is named), in the order named. */
+function select(all: ProgramConfig[], names: string[]): ProgramConfig[] {
+  if (names.length === 0) return all;
+  return names.map((name) => {
+    const found = all.find((c) => c.name === name);
+    if (!found) throw new CliError(`no program named '${name}' (see: svc list)`);
+    return found;
+  });
+}
+
+/** Writes the files into the --output folder, or prints them (Nomad: the HCL ones) with a header each. */
+function emit(files: ExportedFile[], report: ExportFinding[], o: ExportCliOptions, ctx: CliContext): void {
+  if (o.output) {
+    mkdirSync(o.output, { recursive: true });
+    for (const f of files) writeFileSync(join(o.output, f.name), f.content);
+    if (!ctx.json()) process.stderr.write(`wrote ${files.map((f) => f.name).join(', ')} to ${o.output}\n`);
+    return;
+  }
+  if (ctx.json()) return ctx.print(JSON.stringify({ files, report }));
+  const shown = o.format === 'nomad' ? files.filter((f) => f.name.endsWith('.hcl')) : files;
+  process.stdout.write(shown.map((f) => (shown.length > 1 ? `# ---- ${f.name} ----\n${f.content}` : f.content)).join('\n'));
+}
+
+/** A command name's path in this machine's PATH, as the exported units and jobs need it. */
+function which(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder; try the next
+    }
+  }
+  return null;
+}
