@@ -26,6 +26,13 @@ export default tseslint.config(
   },
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   ...importRules(),
+  // tui/README.md: the client serves both front-ends; neither front-end imports the other
+  // (`svc ui` loads the dashboard with a dynamic import, which this rule does not see).
+  ...[
+    ['tui/client/**', ['**/cli/**', '**/dashboard/**'], 'tui/client/ is shared: it imports neither the CLI nor the dashboard'],
+    ['tui/dashboard/**', ['**/cli/**'], 'the dashboard talks to svcd through tui/client/, never through the CLI'],
+    ['tui/cli/**', ['**/dashboard/**'], 'the CLI loads the dashboard only from commands/ui.ts, with a dynamic import'],
+  ].map(([files, group, message]) => ({ files: [files], rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] } })),
 );
 
 /**

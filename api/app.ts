@@ -18,9 +18,11 @@ import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 import { storageRouter } from './routes/storage.js';
 import { tokensRouter } from './routes/tokens.js';
+import { watchRouter } from './routes/watch.js';
 import { webRouter } from './routes/web.js';
 import { withWebSocket, type WebSocketApp } from './ws/attach.js';
 import { noPlugins } from '../plugins/boot/runtime.js';
+import type { Health } from './wire.js';
 
 /**
  * Composes the Koa app: one error middleware, one auth middleware (core auth, or the security
@@ -44,11 +46,11 @@ export function createApp(deps: ApiDeps): WebSocketApp {
 
   const root = new Router();
   root.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version: deps.version, uptime_secs: Math.floor(process.uptime()) };
+    ctx.body = { status: 'ok', version: deps.version, uptime_secs: Math.floor(process.uptime()) } satisfies Health;
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps)];
+  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps)];
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }

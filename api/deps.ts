@@ -1,4 +1,5 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { Clock } from '../reconciler/clock.js';
 import type { BootContext } from '../state/boot.js';
 import type { StackApplier } from '../stacks/apply.js';
 import type { StackDirStatus } from '../stacks/status.js';
@@ -15,8 +16,8 @@ import type { LogSocket } from './ws/log-socket.js';
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
   config: SvcConfig;
-  /** Time as a parameter (the daemon's clock): routes never read Date.now. */
-  clock: { now(): number };
+  /** Time as a parameter (the daemon's clock): routes never read Date.now; streams set timers. */
+  clock: Clock;
   /** The boot rules (autostart) that decide the run intent in force. */
   boot: BootContext;
   store: ProgramStore;

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { SvcError, type SvcErrorCode } from '../state/errors.js';
+import type { ErrorBody } from './wire.js';
 
 const STATUS: Record<SvcErrorCode, number> = {
   SVC_INVALID: 400,
@@ -29,18 +30,18 @@ export function errorMiddleware(log: ErrorLogger) {
         throw new SvcError('SVC_NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
       }
       if (ctx.status === 405 && ctx.body === undefined) {
-        ctx.body = { status: 'error', message: `method ${ctx.method} not allowed on ${ctx.path}` };
+        ctx.body = { status: 'error', message: `method ${ctx.method} not allowed on ${ctx.path}` } satisfies ErrorBody;
       }
     } catch (err) {
       if (err instanceof SvcError) {
         ctx.status = STATUS[err.code];
-        ctx.body = { status: 'error', message: err.message };
+        ctx.body = { status: 'error', message: err.message } satisfies ErrorBody;
         if (err.code === 'SVC_UNAUTHORIZED') ctx.set('WWW-Authenticate', 'Bearer');
         return;
       }
       log.error('request failed', { method: ctx.method, path: ctx.path, error: (err as Error).stack ?? String(err) });
       ctx.status = 500;
-      ctx.body = { status: 'error', message: 'internal error; see the daemon log' };
+      ctx.body = { status: 'error', message: 'internal error; see the daemon log' } satisfies ErrorBody;
     }
   };
 }

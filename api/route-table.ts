@@ -36,6 +36,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/system/plugins': 'read',
   'GET /api/v1/ota': 'read',
   'GET /api/v1/programs/:id/ota': 'read',
+  'GET /api/v1/watch': 'read',
   'WS /ws': 'read',
 
   'POST /api/v1/programs': 'program.create',

@@ -1,9 +1,10 @@
 import type { ObservedProgram } from '../state/observed.js';
 import { runIntent, type BootContext } from '../state/boot.js';
 import type { ProgramRecord } from '../state/program.js';
+import type { ProgramDetail, ProgramSummary, WatchProgram } from './wire.js';
 
 /** The list item (spec: Program summary), plus restart count and start time for the CLI/TUI. */
-export function programSummary(record: ProgramRecord, o: ObservedProgram) {
+export function programSummary(record: ProgramRecord, o: ObservedProgram): ProgramSummary {
   return {
     id: record.id,
     name: record.config.name,
@@ -19,7 +20,7 @@ export function programSummary(record: ProgramRecord, o: ObservedProgram) {
 }
 
 /** Full configuration (as stored, including `source`) and observed state of one program. */
-export function programDetail(record: ProgramRecord, o: ObservedProgram, now: number, boot: BootContext) {
+export function programDetail(record: ProgramRecord, o: ObservedProgram, now: number, boot: BootContext): ProgramDetail {
   return {
     ...programSummary(record, o),
     config: record.config,
@@ -44,5 +45,14 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
     revision: record.revision,
     created_at: record.created_at,
     updated_at: record.updated_at,
+  };
+}
+
+/** A program as the watch stream sends it: the summary, the health verdict and the source. */
+export function watchProgram(record: ProgramRecord, o: ObservedProgram): WatchProgram {
+  return {
+    ...programSummary(record, o),
+    health: o.health ? { healthy: o.health.healthy, failures: o.health.failures } : null,
+    source: record.config.source ?? null,
   };
 }

@@ -1,6 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=1024
 import { Command } from 'commander';
-import { CliError } from '../tui/cli/client.js';
+import { ApiError } from '../tui/client/errors.js';
+import { CliError } from '../tui/cli/errors.js';
 import { createContext } from '../tui/cli/context.js';
 import { registerCommands } from '../tui/cli/commands/index.js';
 import { VERSION } from './version.js';
@@ -17,9 +18,9 @@ const program = new Command('svc')
 registerCommands(program, createContext(program));
 
 program.parseAsync().catch((err: unknown) => {
-  if (err instanceof CliError) {
+  if (err instanceof CliError || err instanceof ApiError) {
     process.stderr.write(`svc: ${err.message}\n`);
-    process.exit(err.exitCode);
+    process.exit(err instanceof CliError ? err.exitCode : 1);
   }
   process.stderr.write(`svc: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);

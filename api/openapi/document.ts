@@ -130,6 +130,13 @@ export function openApiDocument(version: string): Json {
           responses: { 101: { description: 'Switching protocols; messages follow the LogLine schema', content: { 'application/json': { schema: ref('LogLine') } } } },
         },
       },
+      '/api/v1/watch': {
+        get: op(
+          'Server-Sent Events: a snapshot of every program, then its changes',
+          'observability',
+          { 200: { description: 'text/event-stream; each `data:` line is one JSON message: snapshot {programs, system}, program {program}, removed {id}, system {system} (docs/api.md)', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+        ),
+      },
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
       ...securityPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },

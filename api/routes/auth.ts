@@ -3,9 +3,10 @@ import type { Context } from 'koa';
 import type { Authenticator, Principal } from '../../state/auth/principal.js';
 import { parseBearer } from '../auth/bearer.js';
 import { principalOf } from '../auth/middleware.js';
+import type { AuthStatus, LoginResult, PrincipalView } from '../wire.js';
 
 /** What status and login say about a principal. */
-function describe(p: Principal) {
+function describe(p: Principal): PrincipalView {
   return { role: p.role, principal: p.kind, ...(p.kind === 'token' ? { token: { id: p.id, name: p.name } } : {}) };
 }
 
@@ -19,7 +20,7 @@ export function authRouter(authenticator: Authenticator, extra: () => Record<str
   const plugin = authenticator.mode === 'tokens';
   // The auth middleware has already refused a wrong credential with 401 by the time these run.
   router.post('/login', (ctx) => {
-    ctx.body = { status: 'ok', authenticated: true, mode: authenticator.mode, ...describe(principalOf(ctx)) };
+    ctx.body = { status: 'ok', authenticated: true, mode: authenticator.mode, ...describe(principalOf(ctx)) } satisfies LoginResult;
   });
   router.post('/logout', (ctx) => {
     ctx.body = { status: 'ok', message: 'nothing to end on the server: forget the credential on the client' };
@@ -35,7 +36,7 @@ export function authRouter(authenticator: Authenticator, extra: () => Record<str
       security_plugin: plugin,
       ...(plugin ? extra() : {}),
       ...(outcome?.ok ? describe(outcome.principal) : {}),
-    };
+    } satisfies AuthStatus;
   });
   return router;
 }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { notFound } from '../../state/errors.js';
 import type { ApiDeps } from '../deps.js';
 import { parseEventQuery, programIdParam, UUID } from '../event-params.js';
+import type { EventList, EventStatsResult } from '../wire.js';
 
 /**
  * Event history: per program (the program must exist), daemon-wide (optionally filtered by a
@@ -16,15 +17,15 @@ export function eventsRouter(deps: Pick<ApiDeps, 'store' | 'events'>): Router {
     if (!UUID.test(id) || !store.get(id.toLowerCase())) {
       throw notFound(`program '${id}' not found${UUID.test(id) ? '' : ' (the path takes the program UUID, not its name)'}`);
     }
-    ctx.body = await events.query(parseEventQuery(ctx.query, id.toLowerCase()));
+    ctx.body = (await events.query(parseEventQuery(ctx.query, id.toLowerCase()))) satisfies EventList;
   });
 
   router.get('/events', async (ctx) => {
-    ctx.body = await events.query(parseEventQuery(ctx.query));
+    ctx.body = (await events.query(parseEventQuery(ctx.query))) satisfies EventList;
   });
 
   router.get('/events/stats', async (ctx) => {
-    ctx.body = await events.stats(programIdParam(ctx.query.program_id));
+    ctx.body = (await events.stats(programIdParam(ctx.query.program_id))) satisfies EventStatsResult;
   });
 
   return router;

@@ -14,6 +14,7 @@ import { booleanParam, integerParam } from '../params.js';
 import { requirePermission } from '../auth/middleware.js';
 import { auditDetail } from '../auth/audit.js';
 import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.js';
+import type { BatchResult, CreateResult, LogLine, LogsResult } from '../wire.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -50,14 +51,14 @@ export function programsRouter(deps: ApiDeps): Router {
     const created = await store.create(configs);
     auditDetail(ctx, { ids: created.map((r) => r.id), names: created.map((r) => r.config.name) });
     ctx.status = 201;
-    ctx.body = many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) };
+    ctx.body = (many ? { ids: created.map((r) => r.id) } : { id: created[0]?.id, ids: created.map((r) => r.id) }) satisfies CreateResult;
   });
 
   router.post('/programs/batch', async (ctx) => {
     const { value } = await readJson(ctx, maxBody);
     const batch = parseBatch(value);
     if (batch.action.type === 'Remove') requirePermission(ctx, 'program.remove');
-    ctx.body = await runBatch(batch, store, actions);
+    ctx.body = (await runBatch(batch, store, actions)) satisfies BatchResult;
     auditDetail(ctx, { action: batch.action.type, ...(batch.target_ids ? { target_ids: batch.target_ids } : {}), ...(batch.group_name ? { group_name: batch.group_name } : {}), ...(batch.select_all ? { select_all: true } : {}) });
   });
 
@@ -108,11 +109,11 @@ export function programsRouter(deps: ApiDeps): Router {
     const source = String(ctx.query.source ?? 'both');
     if (!['stdout', 'stderr', 'both'].includes(source)) throw invalid(`source: must be stdout, stderr or both, got '${source}'`);
     const paths = logPaths(record.id, record.config, config.storage.log_dir);
-    const logs: { source: 'stdout' | 'stderr'; content: string }[] = [];
+    const logs: LogLine[] = [];
     if (source !== 'stderr') logs.push(...(await tailLines(paths.stdout, tail)).map((content) => ({ source: 'stdout' as const, content })));
     if (source !== 'stdout') logs.push(...(await tailLines(paths.stderr, tail)).map((content) => ({ source: 'stderr' as const, content })));
     const secrets = seesSecrets(ctx) ? [] : secretValues(record.config);
-    ctx.body = { id: record.id, logs: secrets.length === 0 ? logs : logs.map((l) => ({ ...l, content: maskSecrets(l.content, secrets) })) };
+    ctx.body = { id: record.id, logs: secrets.length === 0 ? logs : logs.map((l) => ({ ...l, content: maskSecrets(l.content, secrets) })) } satisfies LogsResult;
   });
 
   return router;

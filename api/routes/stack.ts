@@ -7,6 +7,7 @@ import { readText } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { booleanParam } from '../params.js';
 import { redactConfig, seesSecrets } from '../redact.js';
+import type { StackApplyResult, StackExport, StackStatus } from '../wire.js';
 
 /**
  * Stack routes: PUT applies a stack (JSON, TOML or YAML body), GET returns the stored desired
@@ -33,18 +34,18 @@ export function stackRouter(deps: ApiDeps): Router {
       pruneAll: ctx.query.source === undefined,
       dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),
     });
-    ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines };
+    ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines } satisfies StackApplyResult;
   });
 
   router.get('/stack', (ctx) => {
     const records = [...store.list()].sort((a, b) => a.created_at - b.created_at || a.config.name.localeCompare(b.config.name));
     // An unlabelled program is exported with `source: ""` so that re-applying keeps it unlabelled.
     const plain = seesSecrets(ctx);
-    ctx.body = { prune: false, services: records.map((r) => ({ ...(plain ? r.config : redactConfig(r.config)), source: r.config.source ?? '' })) };
+    ctx.body = { prune: false, services: records.map((r) => ({ ...(plain ? r.config : redactConfig(r.config)), source: r.config.source ?? '' })) } satisfies StackExport;
   });
 
   router.get('/stack/status', (ctx) => {
-    ctx.body = deps.stacks?.status() ?? { dir: config.stacks.dir, watching: false, files: [] };
+    ctx.body = (deps.stacks?.status() ?? { dir: config.stacks.dir, watching: false, files: [] }) satisfies StackStatus;
   });
 
   return router;

@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import { SvcError } from '../../state/errors.js';
 import type { ApiDeps } from '../deps.js';
+import type { ShutdownAccepted, SystemStats } from '../wire.js';
 
 /** Daemon-wide routes: shutdown, stats and (later) license. */
 export function systemRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/system/shutdown', (ctx) => {
     ctx.status = 202;
-    ctx.body = { status: 'shutting_down', message: 'stopping all programs, then svcd exits' };
+    ctx.body = { status: 'shutting_down', message: 'stopping all programs, then svcd exits' } satisfies ShutdownAccepted;
     // Answer first, then stop: the client gets its reply (and outer middleware such as the
     // audit record finishes) before the listener closes.
     ctx.res.once('close', deps.requestShutdown);
@@ -16,7 +17,7 @@ export function systemRouter(deps: ApiDeps): Router {
     // A background snapshot (about every 3 s): never computed per request.
     const stats = deps.systemStats?.() ?? null;
     if (!stats) throw new SvcError('SVC_UNAVAILABLE', 'system stats are not sampled yet; retry in a few seconds');
-    ctx.body = stats;
+    ctx.body = stats satisfies SystemStats;
   });
   return router;
 }

@@ -1,13 +1,9 @@
 import { FileFollower, type FollowOptions } from '../../log-files/follow.js';
 
-/** One message on the log WebSocket. */
-export interface LogLine {
-  source: 'stdout' | 'stderr';
-  /** The line without its newline. */
-  content: string;
-  /** Unix seconds, with milliseconds, when svcd read the line (not when the program wrote it). */
-  ts: number;
-}
+import type { LogStreamMessage as LogLine } from '../wire.js';
+
+/** One message on the log WebSocket (defined with the other wire types). */
+export type { LogLine };
 
 /** The part of a WebSocket the hub uses (ws's WebSocket fits; tests pass fakes). */
 export interface LogClient {

@@ -30,9 +30,9 @@ export function svcConfig(p: BenchProgram): Record<string, unknown> {
   return p.restart === 'fast-restart' ? { ...base, autorestart: true, backoff_secs: 0, startsecs: 0 } : base;
 }
 
-/** The node flags svcd ships with (its shebang line), so the bench measures what users run. */
-function shippedNodeFlags(): string[] {
-  const first = readFileSync(SVCD, 'utf8').split('\n', 1)[0] ?? '';
+/** The node flags svcd (or svc) ships with (its shebang line), so the bench measures what users run. */
+export function shippedNodeFlags(file = SVCD): string[] {
+  const first = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
   const m = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first);
   return m?.[1] ? m[1].trim().split(/\s+/) : [];
 }
@@ -50,6 +50,8 @@ export class SvcManager implements Manager {
     private readonly concurrency = 16,
     private readonly extraArgs: string[] = [],
     private readonly env: Record<string, string> = {},
+    /** The svcd to run (another build's, to compare). */
+    private readonly svcd = SVCD,
   ) {
     const how = mode === 'array' ? 'one POST, array' : `N POSTs, ${concurrency} at a time`;
     this.variant = `svc (${how}${env.SVC_SPAWNER === 'off' ? ", Node's child_process" : ''})`;
@@ -59,7 +61,7 @@ export class SvcManager implements Manager {
     this.root = mkdtempSync(join(tmpdir(), 'svc-bench-'));
     mkdirSync(join(this.root, 'conf'), { recursive: true });
     writeFileSync(join(this.root, 'conf', 'svc.toml'), '[server]\nport = 0\n');
-    const proc = (this.proc = spawn(process.execPath, [...shippedNodeFlags(), ...this.extraArgs, SVCD], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root, ...this.env }, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const proc = (this.proc = spawn(process.execPath, [...shippedNodeFlags(this.svcd), ...this.extraArgs, this.svcd], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root, ...this.env }, stdio: ['ignore', 'ignore', 'pipe'] }));
     const lines: string[] = [];
     this.url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: proc.stderr }).on('line', (line) => {
@@ -69,6 +71,11 @@ export class SvcManager implements Manager {
       });
       proc.once('exit', (code) => reject(new Error(`svcd exited with ${code}: ${lines.join('\n')}`)));
     });
+  }
+
+  /** http://host:port of the running daemon. */
+  baseUrl(): string {
+    return this.url;
   }
 
   daemonPid(): number {

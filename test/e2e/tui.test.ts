@@ -34,6 +34,15 @@ void test('svc ui in tmux: shows the programs, stops one after confirmation', { 
     await eventually(() => /alpha\s+Stopped/.test(screen()), 15_000, 'alpha Stopped');
     const alpha = (await d.request('GET', '/api/v1/programs')).body.find((p: any) => p.name === 'alpha');
     assert.equal(alpha.status, 'Stopped');
+    // Keys typed in one burst (one read) all count: the filter prompt shows all of them.
+    tmux('send-keys', '-t', session, '-l', '/be');
+    await eventually(() => screen().includes('/be') && !/alpha\s+Stopped/.test(screen()), 5000, 'the /be filter');
+    tmux('send-keys', '-t', session, 'Enter');
+    await eventually(() => screen().includes('filter: be'), 5000, 'the filter applied');
+    // Esc clears the filter; the program the filter selected stays selected.
+    tmux('send-keys', '-t', session, 'Escape');
+    await eventually(() => /alpha\s+Stopped/.test(screen()) && !screen().includes('filter: be'), 5000, 'the filter cleared');
+    assert.match(screen(), /^ >beta/m);
     tmux('send-keys', '-t', session, 'q');
     // q ends svc ui, and with it the tmux session.
     await eventually(() => spawnSync('tmux', ['has-session', '-t', session]).status !== 0, 5000, 'svc ui to quit');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { SvcError } from '../../state/errors.js';
-import { CliError } from './client.js';
+import { CliError } from './errors.js';
 import { setField } from './dotted-fields.js';
 
 /** Options shared by `svc add` and `svc update`; each maps to one program field. */

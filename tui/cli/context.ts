@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ApiClient } from './client.js';
+import { ApiClient } from '../client/http.js';
 import { savedToken } from './credentials.js';
 
 /** What every command needs: the API client built from global options, and output mode. */

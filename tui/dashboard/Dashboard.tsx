@@ -1,4 +1,4 @@
-import { Box, useApp, useInput } from 'ink';
+import { Box, useApp, useInput, type Key } from 'ink';
 import { useCallback, useMemo } from 'react';
 import type { DashboardClient } from './client.js';
 import BottomLine from './components/BottomLine.js';
@@ -8,28 +8,32 @@ import HelpOverlay from './components/HelpOverlay.js';
 import LogPane from './components/LogPane.js';
 import StatusLine from './components/StatusLine.js';
 import Table from './components/Table.js';
-import { useDetails } from './hooks/use-details.js';
+import { useDetail } from './hooks/use-details.js';
 import { useEvents } from './hooks/use-events.js';
 import { useLogs } from './hooks/use-logs.js';
-import { usePoll } from './hooks/use-poll.js';
+import { useNow } from './hooks/use-now.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import { useUiStore } from './hooks/use-ui-store.js';
+import { useWatch } from './hooks/use-watch.js';
 import { screenLayout } from './layout.js';
-import { handleKey, type Effect } from './state/keys.js';
+import { handleInput } from './state/input.js';
+import type { Effect } from './state/keys.js';
 import { EVENT_TYPES, INITIAL_STATE } from './state/model.js';
+import { isActive } from './state/status.js';
 import { activeFilter, selectedIndex, visiblePrograms, windowTop } from './state/view.js';
 
-/** Refresh intervals; tests shorten them. */
+/**
+ * Refresh intervals; tests shorten them. The table is pushed (watch stream); events and the
+ * selected detail are re-read when the table shows a change, and at these intervals otherwise.
+ */
 export interface Timing {
-  pollMs: number;
-  maxBackoffMs: number;
   eventsMs: number;
   detailTtlMs: number;
   /** Delay before following the logs of a newly selected program. */
   logSettleMs: number;
 }
 
-export const DEFAULT_TIMING: Timing = { pollMs: 1000, maxBackoffMs: 5000, eventsMs: 2000, detailTtlMs: 10_000, logSettleMs: 250 };
+export const DEFAULT_TIMING: Timing = { eventsMs: 5000, detailTtlMs: 5000, logSettleMs: 250 };
 
 export interface DashboardProps {
   client: DashboardClient;
@@ -44,18 +48,21 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   const { state, dispatch } = store;
   const size = useTerminalSize();
   const layout = screenLayout(size.columns, size.rows);
-  const info = usePoll(client, dispatch, timing);
+  const info = useWatch(client, dispatch);
 
   const filter = activeFilter(state);
   const rows = useMemo(() => visiblePrograms(state.programs, filter, state.sort), [state.programs, filter, state.sort]);
   const index = selectedIndex(rows, state.selectedId);
   const selected = rows[index];
   const top = windowTop(state.top, Math.max(0, index), layout.tableRows, rows.length);
-  const windowRows = rows.slice(top, top + layout.tableRows);
+  const windowRows = useMemo(() => rows.slice(top, top + layout.tableRows), [rows, top, layout.tableRows]);
+  const now = useNow(windowRows.flatMap((p) => (p.started_at && isActive(p.status) ? [p.started_at] : [])));
 
-  const details = useDetails(client, windowRows.map((p) => p.id), selected?.id ?? null, state.programs, timing.detailTtlMs);
+  const detail = useDetail(client, selected, timing.detailTtlMs);
   const eventType = EVENT_TYPES[state.eventType] ?? null;
-  const events = useEvents(client, eventType, Math.max(1, layout.eventRows), timing.eventsMs);
+  // What records events (a status, a restart, a health verdict) is what the stream shows changing.
+  const changes = useMemo(() => state.programs.map((p) => `${p.status}${p.restarts}${p.health?.healthy}`).join(), [state.programs]);
+  const events = useEvents(client, eventType, Math.max(1, layout.eventRows), timing.eventsMs, changes);
   const logs = useLogs(client, selected?.id ?? null, state.logPaused, timing.logSettleMs);
 
   const run = useCallback(
@@ -71,34 +78,28 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
     [client, dispatch, exit],
   );
 
-  useInput((input, key) => {
-    const result = handleKey(store.get(), input, key, { tableRows: layout.tableRows, logRows: layout.paneRows - 1, eventTypes: EVENT_TYPES.length });
-    store.set(result.state);
-    if (result.effect) run(result.effect);
-  });
+  const { tableRows, paneRows } = layout;
+  const onInput = useCallback(
+    (input: string, key: Key) => {
+      const result = handleInput(store.get(), input, key, { tableRows, logRows: paneRows - 1, eventTypes: EVENT_TYPES.length });
+      store.set(result.state);
+      for (const effect of result.effects) run(effect);
+    },
+    [store, run, tableRows, paneRows],
+  );
+  useInput(onInput);
 
-  const now = Date.now();
   const position = rows.length ? `${top + 1}-${top + windowRows.length} of ${rows.length}` : state.loaded ? '0 of 0' : 'loading…';
   return (
     <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
       <StatusLine info={info} connection={state.connection} programs={state.programs} filter={filter} marked={state.marks.size} />
-      <Table
-        rows={windowRows}
-        height={layout.tableRows}
-        width={size.columns}
-        selectedId={selected?.id ?? null}
-        marks={state.marks}
-        details={details}
-        sort={state.sort}
-        now={now}
-        position={position}
-      />
+      <Table rows={windowRows} height={layout.tableRows} width={size.columns} selectedId={selected?.id ?? null} marks={state.marks} sort={state.sort} now={now} position={position} />
       {state.mode === 'help' ? (
         <HelpOverlay height={layout.paneRows} />
       ) : (
         <Box height={layout.paneRows}>
           <Box flexDirection="column" width={layout.leftWidth}>
-            <DetailPane program={selected} detail={selected ? details.get(selected.id) : undefined} height={layout.detailRows} width={layout.leftWidth} />
+            <DetailPane program={selected} detail={detail} height={layout.detailRows} width={layout.leftWidth} />
             <EventsPane events={events} type={eventType} height={layout.eventRows} width={layout.leftWidth} />
           </Box>
           <Box marginLeft={1}>

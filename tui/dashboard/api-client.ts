@@ -1,41 +1,35 @@
-import type { ApiClient } from '../cli/client.js';
+import type { ApiClient } from '../client/http.js';
+import { followLogs } from '../client/log-follow.js';
+import { routes } from '../client/routes.js';
+import { realTimer, type Timer } from '../client/timer.js';
+import { openWatch } from '../client/watch.js';
+import { followWatch } from '../client/watch-follow.js';
 import type { DashboardClient, EventQuery } from './client.js';
-import { followLogs } from './log-stream.js';
-import type { BatchAction, BatchOutcome, EventItem, LogLine, ProgramDetail, ProgramItem, SystemStats } from './types.js';
 
 export interface ApiDashboardOptions {
-  /** The same address the ApiClient uses: http(s)://host:port or unix:/path. */
-  url: string;
-  token?: string;
   /** Poll interval of the log fallback (no WebSocket route). */
   logPollMs?: number;
+  /** First reconnection delay of the watch stream, doubling up to `maxRetryMs`. */
+  retryMs?: number;
+  maxRetryMs?: number;
+  clock?: Timer;
 }
 
-/** ws://host:port/ws?id=..., or ws+unix:/path:/ws?id=... for a Unix socket. */
-export function logSocketUrl(url: string, id: string): string {
-  const path = `/ws?id=${encodeURIComponent(id)}`;
-  if (url.startsWith('unix:')) return `ws+unix:${url.slice('unix:'.length).replace(/^\/\//, '')}:${path}`;
-  return `${url.replace(/\/+$/, '').replace(/^http/, 'ws')}${path}`;
-}
-
-/** The dashboard's client over the CLI's HTTP client and a WebSocket for logs. */
-export function apiDashboardClient(api: ApiClient, opts: ApiDashboardOptions): DashboardClient {
-  const tail = async (id: string): Promise<LogLine[]> =>
-    (await api.get<{ logs: LogLine[] }>(`/api/v1/programs/${id}/logs?tail=200`)).logs;
+/** The dashboard's client over tui/client/: the watch stream, typed routes and the log follower. */
+export function apiDashboardClient(api: ApiClient, opts: ApiDashboardOptions = {}): DashboardClient {
+  const clock = opts.clock ?? realTimer;
   return {
-    list: () => api.get<ProgramItem[]>('/api/v1/programs'),
-    detail: (id) => api.get<ProgramDetail>(`/api/v1/programs/${id}`),
+    watch: (sink) => followWatch({ connect: (h) => openWatch(api, h), clock, retryMs: opts.retryMs ?? 1000, maxRetryMs: opts.maxRetryMs ?? 5000 }, sink),
+    detail: (id) => routes.getProgram(api, id),
     events: (q: EventQuery) => {
       const params = new URLSearchParams({ order: 'desc', limit: String(q.limit) });
       if (q.programId) params.set('program_id', q.programId);
       if (q.type) params.set('event_type', q.type);
-      return api.get<EventItem[]>(`/api/v1/events?${params}`);
+      return routes.events(api, params);
     },
-    stats: () => api.get<SystemStats>('/api/v1/system/stats').catch(() => null),
-    health: () => api.get<{ version: string }>('/health'),
-    batch: async (ids: string[], action: BatchAction) =>
-      (await api.post<{ results: BatchOutcome[] }>('/api/v1/programs/batch', { target_ids: ids, action })).results,
+    health: () => routes.health(api),
+    batch: async (ids, action) => (await routes.batch(api, { target_ids: ids, action })).results,
     subscribeLogs: (id, sink) =>
-      followLogs({ url: logSocketUrl(opts.url, id), token: opts.token, tail: () => tail(id), pollMs: opts.logPollMs ?? 1000 }, sink),
+      followLogs(api, id, { tail: async () => (await routes.logs(api, id, new URLSearchParams({ tail: '200' }))).logs, pollMs: opts.logPollMs ?? 1000, clock }, sink),
   };
 }

@@ -1,10 +1,8 @@
-import type { BatchAction, BatchOutcome, EventItem, LogLine, LogMode, ProgramDetail, ProgramItem, SystemStats } from './types.js';
+import type { ActionOutcome, BatchAction, EventRecord, Health, ProgramDetail } from '../../api/wire.js';
+import type { LogSink } from '../client/log-follow.js';
+import type { WatchSink } from '../client/watch-follow.js';
 
-/** Receives a log subscription's output: `replace` swaps the whole buffer (a snapshot). */
-export interface LogSink {
-  lines(lines: LogLine[], replace: boolean): void;
-  mode(mode: LogMode, error?: string): void;
-}
+export type { LogSink, WatchSink };
 
 export interface EventQuery {
   programId?: string;
@@ -13,18 +11,18 @@ export interface EventQuery {
 }
 
 /**
- * Everything the dashboard needs from svcd. Failures reject with an Error whose message is shown
- * to the user as is. Tests hand the dashboard a fake.
+ * Everything the dashboard needs from svcd: its port (STYLE.md 8). `api-client.ts` implements it
+ * over tui/client/; tests hand the dashboard a fake. Failures reject with an Error whose message
+ * is shown to the user as is.
  */
 export interface DashboardClient {
-  list(): Promise<ProgramItem[]>;
+  /** Follows the watch stream (snapshot, then changes; reconnects by itself); returns the stop. */
+  watch(sink: WatchSink): () => void;
   detail(id: string): Promise<ProgramDetail>;
   /** Newest first. */
-  events(q: EventQuery): Promise<EventItem[]>;
-  /** null when the daemon has no stats route (older svcd) or it failed. */
-  stats(): Promise<SystemStats | null>;
-  health(): Promise<{ version: string }>;
-  batch(ids: string[], action: BatchAction): Promise<BatchOutcome[]>;
+  events(q: EventQuery): Promise<EventRecord[]>;
+  health(): Promise<Pick<Health, 'version'>>;
+  batch(ids: string[], action: BatchAction): Promise<ActionOutcome[]>;
   /** Follows one program's logs; returns the function that stops following. */
   subscribeLogs(id: string, sink: LogSink): () => void;
 }

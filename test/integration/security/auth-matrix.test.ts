@@ -60,6 +60,7 @@ function recipes(): Record<string, Recipe> {
     'GET /api/v1/stack/status': { path: '/api/v1/stack/status', ok: [200] },
     'GET /api/v1/system/stats': { path: '/api/v1/system/stats', ok: [200, 503] },
     'GET /api/v1/system/storage': { path: '/api/v1/system/storage', ok: [200] },
+    'GET /api/v1/watch': { path: '/api/v1/watch', ok: [200] },
     'GET /api/v1/system/license': { path: '/api/v1/system/license', ok: [200] },
     'GET /api/v1/system/plugins': { path: '/api/v1/system/plugins', ok: [200] },
     'POST /api/v1/programs': { path: '/api/v1/programs', body: {}, ok: [400] },
@@ -90,6 +91,11 @@ async function call(cred: Cred, method: string, path: string, body?: unknown): P
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${d.url}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  // A stream (the watch route) never ends by itself: its status is the answer.
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, body: undefined, text: '' };
+  }
   const text = await res.text();
   const json = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
   return { status: res.status, body: json, text };

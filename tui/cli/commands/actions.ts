@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { CliError } from '../client.js';
+import type { ActionOutcome, BatchActionType, BatchAction } from '../../../api/wire.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 import { table } from '../format.js';
-import { resolvePrograms, type ActionOutcome } from '../programs.js';
+import { resolvePrograms } from '../programs.js';
 
 interface Selection {
   all?: boolean;
@@ -13,15 +15,10 @@ interface Selection {
 export function registerActions(program: Command, ctx: CliContext): void {
   const selectable = (cmd: Command) => cmd.option('-a, --all', 'every program').option('-g, --group <name>', 'every program in this group (group_name)');
 
-  const run = async (refs: string[], sel: Selection, type: string, payload: unknown) => {
+  const run = async (refs: string[], sel: Selection, type: BatchActionType, payload: BatchAction['payload']) => {
     if (refs.length === 0 && !sel.all && !sel.group) throw new CliError('name a program (name or id), or use --all or --group NAME', 2);
     const ids = refs.length > 0 ? (await resolvePrograms(ctx.client(), refs)).map((p) => p.id) : undefined;
-    const res = await ctx.client().post<{ results: ActionOutcome[] }>('/api/v1/programs/batch', {
-      target_ids: ids,
-      group_name: sel.group,
-      select_all: sel.all ?? false,
-      action: { type, payload },
-    });
+    const res = await routes.batch(ctx.client(), { target_ids: ids, group_name: sel.group, select_all: sel.all ?? false, action: { type, payload } });
     report(ctx, res.results);
   };
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { configFromOptions, withConfigOptions, type ConfigOptions } from '../config-options.js';
+import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
 import { dottedRoots, mergeWithCurrent } from '../dotted-fields.js';
 
@@ -15,7 +16,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     config.name = name;
     if (words.length === 1) config.command = words[0];
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
-    const res = await ctx.client().post<{ id: string }>('/api/v1/programs', config);
+    const res = await routes.createProgram(ctx.client(), config);
     ctx.print(ctx.json() ? JSON.stringify(res) : `added ${name} (${res.id})`);
   });
 
@@ -34,10 +35,10 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     for (const field of o.unset ?? []) patch[field] = null;
     const roots = dottedRoots(o.set);
     if (roots.size > 0) {
-      const current = await ctx.client().get<{ config: Record<string, unknown> }>(`/api/v1/programs/${p.id}`);
+      const current = await routes.getProgram(ctx.client(), p.id);
       mergeWithCurrent(patch, current.config, roots);
     }
-    const res = await ctx.client().put(`/api/v1/programs/${p.id}`, patch);
+    const res = await routes.updateProgram(ctx.client(), p.id, patch);
     const name = o.name ?? p.name;
     const checksum = (patch.artifact as { checksum?: string } | null | undefined)?.checksum;
     const next = checksum ? `an OTA update to ${checksum.slice(0, 12)} follows if it differs from the installed one: svc ota status ${name}` : `restart it to apply process changes: svc restart ${name}`;

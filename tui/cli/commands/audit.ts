@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CliError } from '../client.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
-import { table, timestamp } from '../format.js';
+import { timestamp } from '../../client/format.js';
+import { table } from '../format.js';
 
 interface AuditRecord {
   seq: number;

@@ -2,7 +2,7 @@ import { Argument, type Command } from 'commander';
 import { cliModel } from '../completion/model.js';
 import { complete } from '../completion/complete.js';
 import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
-import { listPrograms } from '../programs.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 
 /** How long a completion waits for the daemon's program list before it offers none. */
@@ -28,7 +28,7 @@ export function registerCompletion(program: Command, ctx: CliContext): void {
       const programs = async () => {
         try {
           const list = await Promise.race([
-            listPrograms(ctx.client()),
+            routes.listPrograms(ctx.client()),
             new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), PROGRAMS_TIMEOUT_MS).unref()),
           ]);
           return list.map((p) => p.name).sort();

@@ -1,26 +1,13 @@
 import type { Command } from 'commander';
-import { CliError } from '../client.js';
+import type { EventRecord, EventStats } from '../../../api/wire.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
-import { table, timestamp } from '../format.js';
+import { CliError } from '../errors.js';
+import { timestamp } from '../../client/format.js';
+import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
 
-/** The API's event record and statistics (docs/events.md); the CLI reads them over HTTP only. */
-interface EventRow {
-  id: string;
-  ts_ms: number;
-  program_name: string | null;
-  event: string;
-  exit_code: number | null;
-  signal: number | null;
-  retry_count: number | null;
-  msg: string;
-}
-interface EventStats {
-  total: number;
-  by_type: Record<string, number>;
-  first_ts: number | null;
-  last_ts: number | null;
-}
+type EventRow = Pick<EventRecord, 'id' | 'ts_ms' | 'program_name' | 'event' | 'exit_code' | 'signal' | 'retry_count' | 'msg'>;
 interface Flags {
   limit: string;
   from?: string;
@@ -121,7 +108,7 @@ export function registerEvents(program: Command, ctx: CliContext): void {
       // A UUID is used as is, so events of a removed program stay reachable.
       const programId = ref === undefined ? undefined : UUID.test(ref) ? ref : (await resolvePrograms(client, [ref]))[0].id;
       if (o.stats) {
-        const stats = await client.get<EventStats>(`/api/v1/events/stats${programId ? `?program_id=${programId}` : ''}`);
+        const stats = await routes.eventStats(client, programId);
         return ctx.print(ctx.json() ? JSON.stringify(stats, null, 2) : renderStats(stats));
       }
       const rows = await fetchEvents((path) => client.get<EventRow[]>(path), eventsQuery(o, programId));

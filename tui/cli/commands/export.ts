@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { ExportContext, ExportedFile, ExportFinding } from '../../../stacks/export/types.js';
-import { CliError } from '../client.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 
 const tools = () => import('../migrate-tools.js');

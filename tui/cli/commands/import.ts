@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import { Argument, Option, type Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
 import { IMPORT_FORMATS, type ImportFormat, type ImportPorts } from '../../../stacks/import/types.js';
-import { CliError } from '../client.js';
+import type { StackApplyResult } from '../../../api/wire.js';
+import { ApiError } from '../../client/errors.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { planText } from '../plan-lines.js';
 
@@ -70,15 +72,15 @@ export function registerImport(program: Command, ctx: CliContext): void {
       const syntax = o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? 'toml';
       const text = t.renderImport(result, syntax, file);
       if (o.output && !o.dryRun) writeFileSync(o.output, text);
-      let applied: { lines: string[]; dry_run: boolean } | null = null;
+      let applied: StackApplyResult | null = null;
       if (o.apply) {
         const source = `import:${format}`;
         const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
         try {
-          applied = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, { prune: false, services: result.services });
+          applied = await ctx.client().put<StackApplyResult>(`/api/v1/stack?${query.toString()}`, { prune: false, services: result.services });
         } catch (err) {
-          if (err instanceof CliError && /must resolve under storage\.log_dir/.test(err.message)) {
-            throw new CliError(`${err.message}\n(the source's log files are outside svcd's log_dir: import with --no-logs, or set [storage] log_dir)`, err.exitCode);
+          if (err instanceof ApiError && /must resolve under storage\.log_dir/.test(err.message)) {
+            throw new CliError(`${err.message}\n(the source's log files are outside svcd's log_dir: import with --no-logs, or set [storage] log_dir)`);
           }
           throw err;
         }

@@ -1,38 +1,10 @@
 import type { Command } from 'commander';
+import type { ProgramConfig, ProgramDetail } from '../../../api/wire.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
-import { bytes, duration, timestamp } from '../format.js';
+import { bytes, duration, timestamp } from '../../client/format.js';
 import { resolvePrograms } from '../programs.js';
-import { otaLines } from '../ota-format.js';
-import type { OtaView } from '../../../state/ota.js';
-
-interface Detail {
-  id: string;
-  name: string;
-  config: Record<string, unknown>;
-  state: {
-    status: string;
-    desired: string;
-    pid: number | null;
-    uptime_secs: number | null;
-    retries: number;
-    restarts: number;
-    next_retry_at: number | null;
-    last_exit: { msg: string; at: number; exit_code: number | null; signal: number | null } | null;
-    detail: string | null;
-    health: { healthy: boolean | null; failures: number; last: { at: number; ok: boolean; latency_ms: number; message: string } | null } | null;
-    cpu_usage: number;
-    mem_usage: number;
-    cron?: {
-      next_fire_at: number | null;
-      running: number;
-      queued: number;
-      skipped: number;
-      dropped: number;
-      last_run: { msg: string; started_at: number | null; slot: number } | null;
-    };
-    ota?: OtaView;
-  };
-}
+import { otaLines } from '../../client/ota-format.js';
 
 export function registerInfo(program: Command, ctx: CliContext): void {
   program
@@ -40,7 +12,7 @@ export function registerInfo(program: Command, ctx: CliContext): void {
     .description('show the configuration and state of one program (name or id)')
     .action(async (ref: string) => {
       const [p] = await resolvePrograms(ctx.client(), [ref]);
-      const d = await ctx.client().get<Detail>(`/api/v1/programs/${p.id}`);
+      const d = await routes.getProgram(ctx.client(), p.id);
       if (ctx.json()) return ctx.print(JSON.stringify(d, null, 2));
       const s = d.state;
       const lines = [
@@ -60,7 +32,7 @@ export function registerInfo(program: Command, ctx: CliContext): void {
     });
 }
 
-function describeHealth(h: Detail['state']['health']): string {
+function describeHealth(h: ProgramDetail['state']['health']): string {
   if (!h) return '-';
   const verdict = h.healthy === null ? 'pending' : h.healthy ? 'healthy' : `unhealthy (${h.failures} failures in a row)`;
   const last = h.last ? `; last probe ${h.last.ok ? 'passed' : 'failed'} at ${timestamp(h.last.at)} in ${h.last.latency_ms} ms: ${h.last.message}` : '';
@@ -68,8 +40,8 @@ function describeHealth(h: Detail['state']['health']): string {
 }
 
 /** The schedule of a cron program (docs/cron.md). */
-function cronLines(config: Record<string, unknown>, c: NonNullable<Detail['state']['cron']>): string[] {
-  const zone = typeof config.cron_tz === 'string' ? config.cron_tz : 'local time';
+function cronLines(config: ProgramConfig, c: NonNullable<ProgramDetail['state']['cron']>): string[] {
+  const zone = config.cron_tz ?? 'local time';
   return [
     `schedule:    ${String(config.cron)} (${zone})   next: ${c.next_fire_at ? timestamp(c.next_fire_at) : '- (paused)'}`,
     `runs:        ${c.running} running, ${c.queued} queued, ${c.skipped} skipped, ${c.dropped} dropped (queue full)`,

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CliError } from '../client.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
-import { table, timestamp } from '../format.js';
+import { timestamp } from '../../client/format.js';
+import { table } from '../format.js';
 
 // Offline tools load node:crypto and the license code only when used (CLI start-up cost).
 const license = async () => ({

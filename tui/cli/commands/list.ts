@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { bytes, duration, table } from '../format.js';
-import { listPrograms } from '../programs.js';
+import { bytes, duration } from '../../client/format.js';
+import { table } from '../format.js';
+import { routes } from '../../client/routes.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
@@ -9,7 +10,7 @@ export function registerList(program: Command, ctx: CliContext): void {
     .alias('ls')
     .description('list programs with status, pid, cpu and memory')
     .action(async () => {
-      const programs = await listPrograms(ctx.client());
+      const programs = await routes.listPrograms(ctx.client());
       if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
       if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
       const now = Date.now();

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline/promises';
-import { ApiClient, CliError } from '../client.js';
+import { ApiClient } from '../../client/http.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { credentialsFile, saveToken } from '../credentials.js';
+import { CliError } from '../errors.js';
 
 /** `svc login` checks a credential against the daemon and saves it; `svc logout` forgets it. */
 export function registerLogin(program: Command, ctx: CliContext): void {
@@ -13,7 +15,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
       const url = ctx.client().url;
       const token = program.opts<{ token?: string }>().token ?? process.env.SVC_TOKEN ?? (await prompt());
       if (!token) throw new CliError('no credential given (use --token, SVC_TOKEN, or type it at the prompt)', 2);
-      await new ApiClient({ url, token }).post('/api/v1/auth/login');
+      await routes.login(new ApiClient({ url, token }));
       saveToken(url, token);
       ctx.print(`logged in to ${url}; credential saved in ${credentialsFile()}`);
     });
@@ -22,7 +24,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
     .description('forget the saved credential for this daemon')
     .action(async () => {
       const url = ctx.client().url;
-      await ctx.client().post('/api/v1/auth/logout').catch(() => undefined);
+      await routes.logout(ctx.client()).catch(() => undefined);
       saveToken(url, null);
       ctx.print(`logged out of ${url}`);
     });

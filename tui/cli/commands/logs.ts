@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { CliError } from '../client.js';
+import type { LogLine } from '../../../api/wire.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
-import type { StreamedLine } from '../log-stream.js';
+import { CliError } from '../errors.js';
 import { resolvePrograms } from '../programs.js';
 
 export function registerLogs(program: Command, ctx: CliContext): void {
@@ -16,23 +17,23 @@ export function registerLogs(program: Command, ctx: CliContext): void {
       const [p] = await resolvePrograms(ctx.client(), [ref]);
       // Follow: open the stream before reading the tail, so no line falls between the two.
       // The WebSocket client (ws) is loaded only when following.
-      const stream = o.follow ? await (await import('../log-stream.js')).openLogStream(ctx.client(), p.id) : null;
+      const stream = o.follow ? await (await import('../../client/log-stream.js')).openLogStream(ctx.client(), p.id) : null;
       const q = new URLSearchParams({ tail: o.tail, source: o.source });
-      const res = await ctx.client().get<{ logs: { source: string; content: string }[] }>(`/api/v1/programs/${p.id}/logs?${q}`);
+      const res = await routes.logs(ctx.client(), p.id, q);
       const both = o.source === 'both';
-      const print = (line: { source: string; content: string }) => process.stdout.write(`${both ? `${line.source === 'stderr' ? 'err' : 'out'} | ` : ''}${line.content}\n`);
+      const print = (line: LogLine) => process.stdout.write(`${both ? `${line.source === 'stderr' ? 'err' : 'out'} | ` : ''}${line.content}\n`);
       if (!stream) {
         if (ctx.json()) return ctx.print(JSON.stringify(res, null, 2));
         for (const line of res.logs) print(line);
         return;
       }
-      const show = (line: { source: string; content: string }) => (ctx.json() ? ctx.print(JSON.stringify(line)) : print(line));
+      const show = (line: LogLine) => (ctx.json() ? ctx.print(JSON.stringify(line)) : print(line));
       for (const line of res.logs) show(line);
       process.once('SIGINT', () => {
         stream.close();
         process.exit(0); // Ctrl-C is the normal way to stop following
       });
-      stream.start((line: StreamedLine) => {
+      stream.start((line) => {
         if (both || line.source === o.source) show(line);
       });
       await stream.done;

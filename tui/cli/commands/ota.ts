@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { OtaView } from '../../../state/ota.js';
-import { CliError } from '../client.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
-import { table, timestamp } from '../format.js';
-import { otaLines } from '../ota-format.js';
+import { timestamp } from '../../client/format.js';
+import { table } from '../format.js';
+import { otaLines } from '../../client/ota-format.js';
 import { resolvePrograms } from '../programs.js';
 
 interface OtaStatus {

@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync } from 'nod
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { CliError } from '../client.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { table } from '../format.js';
 

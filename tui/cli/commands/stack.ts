@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
-import { CliError, RawBody } from '../client.js';
+import { RawBody } from '../../client/http.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 import { planText } from '../plan-lines.js';
 
 const tools = () => import('../stack-tools.js');
@@ -21,7 +23,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const source = `stack:${basename(file)}`;
       const body = await stackBody(file, source);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
-      const res = await ctx.client().put<{ lines: string[]; dry_run: boolean }>(`/api/v1/stack?${query.toString()}`, body);
+      const res = await routes.applyStack(ctx.client(), query, body);
       if (ctx.json()) return ctx.print(JSON.stringify(res));
       ctx.print(planText(res));
     });

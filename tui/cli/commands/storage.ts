@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { timestamp } from '../format.js';
+import { timestamp } from '../../client/format.js';
 
 /** `GET /api/v1/system/storage` as served (api/openapi/storage-schema.ts). */
 interface Health {

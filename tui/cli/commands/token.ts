@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { CliError, type ApiClient } from '../client.js';
+import type { ApiClient } from '../../client/http.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
-import { table, timestamp } from '../format.js';
+import { timestamp } from '../../client/format.js';
+import { table } from '../format.js';
 
 interface TokenView {
   id: string;

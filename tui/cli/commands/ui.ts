@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { ApiClient, CliError } from '../client.js';
+import { ApiClient } from '../../client/http.js';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 
 export const NOT_A_TTY = 'svc ui needs an interactive terminal; use svc list / svc events / svc logs instead';
 
@@ -20,6 +21,9 @@ export function registerUi(program: Command, ctx: CliContext): void {
       // set). A real terminal was just checked for, so this session is interactive whatever they say.
       process.env.CI = 'false';
       process.env.CONTINUOUS_INTEGRATION = 'false';
+      // React's production build: the development one checks and records far more per render,
+      // which a dashboard that stays open all day pays for in CPU and memory.
+      process.env.NODE_ENV ??= 'production';
       // Loaded here so that other commands do not pay for React and Ink at start-up.
       const [{ render }, { createElement }, { apiDashboardClient }, { default: Dashboard }] = await Promise.all([
         import('ink'),
@@ -28,7 +32,7 @@ export function registerUi(program: Command, ctx: CliContext): void {
         import('../../dashboard/Dashboard.js'),
       ]);
       // A short timeout: a hung daemon must show as disconnected, not freeze the screen.
-      const client = apiDashboardClient(new ApiClient({ url, token, timeoutMs: 5000 }), { url, token });
+      const client = apiDashboardClient(new ApiClient({ url, token, timeoutMs: 5000 }));
       process.stdout.write(ENTER);
       const restore = () => process.stdout.write(LEAVE);
       process.once('exit', restore);

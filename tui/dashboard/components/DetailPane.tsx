@@ -1,13 +1,14 @@
 import { Box, Text } from 'ink';
 import { statusColor } from '../state/status.js';
-import type { ProgramDetail, ProgramItem } from '../types.js';
+import { memo } from 'react';
+import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
 import { clock } from './text.js';
-import { otaSummary } from '../../cli/ota-format.js';
+import { otaSummary } from '../../client/ota-format.js';
 
 const OTA_COLORS: Record<string, string> = { applied: 'green', retrying: 'yellow', failed: 'red', rolled_back: 'red' };
 
 export interface DetailPaneProps {
-  program: ProgramItem | undefined;
+  program: WatchProgram | undefined;
   detail: ProgramDetail | undefined;
   height: number;
   width: number;
@@ -21,7 +22,7 @@ function lastExitLine(d: ProgramDetail): string {
 }
 
 /** The selected program: configuration summary, last exit and recent health probes. */
-export default function DetailPane({ program, detail, height, width }: DetailPaneProps) {
+function DetailPane({ program, detail, height, width }: DetailPaneProps) {
   const line = (text: string, key: string, color?: string) => (
     <Text key={key} wrap="truncate" color={color}>
       {text}
@@ -63,3 +64,5 @@ export default function DetailPane({ program, detail, height, width }: DetailPan
     </Box>
   );
 }
+
+export default memo(DetailPane);

@@ -1,9 +1,10 @@
 import { Box, Text } from 'ink';
-import type { EventItem } from '../types.js';
+import { memo } from 'react';
+import type { EventRecord } from '../../../api/wire.js';
 import { clock, fit } from './text.js';
 
 export interface EventsPaneProps {
-  events: EventItem[];
+  events: EventRecord[];
   type: string | null;
   height: number;
   width: number;
@@ -18,7 +19,7 @@ function color(event: string): string | undefined {
 }
 
 /** The event history, newest first, with the type filter in the title. */
-export default function EventsPane({ events, type, height, width }: EventsPaneProps) {
+function EventsPane({ events, type, height, width }: EventsPaneProps) {
   return (
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
       <Text bold wrap="truncate">
@@ -32,3 +33,5 @@ export default function EventsPane({ events, type, height, width }: EventsPanePr
     </Box>
   );
 }
+
+export default memo(EventsPane);

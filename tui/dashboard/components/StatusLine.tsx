@@ -1,30 +1,28 @@
 import { Text } from 'ink';
-import { bytes } from '../../cli/format.js';
-import type { DaemonInfo } from '../hooks/use-poll.js';
+import { memo } from 'react';
+import type { WatchProgram } from '../../../api/wire.js';
+import type { DaemonInfo } from '../hooks/use-watch.js';
 import type { Connection } from '../state/model.js';
 import { statusColor } from '../state/status.js';
-import type { ProgramItem } from '../types.js';
+import { hostFigures } from './text.js';
 
 export interface StatusLineProps {
   info: DaemonInfo;
   connection: Connection;
-  programs: readonly ProgramItem[];
+  programs: readonly WatchProgram[];
   filter: string;
   marked: number;
 }
 
 /** Counts by status, in a stable order. */
-export function countByStatus(programs: readonly ProgramItem[]): [string, number][] {
+export function countByStatus(programs: readonly WatchProgram[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const p of programs) counts.set(p.status, (counts.get(p.status) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]));
 }
 
 /** The top line: daemon, machine load, programs by status; or the disconnection banner. */
-export default function StatusLine({ info, connection, programs, filter, marked }: StatusLineProps) {
-  const s = info.stats;
-  const cpu = s ? `${s.cpu_percent.toFixed(0)}%` : '-';
-  const mem = s ? `${bytes(s.memory_used_bytes)}/${bytes(s.memory_total_bytes)}` : '-';
+function StatusLine({ info, connection, programs, filter, marked }: StatusLineProps) {
   return (
     <Text wrap="truncate">
       <Text bold>svc {info.version ?? '-'}</Text>
@@ -35,7 +33,7 @@ export default function StatusLine({ info, connection, programs, filter, marked 
           {` disconnected, retrying in ${Math.ceil((connection.retryMs ?? 1000) / 1000)}s: ${connection.error ?? ''} `}
         </Text>
       )}
-      {`cpu ${cpu}  mem ${mem}  ${programs.length} programs`}
+      {`${hostFigures(info.stats)}  ${programs.length} programs`}
       {countByStatus(programs).map(([status, n]) => (
         <Text key={status} color={statusColor(status)}>{`  ${n} ${status}`}</Text>
       ))}
@@ -44,3 +42,5 @@ export default function StatusLine({ info, connection, programs, filter, marked 
     </Text>
   );
 }
+
+export default memo(StatusLine);

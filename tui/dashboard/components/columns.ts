@@ -1,19 +1,18 @@
-import { bytes, duration } from '../../cli/format.js';
+import type { WatchProgram } from '../../../api/wire.js';
+import { bytes } from '../../client/format.js';
 import { isActive } from '../state/status.js';
-import type { ProgramDetail, ProgramItem } from '../types.js';
-import { shortTime } from './text.js';
+import { shortTime, uptime } from './text.js';
 
 /** One table column: its title, width and how a row's cell reads. */
 export interface Column {
   title: string;
   width: number;
   align?: 'right';
-  cell(p: ProgramItem, d: ProgramDetail | undefined, now: number): string;
+  cell(p: WatchProgram, now: number): string;
 }
 
-function health(p: ProgramItem, d: ProgramDetail | undefined): string {
-  const h = d?.state.health;
-  if (h === undefined) return p.status === 'Healthy' ? 'ok' : p.status === 'Unhealthy' ? 'failing' : '-';
+function health(p: WatchProgram): string {
+  const h = p.health;
   if (h === null) return '-';
   if (h.healthy === null) return 'pending';
   return h.healthy ? 'ok' : `fail×${h.failures}`;
@@ -24,12 +23,12 @@ export function columns(width: number): Column[] {
   const fixed: Column[] = [
     { title: 'STATUS', width: 9, cell: (p) => p.status },
     { title: 'PID', width: 7, align: 'right', cell: (p) => (p.pid === null ? '-' : String(p.pid)) },
-    { title: 'UPTIME', width: 7, align: 'right', cell: (p, _d, now) => (p.started_at && isActive(p.status) ? duration((now - p.started_at) / 1000) : '-') },
+    { title: 'UPTIME', width: 7, align: 'right', cell: (p, now) => (p.started_at && isActive(p.status) ? uptime((now - p.started_at) / 1000) : '-') },
     { title: 'RST', width: 4, align: 'right', cell: (p) => String(p.restarts) },
     { title: 'CPU%', width: 6, align: 'right', cell: (p) => p.cpu_usage.toFixed(1) },
     { title: 'MEM', width: 9, align: 'right', cell: (p) => (p.mem_usage ? bytes(p.mem_usage) : '-') },
     { title: 'HEALTH', width: 8, cell: health },
-    { title: 'NEXT RUN', width: 11, cell: (p, d) => shortTime(p.next_fire_at ?? d?.state.cron?.next_fire_at) },
+    { title: 'NEXT RUN', width: 11, cell: (p) => shortTime(p.next_fire_at) },
   ];
   const used = 2 + fixed.reduce((n, c) => n + c.width + 1, 0);
   const free = Math.max(10, width - used - 1);
@@ -37,6 +36,6 @@ export function columns(width: number): Column[] {
   return [
     { title: 'NAME', width: name, cell: (p) => p.name },
     ...fixed,
-    { title: 'SOURCE', width: Math.max(0, free - name - 1), cell: (_p, d) => d?.config.source ?? '-' },
+    { title: 'SOURCE', width: Math.max(0, free - name - 1), cell: (p) => p.source ?? '-' },
   ];
 }

@@ -1,35 +1,39 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
 import type { DashboardClient } from '../client.js';
-import type { ProgramDetail } from '../types.js';
+
+/** What the detail pane shows: uptime and usage tick on every read and are shown by the table. */
+function shownPart(d: ProgramDetail): unknown {
+  return { ...d, cpu_usage: 0, mem_usage: 0, state: { ...d.state, uptime_secs: 0, cpu_usage: 0, mem_usage: 0 } };
+}
 
 /**
- * Details of the rows on screen only, fetched lazily: the selected program at every refresh,
- * the other visible ones when missing or older than `ttlMs`. One request per id at a time.
+ * The selected program's detail (configuration, last exit, probes): read when the selection
+ * changes or its row changes, and every `everyMs` while it stays selected (probe results change
+ * without the row). An answer equal to the shown one keeps the same object (no redraw).
  */
-export function useDetails(client: DashboardClient, visibleIds: string[], selectedId: string | null, refresh: unknown, ttlMs: number) {
-  const [details, setDetails] = useState<ReadonlyMap<string, ProgramDetail>>(new Map());
-  const fetchedAt = useRef(new Map<string, number>());
-  const inFlight = useRef(new Set<string>());
-  const key = visibleIds.join(',');
+export function useDetail(client: DashboardClient, entry: WatchProgram | undefined, everyMs: number): ProgramDetail | undefined {
+  const [shown, setShown] = useState<{ detail: ProgramDetail; json: string } | null>(null);
+  const id = entry?.id ?? null;
   useEffect(() => {
+    if (!id) return;
     let live = true;
-    const now = Date.now();
-    for (const id of visibleIds) {
-      const age = now - (fetchedAt.current.get(id) ?? 0);
-      if (inFlight.current.has(id) || (id !== selectedId && age < ttlMs)) continue;
-      inFlight.current.add(id);
-      client
-        .detail(id)
-        .then((d) => {
-          fetchedAt.current.set(id, Date.now());
-          if (live) setDetails((old) => new Map(old).set(id, d));
-        })
-        .catch(() => fetchedAt.current.set(id, Date.now()))
-        .finally(() => inFlight.current.delete(id));
-    }
+    let timer: NodeJS.Timeout | undefined;
+    const load = async () => {
+      try {
+        const detail = await client.detail(id);
+        const json = JSON.stringify(shownPart(detail));
+        if (live) setShown((old) => (old?.json === json ? old : { detail, json }));
+      } catch {
+        // The watch stream reports a lost daemon; the pane keeps what it has.
+      }
+      if (live) timer = setTimeout(() => void load(), everyMs);
+    };
+    void load();
     return () => {
       live = false;
+      clearTimeout(timer);
     };
-  }, [client, key, selectedId, refresh, ttlMs]);
-  return details;
+  }, [client, id, entry, everyMs]);
+  return shown?.detail.id === id ? shown?.detail : undefined;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DashboardClient } from '../client.js';
-import type { LogLine, LogMode } from '../types.js';
+import type { LogLine } from '../../../api/wire.js';
+import type { LogMode } from '../../client/log-follow.js';
 
 const KEEP = 1000;
 

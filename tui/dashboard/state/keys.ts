@@ -1,4 +1,4 @@
-import type { ActionType, BatchAction } from '../types.js';
+import type { BatchAction, BatchActionType } from '../../../api/wire.js';
 import { SIGNALS, type PendingAction, type UiState } from './model.js';
 import { reduce, type UiEvent } from './reduce.js';
 import { activeFilter, selectedIndex, visiblePrograms } from './view.js';
@@ -37,7 +37,7 @@ export interface KeyResult {
 }
 
 /** Actions that need a yes first. */
-const CONFIRM: Record<string, { type: ActionType; force?: boolean }> = {
+const CONFIRM: Record<string, { type: BatchActionType; force?: boolean }> = {
   x: { type: 'Stop' },
   X: { type: 'Stop', force: true },
   d: { type: 'Remove' },
@@ -84,12 +84,12 @@ function normalKey(s: UiState, input: string, key: KeyInfo, layout: Layout): Key
   if (key.pageUp) return to({ type: 'log-scroll', by: Math.max(1, layout.logRows - 1) });
   if (key.pageDown) return to({ type: 'log-scroll', by: -Math.max(1, layout.logRows - 1) });
   if (key.escape) return to({ type: 'filter-clear' }, { type: 'message', message: null });
-  const act = (type: ActionType, payload: BatchAction['payload'] = null): KeyResult => {
+  const act = (type: BatchActionType, payload: BatchAction['payload'] = null): KeyResult => {
     const t = targets(s);
     if (t.ids.length === 0) return to({ type: 'message', message: { kind: 'error', text: 'no program selected' } });
     return { state: reduce(s, { type: 'message', message: null }), effect: { kind: 'batch', pending: { ...t, action: { type, payload } } } };
   };
-  const ask = (type: ActionType, payload: BatchAction['payload'], mode: 'confirm' | 'signal'): KeyResult => {
+  const ask = (type: BatchActionType, payload: BatchAction['payload'], mode: 'confirm' | 'signal'): KeyResult => {
     const t = targets(s);
     if (t.ids.length === 0) return to({ type: 'message', message: { kind: 'error', text: 'no program selected' } });
     return to({ type: 'message', message: null }, { type: 'ask', mode, pending: { ...t, action: { type, payload } } });

@@ -1,6 +1,6 @@
 import { SIGNALS as SIGNAL_NAMES, type SignalKey } from '../../../state/signals.js';
 import { EVENT_TYPES as ALL_EVENT_TYPES, type EventType } from '../../../state/events/types.js';
-import type { ActionType, BatchAction, ProgramItem } from '../types.js';
+import type { BatchAction, BatchActionType, WatchProgram } from '../../../api/wire.js';
 import type { SortOrder } from './sort.js';
 
 /** normal: table keys; filter: typing the filter; signal: picking a signal; confirm: y/n; help: overlay. */
@@ -18,7 +18,7 @@ export interface Message {
   text: string;
 }
 
-/** The link to svcd as the list poll sees it. */
+/** The link to svcd as the watch stream sees it. */
 export interface Connection {
   ok: boolean;
   error?: string;
@@ -34,7 +34,7 @@ export const EVENT_TYPES: readonly (EventType | null)[] = [null, ...ALL_EVENT_TY
 
 /** Everything the dashboard shows that is not fetched: pure data, changed only by `reduce`. */
 export interface UiState {
-  programs: readonly ProgramItem[];
+  programs: readonly WatchProgram[];
   /** Whether a first list has arrived. */
   loaded: boolean;
   selectedId: string | null;
@@ -77,7 +77,7 @@ export const INITIAL_STATE: UiState = {
 };
 
 /** Past-tense wording for messages. */
-export const DONE: Record<ActionType, string> = {
+export const DONE: Record<BatchActionType, string> = {
   Start: 'started',
   Stop: 'stopped',
   Restart: 'restarted',

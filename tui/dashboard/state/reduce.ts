@@ -1,10 +1,12 @@
-import type { BatchOutcome, ProgramItem } from '../types.js';
+import type { ActionOutcome, WatchProgram } from '../../../api/wire.js';
 import { DONE, type Message, type PendingAction, type UiState } from './model.js';
 import { nextSortColumn } from './sort.js';
 import { activeFilter, selectedIndex, visiblePrograms, windowTop } from './view.js';
 
 export type UiEvent =
-  | { type: 'programs'; programs: ProgramItem[] }
+  | { type: 'programs'; programs: WatchProgram[] }
+  | { type: 'program'; program: WatchProgram }
+  | { type: 'removed'; id: string }
   | { type: 'disconnected'; error: string; retryMs: number }
   | { type: 'move'; by: number; height: number }
   | { type: 'toggle-mark' }
@@ -25,7 +27,7 @@ export type UiEvent =
   | { type: 'log-pause' }
   | { type: 'event-type-next'; count: number }
   | { type: 'message'; message: Message | null }
-  | { type: 'done'; outcomes: BatchOutcome[]; verb: keyof typeof DONE };
+  | { type: 'done'; outcomes: ActionOutcome[]; verb: keyof typeof DONE };
 
 /** Every state change of the dashboard; pure, so it is tested without a terminal. */
 export function reduce(s: UiState, e: UiEvent): UiState {
@@ -42,6 +44,17 @@ export function reduce(s: UiState, e: UiEvent): UiState {
         connection: { ok: true },
         message: reconnected ? { kind: 'info', text: 'reconnected to svcd' } : s.message,
       };
+    }
+    case 'program': {
+      const i = s.programs.findIndex((p) => p.id === e.program.id);
+      const programs = i < 0 ? [...s.programs, e.program] : s.programs.map((p, j) => (j === i ? e.program : p));
+      return { ...s, programs };
+    }
+    case 'removed': {
+      if (!s.programs.some((p) => p.id === e.id)) return s;
+      const marks = new Set(s.marks);
+      marks.delete(e.id);
+      return { ...s, programs: s.programs.filter((p) => p.id !== e.id), marks: marks.size === s.marks.size ? s.marks : marks };
     }
     case 'disconnected':
       return { ...s, connection: { ok: false, error: e.error, retryMs: e.retryMs } };
@@ -69,11 +82,11 @@ export function reduce(s: UiState, e: UiEvent): UiState {
     case 'filter-open':
       return { ...s, mode: 'filter', draft: s.filter };
     case 'filter-type':
-      return { ...s, draft: s.draft + e.text, top: 0 };
+      return pinSelection({ ...s, draft: s.draft + e.text, top: 0 });
     case 'filter-erase':
-      return { ...s, draft: s.draft.slice(0, -1) };
+      return pinSelection({ ...s, draft: s.draft.slice(0, -1) });
     case 'filter-apply':
-      return { ...s, mode: 'normal', filter: s.draft.trim(), top: 0 };
+      return pinSelection({ ...s, mode: 'normal', filter: s.draft.trim(), top: 0 });
     case 'filter-clear':
       return { ...s, mode: 'normal', filter: '', draft: '', top: 0 };
     case 'ask':
@@ -99,8 +112,18 @@ export function reduce(s: UiState, e: UiEvent): UiState {
   }
 }
 
+/**
+ * The row shown as selected becomes the selection: when the filter hides the selected program
+ * the first match is shown selected, and it stays selected when the filter is cleared.
+ */
+function pinSelection(s: UiState): UiState {
+  const rows = visiblePrograms(s.programs, activeFilter(s), s.sort);
+  const row = rows[selectedIndex(rows, s.selectedId)];
+  return row && row.id !== s.selectedId ? { ...s, selectedId: row.id } : s;
+}
+
 /** One line about a batch: what succeeded, and every failure with the API's reason. */
-export function outcomeMessage(outcomes: BatchOutcome[], verb: keyof typeof DONE): Message {
+export function outcomeMessage(outcomes: ActionOutcome[], verb: keyof typeof DONE): Message {
   const ok = outcomes.filter((o) => o.ok);
   const failed = outcomes.filter((o) => !o.ok);
   const parts: string[] = [];

@@ -1,4 +1,4 @@
-import type { ProgramItem } from '../types.js';
+import type { WatchProgram } from '../../../api/wire.js';
 import { statusRank } from './status.js';
 
 export const SORT_COLUMNS = ['name', 'status', 'pid', 'uptime', 'restarts', 'cpu', 'mem'] as const;
@@ -9,7 +9,7 @@ export interface SortOrder {
   desc: boolean;
 }
 
-type Key = (p: ProgramItem) => number | string;
+type Key = (p: WatchProgram) => number | string;
 
 const KEYS: Record<SortColumn, Key> = {
   name: (p) => p.name,
@@ -23,7 +23,7 @@ const KEYS: Record<SortColumn, Key> = {
 };
 
 /** Sorted copy; ties break by name so rows do not jump between refreshes. */
-export function sortPrograms(programs: readonly ProgramItem[], order: SortOrder): ProgramItem[] {
+export function sortPrograms(programs: readonly WatchProgram[], order: SortOrder): WatchProgram[] {
   const key = KEYS[order.column];
   const dir = order.desc ? -1 : 1;
   return [...programs].sort((a, b) => {

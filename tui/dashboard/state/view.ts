@@ -1,20 +1,20 @@
-import type { ProgramItem } from '../types.js';
+import type { WatchProgram } from '../../../api/wire.js';
 import { sortPrograms, type SortOrder } from './sort.js';
 
 /** Programs whose name or status contains the filter text (any case). */
-export function filterPrograms(programs: readonly ProgramItem[], filter: string): readonly ProgramItem[] {
+export function filterPrograms(programs: readonly WatchProgram[], filter: string): readonly WatchProgram[] {
   const f = filter.trim().toLowerCase();
   if (!f) return programs;
   return programs.filter((p) => p.name.toLowerCase().includes(f) || p.status.toLowerCase() === f);
 }
 
 /** The rows of the table in display order. */
-export function visiblePrograms(programs: readonly ProgramItem[], filter: string, sort: SortOrder): ProgramItem[] {
+export function visiblePrograms(programs: readonly WatchProgram[], filter: string, sort: SortOrder): WatchProgram[] {
   return sortPrograms(filterPrograms(programs, filter), sort);
 }
 
 /** Index of the selected row; the first row when the selection is gone (or -1 when empty). */
-export function selectedIndex(rows: readonly ProgramItem[], selectedId: string | null): number {
+export function selectedIndex(rows: readonly WatchProgram[], selectedId: string | null): number {
   if (rows.length === 0) return -1;
   const i = rows.findIndex((p) => p.id === selectedId);
   return i < 0 ? 0 : i;

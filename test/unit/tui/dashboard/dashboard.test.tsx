@@ -5,7 +5,7 @@ import { cleanup, render } from 'ink-testing-library';
 import Dashboard from '../../../../tui/dashboard/Dashboard.js';
 import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
 
-const FAST = { pollMs: 20, maxBackoffMs: 60, eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 };
+const FAST = { eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 };
 const DOWN = '\x1b[B';
 const ESC = '\x1b';
 const ENTER = '\r';
@@ -156,4 +156,36 @@ void test('only the visible rows are rendered with 500 programs, one log stream 
   await press(DOWN, DOWN);
   await until('moved', () => /^ >p002/m.test(frame()));
   await until('one stream', () => client.sinks.size === 1);
+});
+
+void test('keys typed in one burst are all handled: /ti filters at once', async () => {
+  const client = new FakeDashboardClient([program('web'), program('timer'), program('tidy', 'Stopped'), program('api', 'Fatal')]);
+  const { app, frame } = mount(client);
+  await until('rows', () => frame().includes('web'));
+  app.stdin.write('/ti'); // one read, as a fast typist or a paste delivers it
+  await until('filtered', () => frame().includes('/ti') && !/web\s+Running/.test(frame()) && /timer\s+Running/.test(frame()) && /tidy\s+Stopped/.test(frame()));
+  app.stdin.write('m\r');
+  await until('applied', () => frame().includes('filter: tim') && !frame().includes('tidy'));
+});
+
+void test('the selection stays on the filtered program when the filter is cleared', async () => {
+  const client = new FakeDashboardClient([program('web'), program('timer'), program('api', 'Fatal'), program('db', 'Stopped')]);
+  const { frame, press } = mount(client);
+  await until('rows', () => /^ >api/m.test(frame()));
+  await press('/', 't', 'i', ENTER);
+  await until('filtered', () => /^ >timer/m.test(frame()) && !frame().includes('web'));
+  await press(ESC);
+  await until('cleared', () => /web\s+Running/.test(frame()));
+  assert.match(frame(), /^ >timer/m, 'timer is still selected');
+  assert.match(frame(), /logs timer/);
+});
+
+void test('the table follows the watch stream: a change updates its row, a removal drops it', async () => {
+  const client = sample();
+  const { frame } = mount(client);
+  await until('rows', () => /db\s+Stopped/.test(frame()));
+  client.push({ ...program('db'), restarts: 7, health: { healthy: false, failures: 3 } });
+  await until('db running', () => /db\s+Running.*\s7\s.*fail×3/.test(frame()));
+  client.remove(program('api').id);
+  await until('api gone', () => !frame().includes('api') && frame().includes('2 programs'));
 });

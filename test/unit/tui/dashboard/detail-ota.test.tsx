@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cleanup, render } from 'ink-testing-library';
 import DetailPane from '../../../../tui/dashboard/components/DetailPane.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
-import type { ProgramDetail } from '../../../../tui/dashboard/types.js';
+import type { ProgramDetail } from '../../../../api/wire.js';
 
 afterEach(() => cleanup());
 
@@ -15,8 +15,17 @@ test('the detail pane shows the OTA phase, checksums, a pending restart and the 
   const detail: ProgramDetail = {
     ...p,
     config: { name: 'app', command: '/opt/app/bin/app' },
+    revision: 1,
+    created_at: 0,
+    updated_at: 0,
     state: {
       status: 'Running',
+      desired: 'running',
+      pid: p.pid,
+      started_at: p.started_at,
+      restarts: 0,
+      cpu_usage: 0,
+      mem_usage: 0,
       uptime_secs: 5,
       retries: 0,
       next_retry_at: null,

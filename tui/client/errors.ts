@@ -1,0 +1,34 @@
+/**
+ * Why a call to svcd failed: `unreachable` (nothing answers at the address, or the link broke),
+ * `timeout` (it did not answer in time), `http` (it answered 4xx/5xx; `status` and the server's
+ * message), `closed` (svcd ended a stream, e.g. the program was removed), `protocol` (an answer
+ * that is not what svcd sends). The message is written for a person and shown as is by the CLI
+ * and the dashboard.
+ */
+export type ApiErrorKind = 'unreachable' | 'timeout' | 'http' | 'closed' | 'protocol';
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    /** The HTTP status for `http`, else null. */
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The error for a request that never got an answer. */
+export function connectError(url: string, err: unknown): ApiError {
+  const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ECONNREFUSED' || code === 'ENOENT') return new ApiError(`cannot reach svcd at ${url}: connection refused (is svcd running? start it with: svcd)`, 'unreachable');
+  if (code === 'TIMEOUT') return new ApiError(`svcd at ${url} did not answer in time`, 'timeout');
+  return new ApiError(`cannot reach svcd at ${url}: ${(err as Error).message}`, 'unreachable');
+}
+
+/** The error for a 4xx/5xx answer; `body` is the parsed `{status: "error", message}` if any. */
+export function httpError(status: number, body: unknown): ApiError {
+  const message = (body as { message?: string } | undefined)?.message ?? `HTTP ${status}`;
+  return new ApiError(status === 401 ? `${message} (use --token or SVC_TOKEN)` : message, 'http', status);
+}

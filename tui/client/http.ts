@@ -1,0 +1,137 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { httpTarget, parseAddress, webSocketUrl, type DaemonAddress } from './address.js';
+import { ApiError, connectError, httpError } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A body sent as is with its own Content-Type (a stack file in TOML or YAML). */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
+export interface ClientOptions {
+  /** http://host:port, or unix:/path/to/svcd.sock */
+  url: string;
+  token?: string;
+  /** Per request; default 120 s (an action waits for its effect). */
+  timeoutMs?: number;
+}
+
+/**
+ * The JSON API of svcd over HTTP or a Unix socket. Failures reject with an ApiError whose
+ * message is shown to the user as is. node:http, not undici: loading undici costs a short-lived
+ * CLI ~60-100 ms and ~15 MiB per run (bench/RESULTS.md, S4 `svc list`).
+ */
+export class ApiClient {
+  readonly address: DaemonAddress;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.address = parseAddress(opts.url);
+  }
+
+  /** The Bearer credential in use (from --token, SVC_TOKEN or `svc login`), if any. */
+  get token(): string | undefined {
+    return this.opts.token;
+  }
+
+  get url(): string {
+    return this.opts.url;
+  }
+
+  /** Where and how to open a WebSocket on `path`. */
+  webSocketTarget(path: string): { url: string; headers: Record<string, string> } {
+    return { url: webSocketUrl(this.address, path), headers: this.authHeaders() };
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.call<T>('GET', path);
+  }
+
+  post<T>(path: string, body?: unknown): Promise<T> {
+    return this.call<T>('POST', path, body);
+  }
+
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('PUT', path, body);
+  }
+
+  delete<T>(path: string): Promise<T> {
+    return this.call<T>('DELETE', path);
+  }
+
+  async call<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...this.authHeaders() };
+    const raw = body instanceof RawBody ? body : null;
+    if (body !== undefined) headers['content-type'] = raw ? raw.contentType : 'application/json';
+    const payload = raw ? raw.text : body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    const { req, res } = await this.open({ method, headers, timeout: this.opts.timeoutMs ?? 120_000 }, path, payload);
+    const text = await this.readAll(req, res);
+    const parsed = text ? safeJson(text) : undefined;
+    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed);
+    return parsed as T;
+  }
+
+  /**
+   * A long-lived GET (Server-Sent Events): resolves once a 2xx head arrives, with the response to
+   * read and `close` to end it. `onEnd` is called once if the stream ends by any other means than
+   * `close`: nothing arrived for `idleMs` (a hung daemon or a lost link), or svcd closed it.
+   */
+  async stream(path: string, idleMs: number, onEnd: (err: ApiError) => void): Promise<{ response: IncomingMessage; close: () => void }> {
+    const { req, res } = await this.open({ method: 'GET', headers: { accept: 'text/event-stream', ...this.authHeaders() }, timeout: idleMs }, path, undefined);
+    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, safeJson(await this.readAll(req, res)));
+    let over = false;
+    const end = (err: ApiError) => {
+      if (over) return;
+      over = true;
+      onEnd(err);
+    };
+    req.on('error', (err) => end(connectError(this.opts.url, err)));
+    res.once('close', () => end(new ApiError(`svcd at ${this.opts.url} closed the stream`, 'unreachable')));
+    return {
+      response: res,
+      close: () => {
+        over = true;
+        req.destroy();
+      },
+    };
+  }
+
+  private authHeaders(): Record<string, string> {
+    return this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {};
+  }
+
+  /** Sends one request; resolves with the response head, rejects with an ApiError when none comes. */
+  private open(options: RequestOptions, path: string, payload: string | undefined): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+    const request = this.address.origin.startsWith('https:') ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = request({ ...httpTarget(this.address, path), ...options }, (res) => resolve({ req, res }));
+      req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+      req.once('error', (err) => reject(connectError(this.opts.url, err)));
+      req.end(payload);
+    });
+  }
+
+  /** The body as text; a timeout or reset while reading rejects (the request's error says which). */
+  private readAll(req: ClientRequest, res: IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.once('error', (err) => reject(connectError(this.opts.url, err)));
+      res.once('error', (err) => reject(connectError(this.opts.url, err)));
+      res.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}

@@ -1,0 +1,44 @@
+import type { LogStreamMessage } from '../../api/wire.js';
+import { ApiError } from './errors.js';
+import type { ApiClient } from './http.js';
+import { connectLogSocket } from './log-socket.js';
+
+/**
+ * Opens the log stream of a program (`svc logs -f`). Resolves once the socket is open with
+ * `start(onLine)`, which delivers lines that arrived before it was called first (so a caller can
+ * print the tail in between without losing lines), and `done`, which rejects with an ApiError
+ * when the daemon closes the stream (unknown program, auth, shutdown) and resolves after `close()`.
+ */
+export async function openLogStream(client: ApiClient, id: string) {
+  const early: LogStreamMessage[] = [];
+  let deliver: ((line: LogStreamMessage) => void) | null = null;
+  let closing = false;
+  let opened = false;
+  let settle: { resolve(): void; reject(err: ApiError): void } | null = null;
+  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  const socket = await new Promise<ReturnType<typeof connectLogSocket>>((resolve, reject) => {
+    const s = connectLogSocket(client, id, {
+      open: () => {
+        opened = true;
+        resolve(s);
+      },
+      line: (line) => (deliver ? deliver(line) : early.push(line)),
+      close: (code, reason, error) => {
+        if (!opened) return reject(new ApiError(`cannot open the log stream at ${client.url}: ${error?.message ?? `closed (${code})`}`, 'unreachable'));
+        if (closing) return settle?.resolve();
+        settle?.reject(new ApiError(`log stream closed by svcd (${code}${reason ? `: ${reason}` : ''})`, 'closed'));
+      },
+    });
+  });
+  return {
+    start(onLine: (line: LogStreamMessage) => void): void {
+      deliver = onLine;
+      for (const line of early.splice(0)) onLine(line);
+    },
+    done,
+    close(): void {
+      closing = true;
+      socket.close();
+    },
+  };
+}
