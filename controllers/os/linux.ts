@@ -1,9 +1,11 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
 import type { ExitInfo, OsPort, ProcessHandle, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, statField } from './proc-fs.js';
+import { describeSpawnError } from './spawn-errors.js';
+import { readEnvFileBounded, type ReadAs } from './read-env-file.js';
 
 const ADOPTED_POLL_MS = 1000;
 
@@ -25,15 +27,23 @@ export class LinuxOs implements OsPort {
         reject(new Error(`cannot open log file: ${(error as Error).message}`));
         return;
       }
-      const child = spawn(spec.file, spec.args, {
-        cwd: spec.cwd,
-        env: spec.env,
-        uid: spec.uid,
-        gid: spec.gid,
-        detached: true, // own session and process group: signals reach children; survives a daemon crash
-        stdio: ['ignore', out, err],
-      });
-      closeFds(out, err);
+      let child: ChildProcess;
+      try {
+        child = spawn(spec.file, spec.args, {
+          cwd: spec.cwd,
+          env: spec.env,
+          uid: spec.uid,
+          gid: spec.gid,
+          detached: true, // own session and process group: signals reach children; survives a daemon crash
+          stdio: ['ignore', out, err],
+        });
+      } catch (error) {
+        // Bad arguments (a NUL byte) and some errnos (ENOTDIR) throw here, not as an 'error' event.
+        reject(new Error(describeSpawnError(spec, error as Error)));
+        return;
+      } finally {
+        closeFds(out, err); // the child has its own copies; ours are closed on every path
+      }
       child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {
         const pid = child.pid as number;
@@ -121,8 +131,8 @@ export class LinuxOs implements OsPort {
     return out;
   }
 
-  readTextFile(path: string): string {
-    return readFileSync(path, 'utf8');
+  readTextFile(path: string, as?: ReadAs): string {
+    return readEnvFileBounded(path, as);
   }
 
   lookupUser(nameOrId: string | number): UserInfo | null {
@@ -156,13 +166,6 @@ function killGroupRemnants(pgid: number): void {
   } catch {
     // ESRCH: the group is already empty
   }
-}
-
-function describeSpawnError(spec: SpawnSpec, error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return `command not found: ${spec.file} (cwd ${spec.cwd})`;
-  if (code === 'EACCES') return `permission denied: ${spec.file}`;
-  return `${spec.file}: ${error.message}`;
 }
 
 function findRow(file: string, nameOrId: string | number): string[] | null {
