@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { SvcError, invalid } from '../state/errors.js';
+import { SvcError, invalid, unsupportedMedia } from '../state/errors.js';
 import { parseJsonDocument, type Locator } from '../state/schema/json-body.js';
 
 /** Reads the raw request body as text, refusing more than `maxBytes` with a 413. */
@@ -23,11 +23,17 @@ function tooLarge(maxBytes: number): SvcError {
 /** Reads and parses a JSON body; syntax errors carry `JSON line N column M`. */
 export async function readJson(ctx: Context, maxBytes: number): Promise<{ value: unknown; locate: Locator; text: string }> {
   const type = ctx.get('content-type');
-  // curl sends form-urlencoded by default; anything that is clearly another format is refused.
-  if (/^(multipart\/|application\/(toml|yaml|x-yaml|xml|octet-stream)|text\/(toml|yaml|xml|html))/i.test(type)) {
-    throw invalid(`Content-Type: expected application/json, got '${type}'`);
-  }
+  if (!isJsonType(type)) throw unsupportedMedia(`Content-Type: expected application/json, got '${type}'`);
   const text = await readText(ctx, maxBytes);
   if (text.trim() === '') throw invalid('body: a JSON document is required');
   return { ...parseJsonDocument(text), text };
+}
+
+/**
+ * JSON bodies: no Content-Type, application/json or any `+json` type, and curl's default
+ * application/x-www-form-urlencoded (`curl -d '{...}'`); anything else (text/plain included) is a 415.
+ */
+export function isJsonType(contentType: string): boolean {
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return type === '' || type === 'application/json' || type === 'application/x-www-form-urlencoded' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }

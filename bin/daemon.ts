@@ -198,7 +198,7 @@ export class Daemon {
     const signaller = { signal: (id: string, sig: SignalName) => (cron.owns(id) ? cron.signal(id, sig) : controller.signal(id, sig)) };
     const actions = new ProgramActions(store, observed, signaller);
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now() });
-    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log });
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, maxBytes: config.server.max_body_bytes });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
     const deps = { config, store, observed, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks };
