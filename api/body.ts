@@ -8,10 +8,16 @@ export async function readText(ctx: Context, maxBytes: number): Promise<string> 
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    // A client that went away (or was cut by request_timeout_secs) is not a daemon error to log.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') throw invalid('body: the connection closed before the whole body arrived');
+    throw err;
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
+import { applyHttpLimits, httpServerOptions } from '../api/http-limits.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { LinuxOs } from '../controllers/os/linux.js';
@@ -232,9 +233,9 @@ export class Daemon {
 
   private listen(handler: Parameters<typeof createServer>[1]): Promise<void> {
     const { server: cfg } = this.opts.config;
-    const server = (this.server = createServer(handler));
+    const server = (this.server = createServer(httpServerOptions(), handler));
     if (this.logSocket) server.on('upgrade', this.logSocket.upgrade);
-    server.keepAliveTimeout = 5000;
+    applyHttpLimits(server, cfg);
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         const where = cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`;
