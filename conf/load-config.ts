@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { CONFIG_KEYS, type KeySpec, type SvcConfig } from './keys.js';
+import { isLoopbackAddress } from './loopback.js';
 
 /** A configuration problem; the message is ready to print (file, key and line included). */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
+/** Loopback by spelling: `localhost` or a loopback IP literal (never a name like `127.example.com`). */
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  return host === 'localhost' || isLoopbackAddress(host);
 }
 
 /** Reads `$root/conf/svc.toml` (absent file: defaults) and returns the checked configuration. */

@@ -1,17 +1,21 @@
 import { statSync } from 'node:fs';
 import { isLoopbackHost, ConfigError } from './load-config.js';
+import { isLoopbackAddress } from './loopback.js';
 import type { SvcConfig } from './keys.js';
 
 /**
  * The refusals and warnings that depend on more than one key (spec, Authentication: Modes and
  * License verification failure). Returns warnings; throws ConfigError to refuse.
  */
-export function checkStartup(config: SvcConfig, env: NodeJS.ProcessEnv): string[] {
+export function checkStartup(config: SvcConfig, env: NodeJS.ProcessEnv, bindAddress: string = config.server.host): string[] {
   const warnings: string[] = [];
   const { server } = config;
   const where = config.file ?? 'embedded defaults';
-  if (!server.socket_only && !isLoopbackHost(server.host) && !server.auth_secret) {
-    throw new ConfigError(`${where}: server.host = "${server.host}" is not loopback and server.auth_secret is empty; refusing to serve an open API on the network (set auth_secret, bind 127.0.0.1, or use socket_only)`);
+  // The address svcd binds (conf/loopback.ts resolveBindHost), not the name as spelled.
+  const loopback = isLoopbackAddress(bindAddress) || (bindAddress === server.host && isLoopbackHost(server.host));
+  if (!server.socket_only && !loopback && !server.auth_secret) {
+    const resolved = bindAddress !== server.host ? ` (resolves to ${bindAddress})` : '';
+    throw new ConfigError(`${where}: server.host = "${server.host}"${resolved} is not loopback and server.auth_secret is empty; refusing to serve an open API on the network (set auth_secret, bind 127.0.0.1, or use socket_only)`);
   }
   if (server.auth_secret && config.file) {
     const mode = statSync(config.file).mode;
@@ -23,7 +27,7 @@ export function checkStartup(config: SvcConfig, env: NodeJS.ProcessEnv): string[
     const strict = config.license.strict || env.SVC_LICENSE_STRICT === '1';
     const reason = 'the license key does not verify (this build has no plugin host)';
     if (strict) throw new ConfigError(`${where}: ${reason}; license.strict is set, refusing to start`);
-    if (server.auth_secret || !isLoopbackHost(server.host)) {
+    if (server.auth_secret || !loopback) {
       throw new ConfigError(`${where}: ${reason}, and auth_secret or a non-loopback bind shows licensed intent; refusing to start`);
     }
     warnings.push(`${reason}; running in open mode on loopback without plugins`);

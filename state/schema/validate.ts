@@ -5,6 +5,7 @@ import type { ProgramConfig } from '../program.js';
 import { NO_NUL, programCreateSchema, programUpdateSchema } from './program-schema.js';
 import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
+import { isLoopbackHost } from '../../conf/load-config.js';
 
 /** What validation needs to know beyond the body itself. */
 export interface ValidationContext {
@@ -159,7 +160,7 @@ function isAllowedArtifactUrl(source: string): boolean {
     const url = new URL(source);
     if (url.protocol === 'https:') return true;
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    return url.protocol === 'http:' && (host === 'localhost' || host === '::1' || host.startsWith('127.'));
+    return url.protocol === 'http:' && isLoopbackHost(host);
   } catch {
     return false;
   }

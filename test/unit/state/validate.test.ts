@@ -156,3 +156,11 @@ test('numeric uid and gid are bounded to what the kernel and spawn accept', () =
   assert.equal(message(() => validateCreate({ name: 'a', command: 'x', group: 1e308 }, ctx)), "program 'a': group: must be a group name or a numeric gid from 0 to 2147483647");
   assert.equal(validateCreate({ name: 'a', command: 'x', user: 2147483647, group: 0 }, ctx).user, 2147483647);
 });
+
+test('artifact: a name that starts with 127. is not loopback (plain http refused)', () => {
+  const artifact = { source: 'http://127.example.com/app', checksum: 'a'.repeat(64), destination: '/opt/app' };
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', artifact }, ctx)), /artifact.source: must use https/);
+  for (const source of ['http://localhost/app', 'http://127.0.0.2/app', 'http://[::1]:8/app']) {
+    assert.equal(validateCreate({ name: 'a', command: 'x', artifact: { ...artifact, source } }, ctx).artifact?.source, source);
+  }
+});
