@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
@@ -170,14 +170,16 @@ export class Daemon {
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({
       clock,
-      files: () => [...controller.livePids().keys(), ...cron.livePids().keys()].flatMap((id) => {
+      // svcd.log too: the daemon's own log must not be what fills the log disk.
+      files: () => [join(config.storage.log_dir, 'svcd.log'), ...[...controller.livePids().keys(), ...cron.livePids().keys()].flatMap((id) => {
         const r = store.get(id);
         return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
-      }),
+      })],
       maxBytes: config.storage.log_max_bytes,
       keep: config.storage.log_keep,
       intervalMs: 10_000,
       onError: (file, err) => log.warn('log rotation failed', { file, error: String(err) }),
+      onInPlace: (file, info) => log.warn('log rotated in place (no space for a copy): the newest bytes were kept', { file, ...info }),
     });
     rotator.start();
     this.cleanups.push(() => rotator.stop());

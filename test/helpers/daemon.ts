@@ -41,9 +41,9 @@ export function writeConfig(root: string, toml: string): void {
  * Starts a real svcd on a free port under `root` and resolves once it listens. Every program pid
  * it ever reports is remembered and killed at `stop()`, so no test leaves processes behind.
  */
-export async function startDaemon(root = tempRoot(), opts: { config?: string; env?: Record<string, string> } = {}): Promise<RunningDaemon> {
+export async function startDaemon(root = tempRoot(), opts: { config?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningDaemon> {
   writeConfig(root, opts.config ?? '[server]\nport = 0\n');
-  const proc = spawn(process.execPath, [SVCD], { env: { ...process.env, SVC_ROOT: root, ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, [SVCD, ...(opts.args ?? [])], { env: { ...process.env, SVC_ROOT: root, ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
   const url = await new Promise<string>((resolveUrl, reject) => {
     const lines = createInterface({ input: proc.stderr });
@@ -135,7 +135,7 @@ export function pidAlive(pid: number): boolean {
  * One real daemon for the whole test file: started before the first test, stopped (with every
  * process it started) and its root removed after the last. Returns a handle that refers to it.
  */
-export function useDaemon(opts: { root?: string; config?: string; env?: Record<string, string> } = {}): RunningDaemon {
+export function useDaemon(opts: { root?: string; config?: string; env?: Record<string, string>; args?: string[] } = {}): RunningDaemon {
   let daemon: RunningDaemon | undefined;
   before(async () => {
     daemon = await startDaemon(opts.root ?? tempRoot(), opts);
