@@ -1,5 +1,6 @@
 import { programCreateSchema, programUpdateSchema } from '../../state/schema/program-schema.js';
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
+import { eventRecordSchema, morePaths } from './more-paths.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -13,6 +14,7 @@ const withoutId = ({ $id: _id, ...schema }: Json): Json => schema;
 
 /** A route answering with a JSON body, plus the errors every route can give. */
 function op(summary: string, tag: string, ok: Json, extra: Json = {}, errors: Record<string, string> = {}): Json {
+  if (extra.requestBody) errors = { 413: 'Body too large', 415: 'Content-Type is not JSON', ...errors };
   return {
     summary,
     tags: [tag],
@@ -35,7 +37,7 @@ export function openApiDocument(version: string): Json {
     info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }],
+    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'events' }, { name: 'stacks' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }],
     paths: {
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
@@ -113,12 +115,14 @@ export function openApiDocument(version: string): Json {
         },
       },
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
+      ...morePaths,
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret; only required when it is set' } },
       schemas: {
         ProgramCreate: withoutId(programCreateSchema),
+        EventRecord: eventRecordSchema,
         ProgramUpdate: withoutId(programUpdateSchema),
         Error: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
         Health: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' }, uptime_secs: { type: 'integer' } } },
