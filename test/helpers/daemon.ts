@@ -101,9 +101,16 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
   };
 }
 
+/**
+ * Deadlines of `eventually` are multiplied by this (SVC_TEST_TIME_SCALE, default 4): a deadline
+ * only bounds a failure, and a passing wait returns as soon as its condition holds, so a busy
+ * machine (npm run test:stress) must not turn a slow success into a failure.
+ */
+export const TIME_SCALE = Number(process.env.SVC_TEST_TIME_SCALE ?? 4);
+
 /** Polls `check` until it returns a truthy value (integration tests only; never in unit tests). */
 export async function eventually<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + timeoutMs * TIME_SCALE;
   let last: unknown;
   for (;;) {
     try {

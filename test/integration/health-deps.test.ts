@@ -29,7 +29,7 @@ test('an http check makes the program Healthy, then Unhealthy, restarts it with 
   const port = await freePort();
   const flag = join(d.root, 'fail-now');
   const id = await create('web', node('http-ok.js', [port, flag], {
-    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 1, failure_threshold: 2, restart_on_failure: true },
+    health_check: { type: 'http', url: `http://127.0.0.1:${port}/health`, interval_secs: 0.2, timeout_secs: 10, failure_threshold: 2, restart_on_failure: true },
     backoff_secs: 0,
   }));
   const healthy = await statusIs(id, 'Healthy');
@@ -41,7 +41,11 @@ test('an http check makes the program Healthy, then Unhealthy, restarts it with 
   await eventually(async () => (await detail(id)).state.last_exit?.reason === 'health', 15_000, 'a health restart');
   const { rmSync } = await import('node:fs');
   rmSync(flag);
-  const again = await statusIs(id, 'Healthy');
+  // Recovered: a new process, Healthy (a condition on both: the report may lag the restart by a probe).
+  const again = await eventually(async () => {
+    const b = await detail(id);
+    return b.status === 'Healthy' && b.pid !== firstPid ? b : null;
+  }, 15_000, 'Healthy again with a new process');
   assert.notEqual(again.pid, firstPid, 'restarted: a new process');
   assert.ok(again.state.restarts >= 1);
 });
@@ -58,7 +62,9 @@ test('a tcp check and dependency ordering: a three-program chain starts in order
   await statusIs(web, 'Running');
   const [dbD, apiD, webD] = await Promise.all([detail(db), detail(api), detail(web)]);
   assert.equal(dbD.status, 'Healthy');
-  assert.ok(dbD.state.health.last.at <= apiD.started_at, 'api started after db was Healthy');
+  // db cannot be Healthy before its port opens, 700 ms after it starts (tcp-after.js); the latest
+  // probe time moves every 0.2 s, so it says nothing about when db became Healthy.
+  assert.ok(apiD.started_at - dbD.started_at >= 700, `api started ${apiD.started_at - dbD.started_at} ms after db, before db could be Healthy`);
   assert.ok(apiD.started_at <= webD.started_at, 'web started after api');
   // Stopping many stops dependants first.
   const stop = await d.request('POST', '/api/v1/programs/batch', { target_ids: [db, api, web], action: { type: 'Stop', payload: { force: false } } });
@@ -76,9 +82,12 @@ test('an exec check runs in the program environment; a disabled check is stored 
   assert.match(metrics, /svc_health_probe_latency_seconds\{name="execd"/);
   assert.match(metrics, /svc_events_written_total \d+/);
   assert.match(metrics, /svc_events_dropped_total 0/);
-  const off = await create('off', node('forever.js', [], { health_check: { type: 'tcp', port: 1, enabled: false } }));
-  await statusIs(off, 'Running');
-  await new Promise((r) => setTimeout(r, 500));
+  const off = await create('off', node('forever.js', [], { health_check: { type: 'tcp', port: 1, enabled: false, interval_secs: 0.2 } }));
+  const running = await statusIs(off, 'Running');
+  // Not a sleep: wait until the enabled check of execd (same interval) has probed three more
+  // times since off started, so a probe of off, had it been scheduled, would have run.
+  const probesOf = async () => ((await detail(id)).state.health.recent as { at: number }[]).filter((p) => p.at > running.started_at).length;
+  await eventually(async () => (await probesOf()) >= 3, 15_000, 'three probes of execd since off started');
   const o = await detail(off);
   assert.equal(o.status, 'Running');
   assert.equal(o.state.health, null);
