@@ -33,15 +33,18 @@ export function readEnvFileBounded(path: string, as?: ReadAs): string {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new EnvFileError('not a regular file');
     if (as && !readableBy(st, as)) throw new EnvFileError(`not readable by uid ${as.uid}`);
-    const buffer = Buffer.alloc(ENV_FILE_MAX_BYTES + 1);
+    // Sized by the file (pseudo files report 0, so read in chunks up to the cap), not 1 MiB per start.
+    const chunks: Buffer[] = [];
     let length = 0;
     for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(st.size + 1, 4096), ENV_FILE_MAX_BYTES + 1 - length));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
       length += n;
       if (length > ENV_FILE_MAX_BYTES) throw new EnvFileError(`larger than ${ENV_FILE_MAX_BYTES} bytes`);
     }
-    return buffer.toString('utf8', 0, length);
+    return Buffer.concat(chunks, length).toString('utf8');
   } finally {
     closeSync(fd);
   }
