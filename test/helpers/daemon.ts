@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { Agent, setGlobalDispatcher } from 'undici';
+
+// One connection per request in tests: a test that keeps its own event loop busy for longer than
+// svcd's 5 s keep-alive (validating a large document, a loaded machine) would otherwise send its
+// next request on a connection svcd has just closed, and fetch fails for a reason of its own.
+setGlobalDispatcher(new Agent({ pipelining: 0 }));
 
 export const REPO = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const FIXTURES = join(REPO, 'test', 'fixtures');
