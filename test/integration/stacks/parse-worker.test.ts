@@ -5,7 +5,8 @@ import { DEFAULT_PARSER_LIMITS, DocumentParser } from '../../../stacks/parse-wor
 import { SvcError } from '../../../state/errors.js';
 import { bigYamlStack } from '../../helpers/big-stack.js';
 
-const big = bigYamlStack(5000);
+const big = bigYamlStack(5000); // 800 KB
+const medium = bigYamlStack(1500); // 240 KB: over the 64 KiB inline threshold, cheap enough to parse twice
 
 /** Timers whose callbacks the test fires itself. */
 function manualTimers() {
@@ -18,13 +19,13 @@ test('a large YAML stack parses in the worker: the event loop keeps running, pos
   let ticks = 0;
   const ticker = setInterval(() => ticks++, 5);
   try {
-    const doc = await parser.parse(big, 'yaml', 'big.yaml');
+    const doc = await parser.parse(medium, 'yaml', 'big.yaml');
     clearInterval(ticker);
-    // An inline parse blocks for its whole duration (a second or more): no tick could fire.
+    // An inline parse blocks for its whole duration (hundreds of ms): no tick could fire.
     assert.ok(ticks >= 5, `the loop ticked ${ticks} times during the parse`);
-    const inline = parseDocumentText(big, 'yaml', 'big.yaml');
+    const inline = parseDocumentText(medium, 'yaml', 'big.yaml');
     assert.deepEqual(doc.value, inline.value);
-    for (const path of [['services'], ['services', 0], ['services', 4321], ['services', 4321, 'name'], ['services', 4999, 'env', 'B'], ['prune']]) {
+    for (const path of [['services'], ['services', 0], ['services', 1234], ['services', 1234, 'name'], ['services', 1499, 'env', 'B'], ['prune']]) {
       assert.deepEqual(doc.locate(path), inline.locate(path), path.join('.'));
     }
     assert.equal(doc.locate(['services', 1, 'nope']), null);
@@ -38,7 +39,7 @@ test('a large YAML stack parses in the worker: the event loop keeps running, pos
 test('worker parse errors are the same 400s as inline ones', async () => {
   const parser = new DocumentParser();
   try {
-    const broken = `${big}  - name: [\n`;
+    const broken = `${medium}  - name: [\n`;
     await assert.rejects(parser.parse(broken, 'yaml', 'b.yaml'), (err: SvcError) => {
       assert.equal(err.code, 'SVC_INVALID');
       assert.throws(() => parseDocumentText(broken, 'yaml', 'b.yaml'), { message: err.message });
