@@ -63,3 +63,20 @@ test('a handler that takes longer than the request timeout is not cut (the timeo
   assert.equal(stop.status, 200);
   assert.equal(stop.body.status, 'Stopped');
 });
+
+test('a WebSocket log stream outlives request_timeout_secs (the limit covers receiving requests only)', async () => {
+  const { connectWs } = await import('../helpers/ws.js');
+  const { fixture } = await import('../helpers/daemon.js');
+  const create = await d.request('POST', '/api/v1/programs', { name: 'ticker', command: process.execPath, args: [fixture('ticker.js'), '100'] });
+  assert.equal(create.status, 201);
+  const ws = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=${create.body.id as string}`);
+  await ws.opened;
+  const started = Date.now();
+  const { eventually } = await import('../helpers/daemon.js');
+  // Three times the 2 s request timeout, measured by the stream itself: lines keep coming.
+  await eventually(() => ws.messages.some((m) => m.ts * 1000 > started + 6000), 30_000, 'a line more than 6 s into the stream');
+  let closed = false;
+  void ws.closed.then(() => (closed = true));
+  assert.equal(closed, false);
+  ws.ws.close();
+});
