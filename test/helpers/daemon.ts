@@ -60,7 +60,9 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
     });
     proc.once('exit', (code) => reject(new Error(`svcd exited with ${code}:\n${stderr.join('\n')}`)));
   });
-  const seenPids = new Set<number>();
+  // pid -> its start time: on a busy machine pids wrap around (pid_max is often 32768) within
+  // minutes, and a stale pid may be another test's process group by the time this one cleans up.
+  const seenPids = new Map<number, string>();
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -70,13 +72,17 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
     if (method === 'GET' && path === '/api/v1/programs' && Array.isArray(parsed)) {
-      for (const p of parsed as { pid: number | null }[]) if (p.pid) seenPids.add(p.pid);
+      for (const p of parsed as { pid: number | null }[]) {
+        const started = p.pid ? startTimeOf(p.pid) : null;
+        if (p.pid && started && !seenPids.has(p.pid)) seenPids.set(p.pid, started);
+      }
     }
     return { status: res.status, body: parsed };
   };
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const killLeftovers = () => {
-    for (const pid of seenPids) {
+    for (const [pid, started] of seenPids) {
+      if (startTimeOf(pid) !== started) continue; // gone, or the pid now belongs to someone else
       try {
         process.kill(-pid, 'SIGKILL');
       } catch {
@@ -132,6 +138,16 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
 
 export function removeRoot(root: string): void {
   rmSync(root, { recursive: true, force: true });
+}
+
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot): with the pid, names one process. */
+function startTimeOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** True while the pid exists and is not a zombie (an unreaped exit counts as gone). */
