@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { SvcError, invalid } from '../state/errors.js';
+import { SvcError, invalid, unsupportedMedia } from '../state/errors.js';
 import { parseJsonDocument, type Locator } from '../state/schema/json-body.js';
 
 /** Reads the raw request body as text, refusing more than `maxBytes` with a 413. */
@@ -8,10 +8,16 @@ export async function readText(ctx: Context, maxBytes: number): Promise<string> 
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    // A client that went away (or was cut by request_timeout_secs) is not a daemon error to log.
+    if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') throw invalid('body: the connection closed before the whole body arrived');
+    throw err;
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -23,11 +29,17 @@ function tooLarge(maxBytes: number): SvcError {
 /** Reads and parses a JSON body; syntax errors carry `JSON line N column M`. */
 export async function readJson(ctx: Context, maxBytes: number): Promise<{ value: unknown; locate: Locator; text: string }> {
   const type = ctx.get('content-type');
-  // curl sends form-urlencoded by default; anything that is clearly another format is refused.
-  if (/^(multipart\/|application\/(toml|yaml|x-yaml|xml|octet-stream)|text\/(toml|yaml|xml|html))/i.test(type)) {
-    throw invalid(`Content-Type: expected application/json, got '${type}'`);
-  }
+  if (!isJsonType(type)) throw unsupportedMedia(`Content-Type: expected application/json, got '${type}'`);
   const text = await readText(ctx, maxBytes);
   if (text.trim() === '') throw invalid('body: a JSON document is required');
   return { ...parseJsonDocument(text), text };
+}
+
+/**
+ * JSON bodies: no Content-Type, application/json or any `+json` type, and curl's default
+ * application/x-www-form-urlencoded (`curl -d '{...}'`); anything else (text/plain included) is a 415.
+ */
+export function isJsonType(contentType: string): boolean {
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return type === '' || type === 'application/json' || type === 'application/x-www-form-urlencoded' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
+import { applyHttpLimits, httpServerOptions } from '../api/http-limits.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
@@ -160,14 +161,16 @@ export class Daemon {
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({
       clock,
-      files: () => [...allLivePids(runners).keys()].flatMap((id) => {
+      // svcd.log too: the daemon's own log must not be what fills the log disk.
+      files: () => [join(config.storage.log_dir, 'svcd.log'), ...[...allLivePids(runners).keys()].flatMap((id) => {
         const r = store.get(id);
         return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
-      }),
+      })],
       maxBytes: config.storage.log_max_bytes,
       keep: config.storage.log_keep,
       intervalMs: 10_000,
       onError: (file, err) => log.warn('log rotation failed', { file, error: String(err) }),
+      onInPlace: (file, info) => log.warn('log rotated in place (no space for a copy): the newest bytes were kept', { file, ...info }),
     });
     rotator.start();
     this.cleanups.push(() => rotator.stop());
@@ -183,7 +186,7 @@ export class Daemon {
     const actions = new ProgramActions(store, observed, signalOwner(runners));
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now(), boot });
     const records = new ControllerStatusStore<FileRecord>(store.meta, 'stacks');
-    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records });
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records, maxBytes: config.server.max_body_bytes });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
@@ -195,9 +198,9 @@ export class Daemon {
   private listen(app: WebSocketApp): Promise<void> {
     const { server: cfg } = this.opts.config;
     const handle = app.callback();
-    const server = (this.server = createServer((req, res) => void handle(req, res)));
+    const server = (this.server = createServer(httpServerOptions(), (req, res) => void handle(req, res)));
     attachWebSocket(app, server);
-    server.keepAliveTimeout = 5000;
+    applyHttpLimits(server, cfg);
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         const where = cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`;

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { loadConfig, ConfigError } from '../conf/load-config.js';
 import { checkStartup } from '../conf/startup-checks.js';
+import { resolveBindHost } from '../conf/loopback.js';
 import { createLogger } from '../conf/logger.js';
 import { StoreOpenError } from '../state/store.js';
 import { bootPlugins } from '../plugins/boot/boot.js';
@@ -28,23 +29,34 @@ function refuse(message: string): never {
   process.exit(2);
 }
 
-function configure(root: string) {
+async function configure(root: string) {
   try {
     const config = loadConfig(root, opts.config ? resolve(opts.config) : undefined);
     if (opts.port !== undefined) {
       if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new ConfigError('--port: must be an integer from 0 to 65535');
       config.server.port = opts.port;
     }
-    return { config, warnings: checkStartup(config, process.env) };
+    const bind = config.server.socket_only ? config.server.host : await bindAddressOf(config.server.host);
+    const warnings = checkStartup(config, bind);
+    config.server.host = bind; // listen on the address that was checked, not on a second resolution
+    return { config, warnings };
   } catch (err) {
     if (err instanceof ConfigError) refuse(err.message);
     throw err;
   }
 }
 
+async function bindAddressOf(host: string): Promise<string> {
+  try {
+    return await resolveBindHost(host);
+  } catch (err) {
+    throw new ConfigError(`server.host = "${host}": cannot resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
 async function main(): Promise<void> {
   const root = resolve(opts.root ?? process.env.SVC_ROOT ?? process.cwd());
-  const { config, warnings } = configure(root);
+  const { config, warnings } = await configure(root);
   const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
   const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
   for (const w of warnings) log.warn(w);

@@ -21,6 +21,8 @@ export const CONFIG_KEYS = {
     socket_path: { type: 'path', default: './run/svcd.sock' },
     enable_docs: { type: 'boolean', default: false },
     max_body_bytes: { type: 'integer', default: 1048576, min: 1024, max: 256 * 1024 * 1024 },
+    request_timeout_secs: { type: 'integer', default: 30, min: 1, max: 3600 },
+    max_connections: { type: 'integer', default: 256, min: 1, max: 65535 },
   },
   storage: {
     data_dir: { type: 'path', default: './data' },

@@ -8,11 +8,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
-}
 
 /** Reads `$root/conf/svc.toml` (absent file: defaults) and returns the checked configuration. */
 export function loadConfig(root: string, file = join(root, 'conf', 'svc.toml')): SvcConfig {

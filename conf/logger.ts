@@ -1,5 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { dirname } from 'node:path';
+import { LogFileSink, type LogFileOptions } from './log-file.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -13,27 +12,29 @@ export interface Logger {
   close(): Promise<void>;
 }
 
-export function createLogger(opts: { file?: string; level?: Level; stderr?: boolean } = {}): Logger {
+export function createLogger(opts: { file?: string; level?: Level; stderr?: boolean; fileOptions?: LogFileOptions } = {}): Logger {
   const min = RANK[opts.level ?? 'info'];
-  let stream: WriteStream | null = null;
-  if (opts.file) {
-    mkdirSync(dirname(opts.file), { recursive: true });
-    stream = createWriteStream(opts.file, { flags: 'a' });
-    stream.on('error', () => {
-      stream = null; // a broken log file must not take the daemon down
-    });
-  }
+  const toStderr = opts.stderr !== false;
+  // A full disk must neither stop the daemon nor stop its log for good (conf/log-file.ts).
+  const file = opts.file
+    ? new LogFileSink(opts.file, {
+        onChange: (working, code) => {
+          if (toStderr) process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: working ? `${opts.file}: writing again` : `${opts.file}: cannot write (${code}); lines go to stderr only until it recovers` })}\n`);
+        },
+        ...opts.fileOptions,
+      })
+    : null;
   const write = (level: Level, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[level] < min) return;
     const line = `${JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields })}\n`;
-    if (opts.stderr !== false) process.stderr.write(line);
-    stream?.write(line);
+    if (toStderr) process.stderr.write(line);
+    file?.write(line);
   };
   return {
     debug: (m, f) => write('debug', m, f),
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    close: () => new Promise((resolve) => (stream ? stream.end(resolve) : resolve())),
+    close: async () => file?.close(),
   };
 }

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { isLoopbackHost, ConfigError } from './load-config.js';
+import { ConfigError } from './load-config.js';
+import { isLoopbackAddress, isLoopbackHost } from '../state/loopback.js';
 import type { SvcConfig } from './keys.js';
 
 /**
@@ -7,12 +8,15 @@ import type { SvcConfig } from './keys.js';
  * Licenses and plugins are decided next, by plugins/boot (the spec's two start-up tables).
  * Returns warnings; throws ConfigError to refuse.
  */
-export function checkStartup(config: SvcConfig, _env: NodeJS.ProcessEnv = process.env): string[] {
+export function checkStartup(config: SvcConfig, bindAddress: string = config.server.host): string[] {
   const warnings: string[] = [];
   const { server } = config;
   const where = config.file ?? 'embedded defaults';
-  if (!server.socket_only && !isLoopbackHost(server.host) && !server.auth_secret) {
-    throw new ConfigError(`${where}: server.host = "${server.host}" is not loopback and server.auth_secret is empty; refusing to serve an open API on the network (set auth_secret, bind 127.0.0.1, or use socket_only)`);
+  // The address svcd binds (conf/loopback.ts resolveBindHost), not the name as spelled.
+  const loopback = isLoopbackAddress(bindAddress) || (bindAddress === server.host && isLoopbackHost(server.host));
+  if (!server.socket_only && !loopback && !server.auth_secret) {
+    const resolved = bindAddress !== server.host ? ` (resolves to ${bindAddress})` : '';
+    throw new ConfigError(`${where}: server.host = "${server.host}"${resolved} is not loopback and server.auth_secret is empty; refusing to serve an open API on the network (set auth_secret, bind 127.0.0.1, or use socket_only)`);
   }
   if (server.auth_secret && config.file) {
     const mode = statSync(config.file).mode;

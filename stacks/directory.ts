@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { ApplyResult } from './apply.js';
 import type { LoadedStack, ReadText } from './load.js';
 import { loadStackFile } from './load.js';
+import type { DocumentParser } from './parse-worker/parser.js';
+import { preparseStackFile } from './preparse.js';
 import { isStackFileName } from './file-names.js';
 import type { StackDirStatus, StackFileStatus } from './status.js';
 
@@ -23,6 +25,8 @@ export interface StackDirectoryDeps {
   log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
   /** Quiet period after the last event of a file before it is read (default 300 ms). */
   debounceMs?: number;
+  /** Parses large files off the event loop (stacks/parse-worker); without it files parse inline. */
+  parser?: DocumentParser;
   /**
    * Durable records of the files this directory applied (state/controller-status.ts under
    * `stacks`), so that a file deleted while svcd was down is pruned at its next start. Without
@@ -134,7 +138,9 @@ export class StackDirectory {
         return;
       }
       const body = text;
-      const stack = loadStackFile(path, (p) => (p === path ? body : read(p)), file);
+      const readAll = (p: string) => (p === path ? body : read(p));
+      const preparsed = this.deps.parser ? await preparseStackFile(path, readAll, this.deps.parser, file) : undefined;
+      const stack = loadStackFile(path, readAll, file, preparsed);
       const result = await applier.apply({ stack, source });
       this.includes.set(file, stack.includes);
       await this.remember(file, stack.includes);

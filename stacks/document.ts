@@ -1,7 +1,9 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { invalid } from '../state/errors.js';
-import { formatJsonPosition, parseJsonDocument, type Locator } from '../state/schema/json-body.js';
+import { formatJsonPosition, parseJsonDocument, positionOf, type Locator } from '../state/schema/json-body.js';
+import { MAX_NESTING, tooDeepAt, valueTooDeep } from '../state/schema/nesting.js';
+import { tomlLocator } from './toml-locator.js';
 
 export type DocumentFormat = 'json' | 'toml' | 'yaml';
 
@@ -26,14 +28,17 @@ export function formatFromName(name: string): DocumentFormat | null {
  * `path:line:col: ...` for TOML and YAML (`path` is the file name, or the given label).
  */
 export function parseDocumentText(text: string, format: DocumentFormat, path = format === 'toml' ? 'stack.toml' : 'stack.yaml'): ParsedDocument {
-  switch (format) {
-    case 'json':
-      return { ...parseJsonDocument(text), format, formatPosition: formatJsonPosition };
-    case 'toml':
-      return { value: parseTomlText(text, path), format, locate: tomlLocator(text), formatPosition: (p) => `${path}:${p.line}:${p.column}` };
-    case 'yaml':
-      return parseYamlText(text, path);
+  if (format === 'json') return { ...parseJsonDocument(text), format, formatPosition: formatJsonPosition };
+  // Nesting is bounded before the parser recurses (the JSON parser checks its own).
+  const deep = tooDeepAt(text, format);
+  if (deep >= 0) {
+    const pos = positionOf(text, deep);
+    throw invalid(`${path}:${pos.line}:${pos.column}: nesting deeper than ${MAX_NESTING} levels`);
   }
+  const doc =
+    format === 'toml' ? { value: parseTomlText(text, path), format, locate: tomlLocator(text), formatPosition: (p: { line: number; column: number }) => `${path}:${p.line}:${p.column}` } : parseYamlText(text, path);
+  if (valueTooDeep(doc.value)) throw invalid(`${path}: nesting deeper than ${MAX_NESTING} levels`);
+  return doc;
 }
 
 function parseTomlText(text: string, path: string): unknown {
@@ -43,42 +48,6 @@ function parseTomlText(text: string, path: string): unknown {
     if (err instanceof TomlError) throw invalid(`${path}:${err.line}:${err.column}: ${(err.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '')}`);
     throw err;
   }
-}
-
-/**
- * TOML has no position API. Good enough for messages: `[[services]]` headers locate
- * `services[i]`, and a `key =` line inside that table (or anywhere, at the top) locates a field.
- */
-function tomlLocator(text: string): Locator {
-  const lines = text.split('\n');
-  const escape = (k: string) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const at = (index: number) => ({ line: index + 1, column: (lines[index]?.search(/\S/) ?? 0) + 1 });
-  return (path) => {
-    let from = 0;
-    let to = lines.length;
-    let found: number | null = null;
-    for (let i = 0; i < path.length; i++) {
-      const seg = path[i];
-      const next = path[i + 1];
-      if (typeof seg === 'string' && typeof next === 'number') {
-        const header = new RegExp(`^\\s*\\[\\[\\s*${escape(seg)}\\s*\\]\\]`);
-        const headers = lines.map((l, n) => (n >= from && n < to && header.test(l) ? n : -1)).filter((n) => n >= 0);
-        const start = headers[next];
-        if (start === undefined) return found === null ? null : at(found);
-        found = start;
-        from = start + 1;
-        const end = lines.findIndex((l, n) => n >= from && /^\s*\[/.test(l));
-        to = end < 0 ? lines.length : end;
-        i++;
-      } else if (typeof seg === 'string') {
-        const key = new RegExp(`^\\s*["']?${escape(seg)}["']?\\s*=`);
-        const index = lines.findIndex((l, n) => n >= from && n < to && key.test(l));
-        if (index < 0) return found === null ? null : at(found);
-        found = index;
-      } else return found === null ? null : at(found);
-    }
-    return found === null ? null : at(found);
-  };
 }
 
 function parseYamlText(text: string, path: string): ParsedDocument {
@@ -108,5 +77,18 @@ function parseYamlText(text: string, path: string): ParsedDocument {
     const pos = counter.linePos(range[0]);
     return { line: pos.line, column: pos.col };
   };
-  return { value: doc.toJS(), format: 'yaml', locate, formatPosition: (p) => `${path}:${p.line}:${p.column}` };
+  return { value: yamlValue(doc, path), format: 'yaml', locate, formatPosition: (p) => `${path}:${p.line}:${p.column}` };
+}
+
+/** Aliases expand in toJS: at most MAX_YAML_ALIASES expansions (an "alias bomb" is a 400, not a 500). */
+export const MAX_YAML_ALIASES = 100;
+
+function yamlValue(doc: ReturnType<typeof parseDocument>, path: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) throw invalid(`${path}: too many alias expansions (more than ${MAX_YAML_ALIASES})`);
+    if (err instanceof RangeError) throw invalid(`${path}: nesting deeper than ${MAX_NESTING} levels`);
+    throw invalid(`${path}: ${(err as Error).message.split('\n')[0]}`);
+  }
 }

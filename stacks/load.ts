@@ -30,7 +30,11 @@ export type ReadText = (path: string) => string;
 
 /** Parses a stack body received over HTTP; `include` is refused (the daemon cannot see the caller's files). */
 export function loadStackText(text: string, format: DocumentFormat, label?: string): LoadedStack {
-  const doc = parseDocumentText(text, format, label);
+  return stackFromDocument(parseDocumentText(text, format, label));
+}
+
+/** A stack from an HTTP body already parsed (off the event loop, by DocumentParser). */
+export function stackFromDocument(doc: ParsedDocument): LoadedStack {
   const shape = readStackShape(doc, null);
   if (shape.include.length > 0) {
     throw invalid('include: not supported in a request body; `svc apply` resolves includes locally, or put the stack in the watched directory');
@@ -43,7 +47,7 @@ export function loadStackText(text: string, format: DocumentFormat, label?: stri
  * file). Syntax errors and positions are written `path:line:col:` for every format. A cycle is
  * refused with the chain of files. `topLabel` names the file in messages (default: `path`).
  */
-export function loadStackFile(path: string, read: ReadText, topLabel = path): LoadedStack {
+export function loadStackFile(path: string, read: ReadText, topLabel = path, preparsed?: Preparsed): LoadedStack {
   const top = resolve(path);
   const base = dirname(top);
   const label = (abs: string) => (abs === top ? topLabel : relative(base, abs));
@@ -55,7 +59,7 @@ export function loadStackFile(path: string, read: ReadText, topLabel = path): Lo
       throw invalid(`include: cycle detected: ${[...chain, abs].map(label).join(' -> ')}`);
     }
     const name = label(abs);
-    const doc = readDocument(abs, name, read);
+    const doc = readDocument(abs, name, read, preparsed?.get(abs));
     const shape = readStackShape(doc, name);
     if (abs === top) prune = shape.prune;
     else includes.push(name);
@@ -69,17 +73,24 @@ export function loadStackFile(path: string, read: ReadText, topLabel = path): Lo
   return { prune, services, includes: [...new Set(includes)] };
 }
 
-function readDocument(abs: string, name: string, read: ReadText): ParsedDocument {
+/**
+ * Files parsed ahead (asynchronously, off the event loop: stacks/preparse.ts), by absolute path:
+ * the document, or the error its parse raised (thrown when the loader reaches that file).
+ */
+export type Preparsed = Map<string, ParsedDocument | Error>;
+
+function readDocument(abs: string, name: string, read: ReadText, ahead: ParsedDocument | Error | undefined): ParsedDocument {
   const format = formatFromName(abs);
   if (!format) throw invalid(`${name}: unknown format (use .json, .toml, .yaml or .yml)`);
-  let text: string;
+  let text = '';
   try {
-    text = read(abs);
+    if (ahead === undefined) text = read(abs);
   } catch (err) {
     throw invalid(`${name}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    const doc = parseDocumentText(text, format, name);
+    if (ahead instanceof Error) throw ahead;
+    const doc = ahead ?? parseDocumentText(text, format, name);
     return format === 'json' ? { ...doc, formatPosition: (p) => `${name}:${p.line}:${p.column}` } : doc;
   } catch (err) {
     // JSON syntax errors come as `JSON line N column M: ...`; files use path:line:col everywhere.

@@ -1,4 +1,4 @@
-import { invalid } from '../state/errors.js';
+import { unsupportedMedia } from '../state/errors.js';
 import type { DocumentFormat } from './document.js';
 
 /**
@@ -21,7 +21,7 @@ export function formatFromContentType(contentType: string): DocumentFormat {
     case 'text/x-yaml':
       return 'yaml';
     default:
-      throw invalid(`Content-Type: expected application/json, application/toml or application/yaml, got '${contentType}'`);
+      throw unsupportedMedia(`Content-Type: expected application/json, application/toml or application/yaml, got '${contentType}'`);
   }
 }
 

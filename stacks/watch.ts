@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { StackDirectory, type StackDirectoryDeps } from './directory.js';
 import { isStackFileName } from './file-names.js';
+import { sharedDocumentParser } from './parse-worker/parser.js';
 
 export interface WatchedStacks {
   directory: StackDirectory;
@@ -15,10 +16,12 @@ export interface WatchedStacks {
  * events for files directly inside it.
  * Sub-folders are not applied on their own: put included files there.
  */
-export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'> & { watch: boolean }): Promise<WatchedStacks> {
+export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'> & { watch: boolean; maxBytes?: number }): Promise<WatchedStacks> {
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
-  const directory = new StackDirectory({ ...opts, dir, read: (path) => readFileSync(path, 'utf8') });
+  const maxBytes = opts.maxBytes ?? 1024 * 1024;
+  const parser = opts.parser ?? sharedDocumentParser();
+  const directory = new StackDirectory({ ...opts, dir, parser, read: (path) => readBounded(path, maxBytes) });
   // The start-up pass: every file listed now, and every file applied in an earlier run (one
   // deleted while svcd was down is pruned, as the watch would have done).
   const known = await directory.loadRecords();
@@ -46,4 +49,17 @@ export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'>
       await directory.idle();
     },
   };
+}
+
+/** A stack file larger than the request body cap is refused like a body would be (a regular file only). */
+function readBounded(path: string, maxBytes: number): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK); // a FIFO must not block the daemon
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a regular file');
+    if (st.size > maxBytes) throw new Error(`larger than ${maxBytes} bytes (server.max_body_bytes)`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -4,6 +4,7 @@ export type SvcErrorCode =
   | 'SVC_CONFLICT' // 409: a duplicate name
   | 'SVC_NOT_FOUND' // 404: no such route or program
   | 'SVC_TOO_LARGE' // 413: request body over the cap
+  | 'SVC_UNSUPPORTED_MEDIA' // 415: a Content-Type the route does not read
   | 'SVC_UNAUTHORIZED' // 401: missing or wrong Bearer credential
   | 'SVC_FORBIDDEN' // 403: a valid credential whose role lacks the permission
   | 'SVC_UNAVAILABLE' // 503: the daemon is shutting down, or a store cannot write for a reason other than space
@@ -25,6 +26,7 @@ export class SvcError extends Error {
 export const invalid = (message: string) => new SvcError('SVC_INVALID', message);
 export const notFound = (message: string) => new SvcError('SVC_NOT_FOUND', message);
 export const conflict = (message: string) => new SvcError('SVC_CONFLICT', message);
+export const unsupportedMedia = (message: string) => new SvcError('SVC_UNSUPPORTED_MEDIA', message);
 
 /** Prefixes a message with `program '<name>': ` when the name is known (spec, Errors rule 2). */
 export function forProgram(name: unknown, message: string): string {

@@ -3,6 +3,7 @@ import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
 import { storageSchema } from './storage-schema.js';
 import { securityPaths } from './security-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
+import { eventRecordSchema, morePaths } from './more-paths.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -16,6 +17,7 @@ const withoutId = ({ $id: _id, ...schema }: Json): Json => schema;
 
 /** A route answering with a JSON body, plus the errors every route can give. */
 function op(summary: string, tag: string, ok: Json, extra: Json = {}, errors: Record<string, string> = {}): Json {
+  if (extra.requestBody) errors = { 413: 'Body too large', 415: 'Content-Type is not JSON', ...errors };
   return {
     summary,
     tags: [tag],
@@ -41,7 +43,7 @@ export function openApiDocument(version: string): Json {
     info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }],
+    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'events' }, { name: 'stacks' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }],
     paths: {
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
@@ -138,13 +140,25 @@ export function openApiDocument(version: string): Json {
         ),
       },
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
+      ...morePaths,
       ...securityPaths(),
+      '/': { get: { summary: 'The web dashboard page (docs/web.md)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 304: { description: 'Not modified (ETag)' } } } },
+      '/assets/{name}': {
+        get: {
+          summary: 'A hashed asset of the web dashboard (immutable; gzip when accepted)',
+          tags: ['health'],
+          security: [],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'Script, style sheet or font', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, 404: error('No such asset') },
+        },
+      },
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret or an Access Token (security plugin); not required in open mode' } },
       schemas: {
         ProgramCreate: withoutId(programCreateSchema),
+        EventRecord: eventRecordSchema,
         ProgramUpdate: withoutId(programUpdateSchema),
         Error: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
         Health: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' }, uptime_secs: { type: 'integer' } } },

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { invalid } from '../../state/errors.js';
 import { StackApplier } from '../../stacks/apply.js';
-import { loadStackText } from '../../stacks/load.js';
+import { stackFromDocument } from '../../stacks/load.js';
+import { sharedDocumentParser } from '../../stacks/parse-worker/parser.js';
 import { formatFromContentType } from '../../stacks/media-type.js';
 import { readText } from '../body.js';
 import type { ApiDeps } from '../deps.js';
@@ -25,7 +26,8 @@ export function stackRouter(deps: ApiDeps): Router {
     if (text.trim() === '') throw invalid('body: a stack document is required');
     // TOML/YAML positions are written `path:line:col`; the path is the file named by the source, if any.
     const file = /^stack:.+\.(json|toml|ya?ml)$/i.test(source) ? source.slice('stack:'.length) : `stack.${format}`;
-    const stack = loadStackText(text, format, format === 'json' ? undefined : file);
+    // Large TOML/YAML bodies parse in a worker thread under a heap cap and a deadline (finding 9).
+    const stack = stackFromDocument(await sharedDocumentParser().parse(text, format, format === 'json' ? undefined : file));
     const result = await applier.apply({
       stack,
       source,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
@@ -6,6 +6,8 @@ import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Reco
 import { captureWithChildProcess } from './linux-capture.js';
 import { parseEnviron, roleOf } from './process-role.js';
 import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, startTimeToMs, statField } from './proc-fs.js';
+import { describeSpawnError } from './spawn-errors.js';
+import { readEnvFileBounded, type ReadAs } from './read-env-file.js';
 
 const ADOPTED_POLL_MS = 1000;
 
@@ -27,7 +29,7 @@ export class LinuxOs implements OsPort {
         reject(new Error(`cannot open log file: ${(error as Error).message}`));
         return;
       }
-      let child;
+      let child: ChildProcess;
       try {
         child = spawn(spec.file, spec.args, {
           cwd: spec.cwd,
@@ -38,11 +40,11 @@ export class LinuxOs implements OsPort {
           stdio: ['ignore', out, err],
         });
       } catch (error) {
-        // Invalid arguments (a NUL byte) throw synchronously: the log fds must not leak.
-        reject(new Error(`${spec.file}: ${(error as Error).message}`));
+        // Bad arguments (a NUL byte) and some errnos (ENOTDIR) throw here, not as an 'error' event.
+        reject(new Error(describeSpawnError(spec, error as Error)));
         return;
       } finally {
-        closeFds(out, err);
+        closeFds(out, err); // the child has its own copies; ours are closed on every path
       }
       child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {
@@ -164,8 +166,8 @@ export class LinuxOs implements OsPort {
     return out;
   }
 
-  readTextFile(path: string): string {
-    return readFileSync(path, 'utf8');
+  readTextFile(path: string, as?: ReadAs): string {
+    return readEnvFileBounded(path, as);
   }
 
   lookupUser(nameOrId: string | number): UserInfo | null {
@@ -199,13 +201,6 @@ function killGroupRemnants(pgid: number): void {
   } catch {
     // ESRCH: the group is already empty
   }
-}
-
-function describeSpawnError(spec: SpawnSpec, error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return `command not found: ${spec.file} (cwd ${spec.cwd})`;
-  if (code === 'EACCES') return `permission denied: ${spec.file}`;
-  return `${spec.file}: ${error.message}`;
 }
 
 function findRow(file: string, nameOrId: string | number): string[] | null {

@@ -143,7 +143,11 @@ export interface OsPort {
   close(): Promise<void>;
   /** cpu and memory of many pids at once; pids that are gone are left out. */
   sampleUsage(pids: number[]): Promise<Map<number, UsageSample>>;
-  readTextFile(path: string): string;
+  /**
+   * Reads an env_file: a regular file of bounded size; with `as`, only if that uid/gid may read it.
+   * Errors carry a short reason in `message`, never the file's contents.
+   */
+  readTextFile(path: string, as?: { uid: number; gid: number }): string;
   lookupUser(nameOrId: string | number): UserInfo | null;
   lookupGroup(nameOrId: string | number): number | null;
   /** Effective uid of the daemon. */

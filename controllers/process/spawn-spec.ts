@@ -24,12 +24,14 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
   if (!file) throw new SpawnPrepError('command: is empty');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.baseEnv)) if (v !== undefined) env[k] = v;
-  if (config.env_file) Object.assign(env, readEnvFile(config.env_file, ctx.root, os));
+  const identity = resolveIdentity(config, os);
+  // Read with the program's permissions when svcd switches to another user (docs/api.md, env_file).
+  const as = identity.uid !== undefined ? { uid: identity.uid, gid: identity.gid ?? identity.uid } : undefined;
+  if (config.env_file) Object.assign(env, readEnvFile(config.env_file, ctx.root, os, as));
   Object.assign(env, config.env ?? {});
   env.SVC_PROGRAM_ID = id;
   env.SVC_ROOT = ctx.root; // whose program this is: several svcd (roots) may share a host
   env.SVC_PROGRAM_NAME = config.name;
-  const identity = resolveIdentity(config, os);
   if (identity.user) Object.assign(env, { HOME: identity.user.home, USER: identity.user.name, LOGNAME: identity.user.name });
   const logs = logPaths(id, config, ctx.logDir);
   return {
@@ -53,13 +55,21 @@ function splitOrFail(command: string): string[] {
   }
 }
 
-function readEnvFile(path: string, root: string, os: OsPort): Record<string, string> {
+function readEnvFile(path: string, root: string, os: OsPort, as: { uid: number; gid: number } | undefined): Record<string, string> {
   const full = isAbsolute(path) ? path : resolve(root, path);
+  let text: string;
   try {
-    return parseDotenv(os.readTextFile(full));
+    text = os.readTextFile(full, as);
   } catch (err) {
-    throw new SpawnPrepError(`env_file: cannot read ${full}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    // The code (ENOENT) or the port's short reason; never a message that could quote contents.
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message.slice(0, 80);
+    throw new SpawnPrepError(`env_file: cannot read ${full}: ${reason}`);
   }
+  const parsed = parseDotenv(text);
+  const bad = Object.keys(parsed).find((key) => key.includes('=') || key.includes('\0') || parsed[key]?.includes('\0'));
+  // Named by key only: the value may be a secret, and the error reaches the API.
+  if (bad !== undefined) throw new SpawnPrepError(`env_file: ${full}: variable '${bad.slice(0, 64).replace(/[^\x20-\x7e]/g, '?')}' contains a NUL byte or '=' in its name`);
+  return parsed;
 }
 
 function resolveIdentity(config: EffectiveConfig, os: OsPort) {

@@ -1,5 +1,5 @@
 import type { SvcConfig } from '../../conf/keys.js';
-import { isLoopbackHost } from '../../conf/load-config.js';
+import { isLoopbackHost } from '../../state/loopback.js';
 import { SECURITY, pluginSpec } from '../host/catalog.js';
 import { discoverPlugins, pluginDir } from '../host/discover.js';
 import { openPluginLibrary, type PluginLibrary } from '../host/open-library.js';

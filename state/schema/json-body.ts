@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parse as parseTolerant, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { invalid } from '../errors.js';
+import { MAX_NESTING, tooDeepAt } from './nesting.js';
 
 /** A position in the original text, 1-based, for `JSON line N column M` messages. */
 export interface TextPosition {
@@ -31,6 +32,8 @@ export function formatJsonPosition(pos: TextPosition): string {
  * `JSON line N column M`; the returned locator finds the key of any path (for unknown fields).
  */
 export function parseJsonDocument(text: string): { value: unknown; locate: Locator } {
+  const deep = tooDeepAt(text, 'json');
+  if (deep >= 0) throw invalid(`${formatJsonPosition(positionOf(text, deep))}: nesting deeper than ${MAX_NESTING} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);

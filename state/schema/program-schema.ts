@@ -4,8 +4,12 @@
  * Defaults are not written into stored configs; `withDefaults` (program-defaults.ts) applies them.
  */
 const seconds = { type: 'integer', minimum: 0, maximum: 31_536_000 } as const;
-const command = { type: 'string', minLength: 1, maxLength: 4096 } as const;
-const identity = { oneOf: [{ type: 'string', minLength: 1, maxLength: 64 }, { type: 'integer', minimum: 0 }] } as const;
+/** Strings handed to the kernel (exec, chdir, open, environ) end at a NUL byte: refused up front. */
+export const NO_NUL = '^[^\\u0000]*$';
+const text = (minLength: number, maxLength: number) => ({ type: 'string', minLength, maxLength, pattern: NO_NUL }) as const;
+const command = text(1, 4096);
+/** A name, or a numeric id within what both the kernel and Node's spawn accept (int32, not -1). */
+const identity = { oneOf: [text(1, 64), { type: 'integer', minimum: 0, maximum: 2_147_483_647 }] } as const;
 
 export const PROGRAM_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$';
 
@@ -19,7 +23,7 @@ export const healthCheckSchema = {
     host: { type: 'string', minLength: 1, maxLength: 255 },
     port: { type: 'integer', minimum: 1, maximum: 65535 },
     command: { type: 'string', minLength: 1, maxLength: 4096 },
-    args: { type: 'array', items: { type: 'string' }, maxItems: 256 },
+    args: { type: 'array', items: text(0, 65536), maxItems: 256 },
     enabled: { type: 'boolean' },
     interval_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86400 },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
@@ -42,7 +46,7 @@ export const artifactSchema = {
   properties: {
     source: { type: 'string', pattern: '^https?://[^\\s]+$', maxLength: 2048 },
     checksum: { type: 'string', pattern: '^[A-Fa-f0-9]{64}$' },
-    destination: { type: 'string', pattern: '^/', maxLength: 4096 },
+    destination: { type: 'string', pattern: '^/[^\\u0000]*$', maxLength: 4096 },
     extract: { type: 'boolean' },
     restart_policy: { type: 'string', pattern: '^(immediate|manual|signal|signal:(hup|int|term|quit|usr1|usr2))$' },
     download_timeout: seconds,
@@ -53,16 +57,16 @@ export const artifactSchema = {
 export const programProperties = {
   name: { type: 'string', pattern: PROGRAM_NAME_PATTERN },
   command,
-  args: { type: 'array', items: { type: 'string', maxLength: 65536 }, maxItems: 4096 },
-  cwd: { type: 'string', minLength: 1, maxLength: 4096 },
+  args: { type: 'array', items: text(0, 65536), maxItems: 4096 },
+  cwd: text(1, 4096),
   user: identity,
   group: identity,
   env: {
     type: 'object',
     propertyNames: { pattern: '^[^=\\u0000]+$' },
-    additionalProperties: { type: 'string' },
+    additionalProperties: text(0, 1_048_576),
   },
-  env_file: { type: 'string', maxLength: 4096 },
+  env_file: text(0, 4096),
   autostart: { type: 'boolean' },
   autorestart: { oneOf: [{ enum: ['unexpected', 'true', 'false'] }, { type: 'boolean' }] },
   exitcodes: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 255 }, maxItems: 256 },
@@ -80,8 +84,8 @@ export const programProperties = {
     additionalProperties: false,
     properties: { pre_start: command, post_stop: command },
   },
-  stdout_logfile: { type: 'string', minLength: 1, maxLength: 4096 },
-  stderr_logfile: { type: 'string', minLength: 1, maxLength: 4096 },
+  stdout_logfile: text(1, 4096),
+  stderr_logfile: text(1, 4096),
   artifact: artifactSchema,
   cron: { type: 'string', minLength: 1, maxLength: 256 },
   cron_tz: { type: 'string', minLength: 1, maxLength: 64 },

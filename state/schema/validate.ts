@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { invalid, forProgram } from '../errors.js';
 import { ARTIFACT_DEFAULTS, PROGRAM_DEFAULTS, type ProgramConfig } from '../program.js';
-import { programCreateSchema, programUpdateSchema } from './program-schema.js';
+import { NO_NUL, programCreateSchema, programUpdateSchema } from './program-schema.js';
 import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
 import { isAllowedArtifactUrl } from './artifact-url.js';
@@ -45,8 +45,8 @@ const FIELD_HINTS: Record<string, string> = {
   name: "must start with a letter or digit and use only letters, digits, '.', '_', '-', '@' (at most 64 characters)",
   group_name: "must start with a letter or digit and use only letters, digits, '.', '_', '-', '@' (at most 64 characters)",
   autorestart: "must be one of 'unexpected', 'true', 'false'",
-  user: 'must be a user name or a numeric uid',
-  group: 'must be a group name or a numeric gid',
+  user: 'must be a user name or a numeric uid from 0 to 2147483647',
+  group: 'must be a group name or a numeric gid from 0 to 2147483647',
   source: 'must not contain control characters (at most 128 characters)',
   'health_check.url': 'must be an http:// or https:// URL',
   'artifact.source': 'must be an http:// or https:// URL',
@@ -213,6 +213,7 @@ function describe(error: ErrorObject, ctx: ValidationContext): { field: string; 
       return { field, text: `${field}: ${FIELD_HINTS[field] ?? `must be one of ${allowed.map((v) => `'${String(v)}'`).join(', ')}`}` };
     }
   }
+  if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === NO_NUL) return { field, text: `${field}: must not contain a NUL byte` };
   const hint = FIELD_HINTS[field.replace(/\[\d+\]/g, '')];
   if (hint && (error.keyword === 'pattern' || error.keyword === 'type' || error.keyword === 'minLength' || error.keyword === 'maxLength')) {
     return { field, text: `${field}: ${hint}` };

@@ -60,8 +60,8 @@ export function describeSpawnFailure(spec: { file: string; cwd: string }, err: S
       if (err.code === 'EACCES') return `permission denied: ${spec.file}`;
       return `${spec.file}: ${err.message}`;
     case STAGE.CHDIR:
-      if (err.code === 'ENOENT') return `cwd ${spec.cwd}: no such directory`;
-      if (err.code === 'ENOTDIR') return `cwd ${spec.cwd}: not a directory`;
+      if (err.code === 'ENOENT') return `cwd ${spec.cwd} does not exist`;
+      if (err.code === 'ENOTDIR') return `cwd ${spec.cwd} is not a directory`;
       return `cwd ${spec.cwd}: ${err.code}`;
     case STAGE.STDOUT:
     case STAGE.STDERR:

@@ -79,10 +79,10 @@ test('a TOML syntax error gives path:line:col:', () => {
 
 test('a non-loopback bind without auth_secret refuses to start', () => {
   withConfig('[server]\nhost = "0.0.0.0"\n', (root) => {
-    assert.match(fails(() => checkStartup(loadConfig(root), {})), /not loopback and server.auth_secret is empty/);
+    assert.match(fails(() => checkStartup(loadConfig(root))), /not loopback and server.auth_secret is empty/);
   });
   withConfig('[server]\nhost = "0.0.0.0"\nauth_secret = "s3cret"\n', (root) => {
-    assert.ok(Array.isArray(checkStartup(loadConfig(root), {})));
+    assert.ok(Array.isArray(checkStartup(loadConfig(root))));
   });
 });
 

@@ -55,8 +55,8 @@ test('spawn failures are worded as LinuxOs words them, naming the step', () => {
   const err = (code: string, stage: number, msg = 'x') => new SpawnerRequestError(1, code, stage, msg);
   assert.equal(describeSpawnFailure(spec, err('ENOENT', 12)), 'command not found: app (cwd /srv)');
   assert.equal(describeSpawnFailure(spec, err('EACCES', 12)), 'permission denied: app');
-  assert.equal(describeSpawnFailure(spec, err('ENOENT', 8)), 'cwd /srv: no such directory');
-  assert.equal(describeSpawnFailure(spec, err('ENOTDIR', 8)), 'cwd /srv: not a directory');
+  assert.equal(describeSpawnFailure(spec, err('ENOENT', 8)), 'cwd /srv does not exist');
+  assert.equal(describeSpawnFailure(spec, err('ENOTDIR', 8)), 'cwd /srv is not a directory');
   assert.equal(describeSpawnFailure(spec, err('EACCES', 2, '/l/o: Permission denied')), 'cannot open log file: /l/o: Permission denied');
   assert.equal(describeSpawnFailure(spec, err('EINVAL', 1, 'argument 1 contains a NUL byte')), 'app: invalid spawn request: argument 1 contains a NUL byte');
 });

@@ -131,3 +131,36 @@ test('update validates the same rules and names the program', () => {
 test('a stack prefix replaces the program prefix', () => {
   assert.equal(message(() => validateCreate({ name: 'web' }, { ...ctx, prefix: 'services[2] (name=web)' })), 'services[2] (name=web): command: is required');
 });
+
+test('strings handed to the kernel refuse a NUL byte, naming the field', () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ command: 'a\0b' }, 'command'],
+    [{ args: ['ok', 'a\0'] }, 'args[1]'],
+    [{ cwd: '/tmp\0x' }, 'cwd'],
+    [{ env: { A: 'x\0y' } }, 'env.A'],
+    [{ env_file: 'e\0' }, 'env_file'],
+    [{ hooks: { pre_start: 'x\0' } }, 'hooks.pre_start'],
+    [{ stdout_logfile: 'a\0.log' }, 'stdout_logfile'],
+    [{ health_check: { type: 'exec', command: 'true', args: ['\0'] } }, 'health_check.args[0]'],
+  ];
+  for (const [extra, field] of cases) {
+    assert.equal(message(() => validateCreate({ name: 'a', command: 'x', ...extra }, ctx)), `program 'a': ${field}: must not contain a NUL byte`);
+  }
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', user: 'ro\0ot' }, ctx)), "program 'a': user: must not contain a NUL byte");
+});
+
+test('numeric uid and gid are bounded to what the kernel and spawn accept', () => {
+  for (const user of [1e308, 4294967295, 2147483648, -1, 1.5]) {
+    assert.equal(message(() => validateCreate({ name: 'a', command: 'x', user }, ctx)), "program 'a': user: must be a user name or a numeric uid from 0 to 2147483647");
+  }
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', group: 1e308 }, ctx)), "program 'a': group: must be a group name or a numeric gid from 0 to 2147483647");
+  assert.equal(validateCreate({ name: 'a', command: 'x', user: 2147483647, group: 0 }, ctx).user, 2147483647);
+});
+
+test('artifact: a name that starts with 127. is not loopback (plain http refused)', () => {
+  const artifact = { source: 'http://127.example.com/app', checksum: 'a'.repeat(64), destination: '/opt/app' };
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', artifact }, ctx)), /artifact.source: must use https/);
+  for (const source of ['http://localhost/app', 'http://127.0.0.2/app', 'http://[::1]:8/app']) {
+    assert.equal(validateCreate({ name: 'a', command: 'x', artifact: { ...artifact, source } }, ctx).artifact?.source, source);
+  }
+});

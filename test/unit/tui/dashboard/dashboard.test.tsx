@@ -15,7 +15,7 @@ afterEach(() => cleanup());
 // eslint-disable-next-line no-control-regex
 const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
 
-async function until(what: string, check: () => boolean, ms = 3000): Promise<void> {
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

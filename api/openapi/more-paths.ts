@@ -1,0 +1,89 @@
+import { MAX_LIMIT, DEFAULT_LIMIT, SORT_KEYS } from '../../state/events/query-types.js';
+import { EVENT_TYPES } from '../../state/events/types.js';
+
+type Json = Record<string, unknown>;
+
+const errorBody = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const ok = (schema: Json) => ({ 200: { description: 'OK', content: { 'application/json': { schema } } }, 401: errorBody('Authentication required (auth_secret is set)') });
+const uuid = { type: 'string', format: 'uuid' };
+
+const eventFilters: Json[] = [
+  { name: 'from', in: 'query', schema: { type: 'integer', minimum: 0 }, description: 'Inclusive lower bound on ts (Unix seconds)' },
+  { name: 'to', in: 'query', schema: { type: 'integer', minimum: 0 }, description: 'Inclusive upper bound on ts (Unix seconds)' },
+  { name: 'event_type', in: 'query', schema: { enum: [...EVENT_TYPES] } },
+  { name: 'exit_code', in: 'query', schema: { type: 'integer' } },
+  { name: 'q', in: 'query', schema: { type: 'string' }, description: 'Case-insensitive substring of msg' },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+  { name: 'sort_by', in: 'query', schema: { enum: [...SORT_KEYS], default: 'time' } },
+  { name: 'order', in: 'query', schema: { enum: ['asc', 'desc'], default: 'asc' } },
+];
+
+const eventList = { type: 'array', items: { $ref: '#/components/schemas/EventRecord' } };
+const stackBody = { type: 'object', properties: { prune: { type: 'boolean' }, services: { type: 'array', items: { $ref: '#/components/schemas/ProgramCreate' } } } };
+
+/** Event history and stack routes (api/routes/events.ts, stack.ts); auth routes are in security-paths.ts. */
+export const morePaths: Json = {
+  '/api/v1/programs/{id}/events': {
+    get: {
+      summary: 'Event history of one program (filters combine)',
+      tags: ['events'],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }, ...eventFilters],
+      responses: { ...ok(eventList), 400: errorBody('Invalid query'), 404: errorBody('Unknown program') },
+    },
+  },
+  '/api/v1/events': {
+    get: {
+      summary: 'Event history of the daemon (filters combine)',
+      tags: ['events'],
+      parameters: [{ name: 'program_id', in: 'query', schema: uuid }, ...eventFilters],
+      responses: { ...ok(eventList), 400: errorBody('Invalid query') },
+    },
+  },
+  '/api/v1/events/stats': {
+    get: { summary: 'Event statistics', tags: ['events'], parameters: [{ name: 'program_id', in: 'query', schema: uuid }], responses: { ...ok({ type: 'object' }), 400: errorBody('Invalid query') } },
+  },
+  '/api/v1/stack': {
+    get: { summary: 'The stored desired state as a stack that re-applies to no change', tags: ['stacks'], responses: ok(stackBody) },
+    put: {
+      summary: 'Apply a stack (JSON, TOML or YAML by Content-Type)',
+      tags: ['stacks'],
+      parameters: [
+        { name: 'source', in: 'query', schema: { type: 'string', maxLength: 128 }, description: 'Source label (default stack:api)' },
+        { name: 'prune', in: 'query', schema: { type: 'boolean' } },
+        { name: 'dry_run', in: 'query', schema: { type: 'boolean' } },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: stackBody }, 'application/toml': { schema: { type: 'string' } }, 'application/yaml': { schema: { type: 'string' } } },
+      },
+      responses: {
+        ...ok({ type: 'object', properties: { status: { const: 'ok' }, dry_run: { type: 'boolean' }, source: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } } } }),
+        400: errorBody('Invalid stack (nothing changed)'),
+        413: errorBody('Body too large, or too large to parse'),
+        415: errorBody('Unsupported Content-Type'),
+        503: errorBody('Too many large stacks being parsed; retry'),
+      },
+    },
+  },
+  '/api/v1/stack/status': {
+    get: { summary: 'The watched stacks directory', tags: ['stacks'], responses: ok({ type: 'object', properties: { dir: { type: 'string' }, watching: { type: 'boolean' }, files: { type: 'array', items: { type: 'object' } } } }) },
+  },
+};
+
+export const eventRecordSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    ts: { type: 'integer' },
+    ts_ms: { type: 'integer' },
+    program_id: { type: ['string', 'null'] },
+    program_name: { type: ['string', 'null'] },
+    event: { enum: [...EVENT_TYPES] },
+    exit_code: { type: ['integer', 'null'] },
+    signal: { type: ['integer', 'null'] },
+    retry_count: { type: ['integer', 'null'] },
+    duration_secs: { type: ['number', 'null'] },
+    msg: { type: 'string' },
+  },
+};
