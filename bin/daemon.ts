@@ -87,7 +87,7 @@ export class Daemon {
   static async start(opts: DaemonOptions): Promise<Daemon> {
     const { config, log } = opts;
     mkdirSync(config.storage.log_dir, { recursive: true });
-    const store = await ProgramStore.open(config.storage.data_dir, { logDir: config.storage.log_dir, log });
+    const store = await ProgramStore.open(config.storage.data_dir, { logDir: config.storage.log_dir, log, clock: opts.clock ?? systemClock });
     const daemon = new Daemon(opts, store);
     try {
       await daemon.boot();

@@ -140,6 +140,11 @@ export class ProgramStore {
     return id === undefined ? undefined : this.records.get(id);
   }
 
+  /** The store's clock (StoreOptions.clock, injected by the daemon): created_at, updated_at, intent epochs. */
+  private now(): number {
+    return (this.opts.clock ?? systemClock).now();
+  }
+
   /** Finds a program by UUID or by name (the CLI accepts both). */
   resolve(ref: string): ProgramRecord | undefined {
     return UUID.test(ref) ? (this.records.get(ref.toLowerCase()) ?? this.getByName(ref)) : this.getByName(ref);
@@ -149,7 +154,7 @@ export class ProgramStore {
    * Creates programs atomically; all or none. New programs run unless `autostart` is false; a cron
    * program's schedule is active whatever `autostart` says (`initialRun`, docs/cron.md).
    */
-  async create(configs: ProgramConfig[], now = Date.now()): Promise<ProgramRecord[]> {
+  async create(configs: ProgramConfig[], now = this.now()): Promise<ProgramRecord[]> {
     return this.lock.run(async () => {
       const seen = new Set<string>();
       for (const config of configs) {
@@ -175,7 +180,7 @@ export class ProgramStore {
    * Replaces the config of one program with `merge(current)`, which validates. An unknown id is
    * a 400 (spec: update of a program that is not found).
    */
-  async update(id: string, merge: (current: ProgramConfig) => ProgramConfig, now = Date.now()): Promise<ProgramRecord> {
+  async update(id: string, merge: (current: ProgramConfig) => ProgramConfig, now = this.now()): Promise<ProgramRecord> {
     return this.lock.run(async () => {
       const current = this.records.get(id);
       if (!current) throw invalid(`id: program '${id}' not found`);
@@ -204,7 +209,7 @@ export class ProgramStore {
   }
 
   /** Rewrites the intent of each program (start/stop/restart requests) in one batch. */
-  async setIntents(ids: string[], next: (intent: Intent) => Intent, now = Date.now()): Promise<ProgramRecord[]> {
+  async setIntents(ids: string[], next: (intent: Intent) => Intent, now = this.now()): Promise<ProgramRecord[]> {
     return this.lock.run(async () => {
       const records = this.nextIntents(ids, next, now);
       await this.commitLocked({ put: records, del: [] });
@@ -218,7 +223,7 @@ export class ProgramStore {
    * For stop requests and boot intents, which must never wait for disk space. `deferred` is
    * the reason they are not on disk yet, or null when they are.
    */
-  async setIntentsOrDefer(ids: string[], next: (intent: Intent) => Intent, now = Date.now()): Promise<{ records: ProgramRecord[]; deferred: string | null }> {
+  async setIntentsOrDefer(ids: string[], next: (intent: Intent) => Intent, now = this.now()): Promise<{ records: ProgramRecord[]; deferred: string | null }> {
     return this.lock.run(async () => {
       const records = this.nextIntents(ids, next, now);
       try {

@@ -91,6 +91,22 @@ void test('the table shows the programs live; stop one with the mouse and start 
   await close(page);
 });
 
+void test('the table follows GET /api/v1/watch: programs added, changed and removed elsewhere show without polling the list', { skip }, async () => {
+  await add({ name: 'watch-a', command: process.execPath, args: [fixture('forever.js')] });
+  const page = await open('/');
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  await cell(page, 'watch-a', 'Running').waitFor();
+  const id = await add({ name: 'watch-b', command: process.execPath, args: [fixture('forever.js')] });
+  await cell(page, 'watch-b', 'Running').waitFor();
+  assert.equal((await d.request('POST', `/api/v1/programs/${id}/stop`)).status, 200);
+  await cell(page, 'watch-b', 'Stopped').waitFor();
+  assert.equal((await d.request('DELETE', `/api/v1/programs/${id}`)).status, 200);
+  await page.locator('tr[data-name="watch-b"]').waitFor({ state: 'detached' });
+  assert.deepEqual(requests.filter((r) => r === 'GET /api/v1/programs'), [], 'the list is never polled');
+  await close(page);
+});
+
 void test('the program page follows its logs over the WebSocket: live, pause, search, stream toggle', { skip }, async () => {
   const id = await add({ name: 'ticker', command: process.execPath, args: [fixture('ticker.js'), '150'] });
   const page = await open(`/#/programs/${id}/logs`);

@@ -1,11 +1,13 @@
-import type { Http } from './http.js';
+import type { Http, HttpOptions } from './http.js';
 import type { ProgramConfig, ProgramRow, ProgramSummary } from './types.js';
+import { readWatch, type WatchMessage } from './watch-stream.js';
 
 /**
- * The live program list, behind one small interface so that its transport is one file: today it
- * polls `GET /api/v1/programs` every 2 s (one request at a time) and the stored configurations
- * (`GET /api/v1/stack`, for source, cron and health check) when the set of programs changes or
- * every 15 s. Switching to `GET /api/v1/watch` (snapshot, then changes) replaces this file only.
+ * The live program list, behind one small interface so that its transport is one file. It follows
+ * `GET /api/v1/watch` (a snapshot, then each change as it happens: no polling) and reads the stored
+ * configurations (`GET /api/v1/stack`, for the cron and health check columns) when a program it
+ * has not seen appears, or after an action. A broken stream is reopened after 1, 2, 4, then every
+ * 5 s, keeping the last rows and showing the error meanwhile.
  */
 export interface FeedState {
   rows: readonly ProgramRow[];
@@ -13,7 +15,7 @@ export interface FeedState {
   loaded: boolean;
   /** The last failure while it lasts (the table shows it and keeps the last rows). */
   error: string | null;
-  /** Unix ms of the last list. */
+  /** Unix ms of the last message (a `system` line comes every 3 s, so this also ticks when nothing changes). */
   at: number;
 }
 
@@ -21,17 +23,18 @@ export interface ProgramFeed {
   /** Starts with the first subscriber, stops with the last. */
   subscribe(listener: () => void): () => void;
   current(): FeedState;
-  /** Refresh now (after an action), without waiting for the next tick. */
+  /** Re-read the stored configurations now (after an action); the rows follow the stream by themselves. */
   refresh(): void;
 }
 
 export interface FeedTiming {
-  listMs: number;
-  configMs: number;
+  /** Reconnect delays: 1, 2, 4 s, then this. */
   maxBackoffMs: number;
+  /** Silence after which the stream is taken as gone. */
+  silenceMs: number;
 }
 
-const TIMING: FeedTiming = { listMs: 2000, configMs: 15_000, maxBackoffMs: 10_000 };
+const TIMING: FeedTiming = { maxBackoffMs: 5000, silenceMs: 10_000 };
 
 interface ConfigBits {
   source: string | null;
@@ -39,81 +42,95 @@ interface ConfigBits {
   check: string | null;
 }
 
-export function programFeed(http: Http, timing: FeedTiming = TIMING): ProgramFeed {
+const NO_BITS: ConfigBits = { source: null, cron: null, check: null };
+
+export function programFeed(http: Http, auth: HttpOptions, timing: FeedTiming = TIMING): ProgramFeed {
   let state: FeedState = { rows: [], loaded: false, error: null, at: 0 };
   const listeners = new Set<() => void>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
-  let busy = false;
-  let again = false;
-  let failures = 0;
+  const programs = new Map<string, ProgramSummary & { source: string | null }>();
   let configs = new Map<string, ConfigBits>();
-  let configsAt = 0;
+  let configsLoading = false;
+  let configsAgain = false;
+  let stop: AbortController | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
 
-  const publish = (next: FeedState) => {
-    state = next;
+  const publish = (error: string | null = state.error) => {
+    const rows = [...programs.values()].map((p) => ({ ...p, ...(configs.get(p.name) ?? NO_BITS), source: p.source }));
+    state = { rows, loaded: state.loaded || error === null, error, at: Date.now() };
     for (const l of listeners) l();
   };
 
-  const loadConfigs = async (summaries: ProgramSummary[]) => {
-    const unknown = summaries.some((p) => !configs.has(p.name));
-    if (!unknown && Date.now() - configsAt < timing.configMs) return;
+  const loadConfigs = async () => {
+    if (configsLoading) {
+      configsAgain = true;
+      return;
+    }
+    configsLoading = true;
     try {
       const stack = await http.get<{ services: ProgramConfig[] }>('/api/v1/stack');
       configs = new Map(stack.services.map((c) => [c.name, bitsOf(c)]));
+      publish();
     } catch {
-      // The columns stay as they were; the list itself is what must be live.
+      // The columns stay as they were; the rows themselves are what must be live.
+    } finally {
+      configsLoading = false;
     }
-    configsAt = Date.now();
+    if (configsAgain) {
+      configsAgain = false;
+      void loadConfigs();
+    }
   };
 
-  const tick = async () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    clearTimeout(timer);
-    let delay = timing.listMs;
-    try {
-      const summaries = await http.get<ProgramSummary[]>('/api/v1/programs');
-      await loadConfigs(summaries);
+  const apply = (m: WatchMessage) => {
+    let unknown = false;
+    if (m.type === 'snapshot') {
+      programs.clear();
+      for (const p of m.programs) programs.set(p.id, p);
+      unknown = m.programs.some((p) => !configs.has(p.name));
       failures = 0;
-      publish({ rows: summaries.map((p) => ({ ...p, ...(configs.get(p.name) ?? { source: null, cron: null, check: null }) })), loaded: true, error: null, at: Date.now() });
+      state = { ...state, loaded: true };
+    } else if (m.type === 'program') {
+      unknown = !configs.has(m.program.name);
+      programs.set(m.program.id, m.program);
+    } else if (m.type === 'removed') {
+      programs.delete(m.id);
+    }
+    publish(null);
+    if (unknown) void loadConfigs();
+  };
+
+  const connect = async () => {
+    const controller = (stop = new AbortController());
+    let error: string;
+    try {
+      await readWatch(auth, apply, controller.signal, timing.silenceMs);
+      error = 'the watch stream ended';
     } catch (err) {
-      failures++;
-      delay = Math.min(timing.maxBackoffMs, timing.listMs * 2 ** (failures - 1));
-      publish({ ...state, error: (err as Error).message });
-    } finally {
-      busy = false;
+      error = (err as Error).message;
     }
-    if (!running) return;
-    if (again) {
-      again = false;
-      delay = 0;
-    }
-    timer = setTimeout(() => void tick(), delay);
+    if (controller.signal.aborted) return;
+    failures++;
+    publish(error);
+    retry = setTimeout(() => void connect(), Math.min(timing.maxBackoffMs, 1000 * 2 ** (failures - 1)));
   };
 
   return {
     subscribe(listener) {
       listeners.add(listener);
-      if (!running) {
-        running = true;
-        void tick();
-      }
+      if (!stop) void connect();
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0) {
-          running = false;
-          clearTimeout(timer);
+          stop?.abort();
+          stop = null;
+          clearTimeout(retry);
         }
       };
     },
     current: () => state,
     refresh() {
-      configsAt = 0;
-      if (running) void tick();
+      if (stop) void loadConfigs();
     },
   };
 }

@@ -27,8 +27,9 @@ export function App() {
     saveToken(null);
     setSession({ phase: 'login', error });
   }, []);
-  const http = useMemo(() => createHttp({ token: () => token.current, unauthorized: (msg) => signedOut(`svcd refused the credential: ${msg}`) }), [signedOut]);
-  const feed = useMemo(() => programFeed(http), [http]);
+  const auth = useMemo(() => ({ token: () => token.current, unauthorized: (msg: string) => signedOut(`svcd refused the credential: ${msg}`) }), [signedOut]);
+  const http = useMemo(() => createHttp(auth), [auth]);
+  const feed = useMemo(() => programFeed(http, auth), [http, auth]);
   const history = useMemo(() => new UsageHistory(), []);
   const getToken = useCallback(() => token.current, []);
 
