@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { runIntent, type BootContext } from '../state/boot.js';
 import { Mutex } from '../state/mutex.js';
+import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
 import type { LoadedStack } from './load.js';
 import { applyLine, planStack, type PlanEntry, type PruneScope } from './plan.js';
@@ -36,6 +37,8 @@ export interface ApplyResult {
  */
 export class StackApplier {
   private readonly lock = new Mutex();
+  /** Refuses changing a program another owner keeps (a git source without allow_drift); set by the daemon. */
+  ownerGuard: ((record: ProgramRecord, change: string) => void) | null = null;
 
   constructor(
     private readonly store: ProgramStore,
@@ -56,6 +59,13 @@ export class StackApplier {
         newId: randomUUID,
         runIntent: boot ? (r) => runIntent(r, boot) : undefined,
       });
+      if (this.ownerGuard) {
+        const byId = new Map(existing.map((r) => [r.id, r]));
+        for (const e of plan.entries) {
+          const r = byId.get(e.id);
+          if (r && r.config.source !== req.source && (e.action === 'updated' || e.action === 'pruned')) this.ownerGuard(r, e.action === 'pruned' ? 'remove' : 'change');
+        }
+      }
       const gone = new Set(plan.change.del);
       checkStackDependencies(desired, existing.filter((r) => !gone.has(r.id)).map((r) => r.config));
       const writes = plan.change.put.length + plan.change.del.length;
