@@ -33,6 +33,7 @@ import { ControllerManager } from '../reconciler/manager.js';
 import { StackApplier } from '../stacks/apply.js';
 import type { FileRecord } from '../stacks/directory.js';
 import { startStackDirectory } from '../stacks/watch.js';
+import { startGitSources } from '../stacks/git/start.js';
 import type { BootContext } from '../state/boot.js';
 import { ControllerStatusStore } from '../state/controller-status.js';
 import { CronMarks } from '../state/cron-marks.js';
@@ -183,11 +184,13 @@ export class Daemon {
     const actions = new ProgramActions(store, observed, signalOwner(runners));
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now(), boot });
     const records = new ControllerStatusStore<FileRecord>(store.meta, 'stacks');
-    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records });
+    const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records, events });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
+    const gitops = await startGitSources({ config, clock, applier, events, log, meta: store.meta, metrics, stackStatus: stacks.status });
+    this.cleanups.push(() => gitops.stop());
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, plugins: this.opts.plugins, logSocket: this.logSocket };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket };
     const app = createApp(deps);
     await this.listen(app);
   }
