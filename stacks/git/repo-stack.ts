@@ -18,11 +18,11 @@ export interface RepoLayout {
 /** Which files of the repository make the stack, and which are overlays (docs/gitops.md, Layout). */
 export function repoFiles(files: Iterable<string>, layout: RepoLayout): { base: string[]; overlays: string[] } {
   const root = layout.path === '' ? '' : `${layout.path}/`;
+  const all = [...files];
   const inside = (folder: string) =>
-    [...files]
+    all
       .filter((f) => f.startsWith(folder) && !f.slice(folder.length).includes('/') && isStackFileName(f.slice(folder.length)))
       .sort();
-  const all = [...files];
   const layered = all.some((f) => f.startsWith(`${root}base/`) || f.startsWith(`${root}hosts/`));
   if (!layered) return { base: inside(root), overlays: [] };
   return { base: inside(`${root}base/`), overlays: inside(`${root}hosts/${layout.host}/`) };
