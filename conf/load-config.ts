@@ -84,15 +84,16 @@ function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
   return config;
 }
 
-/** `:line` of key `key` in the index-th `[[stacks.git]]` table (or of its header); "" when unknown. */
+/** `:line` of key `key` in the index-th `[[stacks.git]]` table, else of its header; "" when unknown. */
 function gitLine(text: string, index: number, key?: string): string {
   const lines = text.split('\n');
   let seen = -1;
+  let header = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? '').trim();
     if (/^\[\[\s*stacks\.git\s*\]\]/.test(line)) {
       seen++;
-      if (seen === index && !key) return `:${i + 1}`;
+      if (seen === index) header = i + 1;
       continue;
     }
     if (/^\[/.test(line)) {
@@ -101,7 +102,7 @@ function gitLine(text: string, index: number, key?: string): string {
     }
     if (seen === index && key && new RegExp(`^${key}\\s*=`).test(line)) return `:${i + 1}`;
   }
-  return '';
+  return header > 0 ? `:${header}` : '';
 }
 
 function checkValue(spec: KeySpec, value: unknown): string | null {

@@ -153,6 +153,8 @@ export class GitSync {
         head = await git.fetch(cfg);
         status.head = head;
         status.last_fetch = { at: clock.now(), ok: true };
+        // A fetch error is over once a fetch works; a refused commit stays reported until replaced.
+        if (status.last_error && status.last_error.commit === null) status.last_error = null;
       } catch (err) {
         fetchFailed = true;
         status.last_fetch = { at: clock.now(), ok: false };
