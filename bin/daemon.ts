@@ -5,6 +5,7 @@ import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
+import { stackMetrics } from '../api/metrics/stack-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
@@ -187,7 +188,8 @@ export class Daemon {
     const stackDir = await startStackDirectory({ dir: config.stacks.dir, watch: config.stacks.watch, clock, applier, log, records, events });
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
-    const gitops = await startGitSources({ config, clock, applier, events, log, meta: store.meta, metrics, stackStatus: stacks.status });
+    const gitops = await startGitSources({ config, clock, applier, events, log, meta: store.meta });
+    metrics.metrics.add(stackMetrics({ files: stacks.status, git: () => gitops.sync.status(), now: () => clock.now() }));
     this.cleanups.push(() => gitops.stop());
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket };

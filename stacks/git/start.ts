@@ -1,13 +1,10 @@
 import { join } from 'node:path';
 import type { SvcConfig } from '../../conf/keys.js';
-import { stackMetrics } from '../../api/metrics/stack-metrics.js';
-import type { MetricSource } from '../../api/metrics/metrics.js';
 import { ControllerStatusStore } from '../../state/controller-status.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { MetaLevel } from '../../state/keyed-writer.js';
 import type { StackApplier } from '../apply.js';
 import type { Timers } from '../directory.js';
-import type { StackDirStatus } from '../status.js';
 import { gitCli } from './git-cli.js';
 import type { GitPort } from './port.js';
 import type { GitSourceRecord } from './status.js';
@@ -15,7 +12,7 @@ import { GitSync } from './sync.js';
 
 /**
  * Production glue for `[[stacks.git]]`: the system git on `<data_dir>/git/`, durable records,
- * the drift guard on the shared applier, the stack metrics; then the start sync of every source
+ * the drift guard on the shared applier; then the start sync of every source
  * (in the background: a slow remote never holds up svcd's start).
  */
 export async function startGitSources(opts: {
@@ -25,8 +22,6 @@ export async function startGitSources(opts: {
   events: EventSink;
   log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
   meta: MetaLevel;
-  metrics?: { metrics: { add(source: MetricSource): unknown } };
-  stackStatus: () => StackDirStatus;
   git?: GitPort;
 }): Promise<{ sync: GitSync; stop(): Promise<void> }> {
   const { config, clock, applier } = opts;
@@ -40,7 +35,6 @@ export async function startGitSources(opts: {
     records: new ControllerStatusStore<GitSourceRecord>(opts.meta, 'gitops'),
   });
   applier.ownerGuard = (record, change) => sync.refuseDrift(record, change);
-  opts.metrics?.metrics.add(stackMetrics({ files: opts.stackStatus, git: () => sync.status(), now: () => clock.now() }));
   await sync.start();
   return {
     sync,

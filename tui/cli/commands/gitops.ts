@@ -3,7 +3,8 @@ import type { GitSourceStatus } from '../../../stacks/git/status.js';
 import type { ProgramDiff } from '../../../stacks/git/diff.js';
 import { CliError } from '../client.js';
 import type { CliContext } from '../context.js';
-import { stackStatusText, type StackStatusBody } from '../stack-status-text.js';
+import type { StackStatusBody } from '../../../stacks/stack-problems.js';
+import { stackStatusText } from '../stack-status-text.js';
 
 interface DiffBody {
   sources: { source: string; commit: string; applied: string | null; in_sync: boolean; changes: ProgramDiff[] }[];

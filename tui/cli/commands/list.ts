@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { bytes, duration, table } from '../format.js';
 import { listPrograms } from '../programs.js';
-import { stackBanner, type StackStatusBody } from '../stack-status-text.js';
+import { stackBanner, type StackStatusBody } from '../../../stacks/stack-problems.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program

@@ -85,7 +85,7 @@ async function setup(over: Partial<GitSourceConfig> = {}, shared?: { db: MemoryL
     await sync.idle();
   };
   const names = () => store.list().map((r) => `${r.config.name}<${r.config.source}>`).sort();
-  const status = () => sync.status()[0]!;
+  const status = () => sync.status()[0];
   return { clock, db, remote, store, events, applier, sync, settle, names, status };
 }
 
@@ -199,7 +199,7 @@ test('drift: other stacks and API changes to owned programs are refused unless a
   t.remote.push({ 'a.toml': svc('a') }, 'one');
   await t.sync.start();
   await t.settle();
-  const a = t.store.list()[0]!;
+  const a = t.store.list()[0];
   assert.throws(() => t.sync.refuseDrift(a, 'change'), /program 'a' is owned by git source 'fleet': change it in the repository file:\/\/\/repo\.git \(branch main\)/);
   const other = { prune: false, services: [{ body: { name: 'a', command: 'other' }, index: 0, doc: { locate: () => undefined, formatPosition: () => '' } as never, file: null, includedFrom: null, where: null }], includes: [] };
   await assert.rejects(t.applier.apply({ stack: other, source: 'stack:api' }), /owned by git source 'fleet'/);
@@ -207,7 +207,7 @@ test('drift: other stacks and API changes to owned programs are refused unless a
   free.remote.push({ 'a.toml': svc('a') }, 'one');
   await free.sync.start();
   await free.settle();
-  assert.doesNotThrow(() => free.sync.refuseDrift(free.store.list()[0]!, 'change'));
+  assert.doesNotThrow(() => free.sync.refuseDrift(free.store.list()[0], 'change'));
   // allow_drift: a start or a poll of the same commit does not undo the change.
   await free.applier.apply({ stack: other, source: 'stack:api' });
   await free.sync.sync('fleet');
