@@ -158,8 +158,8 @@ export class GitSync {
       } catch (err) {
         fetchFailed = true;
         status.last_fetch = { at: clock.now(), ok: false };
+        // Reported in the status (and the answer of a manual sync), never thrown: other sources go on.
         this.failed(s, null, `fetch failed: ${(err as Error).message}`, 'stack_sync_failed');
-        if (trigger === 'manual') throw err;
         return;
       }
       if (req.unpin) await this.pin(s, null);
