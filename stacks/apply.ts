@@ -21,6 +21,8 @@ export interface ApplyRequest {
   pruneAll?: boolean;
   /** Compute and report only; nothing is written. */
   dryRun?: boolean;
+  /** More sources the stack owns for its prune: the `include:<file>` sources of its last good apply (an include dropped since). */
+  alsoOwned?: string[];
 }
 
 export interface ApplyResult {
@@ -48,7 +50,7 @@ export class StackApplier {
   apply(req: ApplyRequest): Promise<ApplyResult> {
     return this.lock.run(async () => {
       const desired = validateServices(req.stack, { logDir: this.opts.logDir, source: req.source });
-      const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`)]);
+      const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`), ...(req.alsoOwned ?? [])]);
       for (const d of desired) if (d.config.source?.startsWith('include:')) owned.add(d.config.source);
       const existing = this.store.list();
       const { boot } = this.opts;

@@ -17,7 +17,7 @@ export interface StackDirectoryDeps {
   dir: string;
   clock: Timers;
   applier: {
-    apply(req: { stack: LoadedStack; source: string; prune?: boolean }): Promise<ApplyResult>;
+    apply(req: { stack: LoadedStack; source: string; prune?: boolean; alsoOwned?: string[] }): Promise<ApplyResult>;
     pruneOwned(source: string, includes: string[]): Promise<ApplyResult>;
   };
   read: ReadText;
@@ -140,7 +140,9 @@ export class StackDirectory {
       const body = text;
       const stack = loadStackFile(path, (p) => (p === path ? body : read(p)), file);
       // The file owns its programs: a service removed from it is pruned, as when the file is deleted.
-      const result = await applier.apply({ stack, source, prune: true });
+      // An include dropped since the last good apply: its programs are the file's own too.
+      const alsoOwned = (this.includes.get(file) ?? []).map((f) => `include:${f}`);
+      const result = await applier.apply({ stack, source, prune: true, alsoOwned });
       const wasError = this.results.get(file)?.state === 'error';
       this.includes.set(file, stack.includes);
       await this.remember(file, stack.includes);

@@ -91,7 +91,11 @@ export class GitSync {
     const commit = s.status.pinned ?? s.status.head ?? s.status.applied?.commit;
     if (!commit) throw conflict(`git:${name}: nothing fetched yet (svc sync ${name})`);
     const files = await this.deps.git.snapshot(s.cfg, commit);
-    return { commit, request: this.request(s.cfg, files) };
+    try {
+      return { commit, request: this.request(s.cfg, files) };
+    } catch (err) {
+      throw invalid(`git:${name}: commit ${commit.slice(0, 12)} does not load (the applied commit keeps running): ${(err as Error).message}`);
+    }
   }
 
   /**
