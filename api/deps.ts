@@ -3,6 +3,7 @@ import type { Clock } from '../reconciler/clock.js';
 import type { BootContext } from '../state/boot.js';
 import type { StackApplier } from '../stacks/apply.js';
 import type { StackDirStatus } from '../stacks/status.js';
+import type { GitSync } from '../stacks/git/sync.js';
 import type { ProgramActions } from '../operations/actions.js';
 import type { EventLog } from '../state/events/event-log.js';
 import type { ObservedRegistry } from '../state/observed.js';
@@ -35,6 +36,8 @@ export interface ApiDeps {
   metrics?: DaemonMetrics;
   /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */
   stacks?: { applier: StackApplier; status(): StackDirStatus };
+  /** Git sources (docs/gitops.md): status, sync, diff and the drift guard; absent: none configured. */
+  gitops?: GitSync;
   /** What start-up loaded (license, plugins, the security plugin); without it: core auth only. */
   plugins?: PluginRuntime;
   /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */

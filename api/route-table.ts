@@ -29,6 +29,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/events/stats': 'read',
   'GET /api/v1/stack': 'read',
   'GET /api/v1/stack/status': 'read',
+  'GET /api/v1/stack/diff': 'read',
   'GET /api/v1/system/stats': 'read',
   // The stored text of quarantined records is shown only to roles that see secrets (api/routes/storage.ts).
   'GET /api/v1/system/storage': 'read',
@@ -52,6 +53,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'DELETE /api/v1/programs/:id': 'program.remove',
   'DELETE /api/v1/system/storage/quarantine/:id': 'program.remove',
   'PUT /api/v1/stack': 'stack.apply',
+  // Applies only what the repository holds (or an older commit of it, an incident pin): an operation, like a restart.
+  'POST /api/v1/stack/sync': 'program.control',
   'POST /api/v1/system/shutdown': 'system.shutdown',
 
   // Non-admins see and renew only their own token: the routes narrow what token.self allows.

@@ -6,7 +6,7 @@
  * written again.
  */
 import type { BatchRequest, runBatch } from '../operations/batch.js';
-import type { StackDirStatus } from '../stacks/status.js';
+import type { StackStatusBody } from '../stacks/stack-problems.js';
 import type { Authenticator, Principal, Role } from '../state/auth/principal.js';
 import type { EventStats } from '../state/events/event-log.js';
 import type { EventRecord } from '../state/events/types.js';
@@ -111,7 +111,8 @@ export interface StackExport {
 }
 
 /** `GET /api/v1/stack/status`. */
-export type StackStatus = StackDirStatus;
+/** `GET /api/v1/stack/status`: the watched directory's files, then the git sources (docs/gitops.md). */
+export type StackStatus = StackStatusBody;
 
 /** `GET /api/v1/events` is `EventRecord[]`; `GET /api/v1/events/stats` is `EventStats`. */
 export type EventList = EventRecord[];

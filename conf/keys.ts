@@ -2,6 +2,8 @@
  * The table of every configuration key: its type, default and bounds. The loader, the default
  * `conf/svc.toml` and `docs/configuration.md` all describe this one table.
  */
+import type { GitSourceConfig } from '../stacks/git/source-config.js';
+
 /** `optional-path`: a path, or "" for none. */
 export type KeyType = 'string' | 'boolean' | 'integer' | 'path' | 'optional-path';
 
@@ -39,6 +41,8 @@ export const CONFIG_KEYS = {
   stacks: {
     dir: { type: 'path', default: './stacks' },
     watch: { type: 'boolean', default: true },
+    /** This host's name for git sources' `hosts/<host>/` overlays; "" = the OS host name. */
+    host: { type: 'string', default: '' },
   },
   ota: {
     max_download_bytes: { type: 'integer', default: 536870912, min: 1 },
@@ -65,4 +69,6 @@ export type SvcConfig = {
   root: string;
   /** The config file that was read, or null when none exists (embedded defaults). */
   file: string | null;
+  /** `[[stacks.git]]` sources (docs/gitops.md); absent in hand-built configs = none. */
+  git?: GitSourceConfig[];
 };

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { CONFIG_KEYS, type KeySpec, type SvcConfig } from './keys.js';
+import { parseGitSources } from '../stacks/git/source-config.js';
 
 /** A configuration problem; the message is ready to print (file, key and line included). */
 export class ConfigError extends Error {
@@ -55,6 +57,7 @@ function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
   for (const [section, keys] of Object.entries(CONFIG_KEYS) as [string, Record<string, KeySpec>][]) {
     const given = (raw[section] ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(given)) {
+      if (section === 'stacks' && key === 'git') continue; // [[stacks.git]]: parsed below
       if (!(key in keys)) throw new ConfigError(`${where(section, key)}: unknown key ${section}.${key}`);
     }
     out[section] = {};
@@ -66,7 +69,35 @@ function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
       out[section][key] = resolves ? absolute(src.root, value as string) : value;
     }
   }
-  return { ...(out as unknown as SvcConfig), root: src.root, file: src.file };
+  const config = { ...(out as unknown as SvcConfig), root: src.root, file: src.file };
+  try {
+    const whereGit = (index: number, key?: string) => `${src.file ?? 'config'}${gitLine(src.text, index, key)}`;
+    config.git = parseGitSources((raw.stacks as Record<string, unknown> | undefined)?.git, { root: src.root, defaultHost: config.stacks.host || hostname(), where: whereGit });
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  return config;
+}
+
+/** `:line` of key `key` in the index-th `[[stacks.git]]` table, else of its header; "" when unknown. */
+function gitLine(text: string, index: number, key?: string): string {
+  const lines = text.split('\n');
+  let seen = -1;
+  let header = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (/^\[\[\s*stacks\.git\s*\]\]/.test(line)) {
+      seen++;
+      if (seen === index) header = i + 1;
+      continue;
+    }
+    if (/^\[/.test(line)) {
+      if (seen === index) break;
+      continue;
+    }
+    if (seen === index && key && new RegExp(`^${key}\\s*=`).test(line)) return `:${i + 1}`;
+  }
+  return header > 0 ? `:${header}` : '';
 }
 
 function checkValue(spec: KeySpec, value: unknown): string | null {

@@ -34,6 +34,12 @@ export async function runBatch(req: BatchRequest, store: ProgramStore, actions: 
   return { action: req.action.type, results: [...results, ...missing] };
 }
 
+/** The existing programs a batch selects (ids, group, all); unknown ids are left out. */
+export function batchTargets(req: BatchRequest, all: ProgramRecord[]): ProgramRecord[] {
+  const ids = new Set((req.target_ids ?? []).map((id) => id.toLowerCase()));
+  return all.filter((r) => req.select_all === true || (req.group_name !== undefined && r.config.group_name === req.group_name) || ids.has(r.id));
+}
+
 async function perform(req: BatchRequest, records: ProgramRecord[], actions: ProgramActions): Promise<ActionOutcome[]> {
   if (records.length === 0) return [];
   switch (req.action.type) {

@@ -8,6 +8,8 @@
 #   systemd-analyze  systemd    verifies the units `svc export --format systemd` writes (only the
 #                               tool is used; in a container nothing of systemd is started)
 #   zsh, fish zsh, fish         run the `svc completion zsh|fish` scripts in the end-to-end test
+#   git       git               svcd fetches git sources with it ([[stacks.git]], docs/gitops.md); the tests make repositories
+#   ssh-keygen openssh-client   signs and verifies commits in the signed-only GitOps test (git verify-commit runs ssh-keygen)
 #
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
@@ -23,6 +25,8 @@ NEEDS=(
   "zsh:zsh"
   "fish:fish"
   "openssl:openssl"
+  "git:git"
+  "ssh-keygen:openssh-client"
 )
 
 missing=()

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { runIntent, type BootContext } from '../state/boot.js';
 import { Mutex } from '../state/mutex.js';
+import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
 import type { LoadedStack } from './load.js';
 import { applyLine, planStack, type PlanEntry, type PruneScope } from './plan.js';
@@ -20,6 +21,8 @@ export interface ApplyRequest {
   pruneAll?: boolean;
   /** Compute and report only; nothing is written. */
   dryRun?: boolean;
+  /** More sources the stack owns for its prune: the `include:<file>` sources of its last good apply (an include dropped since). */
+  alsoOwned?: string[];
 }
 
 export interface ApplyResult {
@@ -36,6 +39,8 @@ export interface ApplyResult {
  */
 export class StackApplier {
   private readonly lock = new Mutex();
+  /** Refuses changing a program another owner keeps (a git source without allow_drift); set by the daemon. */
+  ownerGuard: ((record: ProgramRecord, change: string) => void) | null = null;
 
   constructor(
     private readonly store: ProgramStore,
@@ -45,7 +50,7 @@ export class StackApplier {
   apply(req: ApplyRequest): Promise<ApplyResult> {
     return this.lock.run(async () => {
       const desired = validateServices(req.stack, { logDir: this.opts.logDir, source: req.source });
-      const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`)]);
+      const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`), ...(req.alsoOwned ?? [])]);
       for (const d of desired) if (d.config.source?.startsWith('include:')) owned.add(d.config.source);
       const existing = this.store.list();
       const { boot } = this.opts;
@@ -56,6 +61,13 @@ export class StackApplier {
         newId: randomUUID,
         runIntent: boot ? (r) => runIntent(r, boot) : undefined,
       });
+      if (this.ownerGuard) {
+        const byId = new Map(existing.map((r) => [r.id, r]));
+        for (const e of plan.entries) {
+          const r = byId.get(e.id);
+          if (r && r.config.source !== req.source && (e.action === 'updated' || e.action === 'pruned')) this.ownerGuard(r, e.action === 'pruned' ? 'remove' : 'change');
+        }
+      }
       const gone = new Set(plan.change.del);
       checkStackDependencies(desired, existing.filter((r) => !gone.has(r.id)).map((r) => r.config));
       const writes = plan.change.put.length + plan.change.del.length;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { EventSink } from '../state/events/types.js';
 import type { ApplyResult } from './apply.js';
 import type { LoadedStack, ReadText } from './load.js';
 import { loadStackFile } from './load.js';
@@ -18,7 +19,7 @@ export interface StackDirectoryDeps {
   dir: string;
   clock: Timers;
   applier: {
-    apply(req: { stack: LoadedStack; source: string }): Promise<ApplyResult>;
+    apply(req: { stack: LoadedStack; source: string; prune?: boolean; alsoOwned?: string[] }): Promise<ApplyResult>;
     pruneOwned(source: string, includes: string[]): Promise<ApplyResult>;
   };
   read: ReadText;
@@ -33,6 +34,8 @@ export interface StackDirectoryDeps {
    * it, only deletions seen while running are.
    */
   records?: FileRecords;
+  /** The event history: stack_applied / stack_apply_failed per file (docs/events.md). */
+  events?: EventSink;
 }
 
 /** What the directory remembers of a file it applied: where, and the includes of its last good apply. */
@@ -134,6 +137,7 @@ export class StackDirectory {
         this.includes.delete(file);
         this.results.set(file, { file, state: 'removed', message: null, lines: result.lines, at: clock.now() });
         log.info('stack file removed: pruned what it owned', { file, lines: result.lines });
+        this.deps.events?.emit({ event: 'stack_applied', msg: `stack:${file}: file removed: ${result.lines.join(', ') || 'nothing to prune'}` });
         await this.remember(file, null);
         return;
       }
@@ -141,12 +145,17 @@ export class StackDirectory {
       const readAll = (p: string) => (p === path ? body : read(p));
       const preparsed = this.deps.parser ? await preparseStackFile(path, readAll, this.deps.parser, file) : undefined;
       const stack = loadStackFile(path, readAll, file, preparsed);
-      const result = await applier.apply({ stack, source });
+      // The file owns its programs: a service removed from it is pruned, as when the file is deleted.
+      // An include dropped since the last good apply: its programs are the file's own too.
+      const alsoOwned = (this.includes.get(file) ?? []).map((f) => `include:${f}`);
+      const result = await applier.apply({ stack, source, prune: true, alsoOwned });
+      const wasError = this.results.get(file)?.state === 'error';
       this.includes.set(file, stack.includes);
       await this.remember(file, stack.includes);
       this.results.set(file, { file, state: 'ok', message: null, lines: result.lines, at: clock.now() });
       const changed = result.lines.filter((l) => !l.startsWith('unchanged '));
       if (changed.length > 0) log.info('stack applied', { file, lines: changed });
+      if (changed.length > 0 || wasError) this.deps.events?.emit({ event: 'stack_applied', msg: `stack:${file}: ${changed.join(', ') || 'no changes'}` });
       this.retryFailed(file);
     } catch (err) {
       this.failed(file, (err as Error).message);
@@ -168,6 +177,8 @@ export class StackDirectory {
 
   private failed(file: string, message: string): void {
     const last = this.results.get(file);
+    // Recorded once per distinct error, not at every retry of the same refusal.
+    if (last?.state !== 'error' || last.message !== message) this.deps.events?.emit({ event: 'stack_apply_failed', msg: `stack:${file}: refused, the last good state keeps running: ${message}` });
     this.results.set(file, { file, state: 'error', message, lines: last?.lines ?? [], at: this.deps.clock.now() });
     this.deps.log.warn('stack file refused; the last good state keeps running', { file, error: message });
   }

@@ -20,6 +20,7 @@ const eventFilters: Json[] = [
 ];
 
 const eventList = { type: 'array', items: { $ref: '#/components/schemas/EventRecord' } };
+const gitSource = { type: 'object', description: 'A git source: applied commit, pin, head, last fetch, last error (docs/gitops.md)', properties: { name: { type: 'string' }, last_error: { type: ['object', 'null'] } } };
 const stackBody = { type: 'object', properties: { prune: { type: 'boolean' }, services: { type: 'array', items: { $ref: '#/components/schemas/ProgramCreate' } } } };
 
 /** Event history and stack routes (api/routes/events.ts, stack.ts); auth routes are in security-paths.ts. */
@@ -67,7 +68,35 @@ export const morePaths: Json = {
     },
   },
   '/api/v1/stack/status': {
-    get: { summary: 'The watched stacks directory', tags: ['stacks'], responses: ok({ type: 'object', properties: { dir: { type: 'string' }, watching: { type: 'boolean' }, files: { type: 'array', items: { type: 'object' } } } }) },
+    get: {
+      summary: 'The watched stacks directory and the git sources (docs/gitops.md)',
+      tags: ['stacks'],
+      responses: ok({ type: 'object', properties: { dir: { type: 'string' }, watching: { type: 'boolean' }, files: { type: 'array', items: { type: 'object' } }, git: { type: 'array', items: gitSource } } }),
+    },
+  },
+  '/api/v1/stack/sync': {
+    post: {
+      summary: 'Fetch and apply the git sources now (all, or ?source=NAME); ?to=COMMIT pins, ?unpin=true unpins',
+      tags: ['stacks'],
+      parameters: [
+        { name: 'source', in: 'query', schema: { type: 'string' } },
+        { name: 'to', in: 'query', schema: { type: 'string' }, description: 'Commit to pin the source to' },
+        { name: 'unpin', in: 'query', schema: { type: 'boolean', default: false } },
+      ],
+      responses: { ...ok({ type: 'object', properties: { status: { enum: ['ok', 'error'] }, sources: { type: 'array', items: gitSource } } }), 400: errorBody('Bad parameter'), 404: errorBody('No git sources, or no such source') },
+    },
+  },
+  '/api/v1/stack/diff': {
+    get: {
+      summary: 'Live state against the repository, per git source',
+      tags: ['stacks'],
+      parameters: [{ name: 'source', in: 'query', schema: { type: 'string' } }],
+      responses: {
+        ...ok({ type: 'object', properties: { sources: { type: 'array', items: { type: 'object', properties: { source: { type: 'string' }, commit: { type: 'string' }, applied: { type: ['string', 'null'] }, in_sync: { type: 'boolean' }, changes: { type: 'array', items: { type: 'object' } } } } } } }),
+        400: errorBody('Bad parameter'),
+        404: errorBody('No git sources, or no such source'),
+      },
+    },
   },
 };
 

@@ -9,7 +9,7 @@ import { readJson } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
-import { runBatch } from '../../operations/batch.js';
+import { batchTargets, runBatch } from '../../operations/batch.js';
 import { booleanParam, integerParam } from '../params.js';
 import { requirePermission } from '../auth/middleware.js';
 import { auditDetail } from '../auth/audit.js';
@@ -57,7 +57,10 @@ export function programsRouter(deps: ApiDeps): Router {
   router.post('/programs/batch', async (ctx) => {
     const { value } = await readJson(ctx, maxBody);
     const batch = parseBatch(value);
-    if (batch.action.type === 'Remove') requirePermission(ctx, 'program.remove');
+    if (batch.action.type === 'Remove') {
+      requirePermission(ctx, 'program.remove');
+      for (const r of batchTargets(batch, store.list())) deps.gitops?.refuseDrift(r, 'remove');
+    }
     ctx.body = (await runBatch(batch, store, actions)) satisfies BatchResult;
     auditDetail(ctx, { action: batch.action.type, ...(batch.target_ids ? { target_ids: batch.target_ids } : {}), ...(batch.group_name ? { group_name: batch.group_name } : {}), ...(batch.select_all ? { select_all: true } : {}) });
   });
@@ -71,14 +74,18 @@ export function programsRouter(deps: ApiDeps): Router {
 
   router.put('/programs/:id', async (ctx) => {
     const id = String(ctx.params.id).toLowerCase();
-    if (!UUID.test(id) || !store.get(id)) throw invalid(`id: program '${ctx.params.id}' not found`);
+    const current = UUID.test(id) ? store.get(id) : undefined;
+    if (!current) throw invalid(`id: program '${ctx.params.id}' not found`);
+    deps.gitops?.refuseDrift(current, 'change');
     const { value, locate } = await readJson(ctx, maxBody);
     const record = await store.update(id, (current) => validateUpdate(value, current, ctxFor(locate)));
     ctx.body = programDetail(record, observed.get(record.id), clock.now(), boot);
   });
 
   router.delete('/programs/:id', async (ctx) => {
-    const [outcome] = await actions.remove([find(ctx)]);
+    const record = find(ctx);
+    deps.gitops?.refuseDrift(record, 'remove');
+    const [outcome] = await actions.remove([record]);
     ctx.body = outcome;
   });
 

@@ -5,6 +5,7 @@ import { stackFromDocument } from '../../stacks/load.js';
 import { sharedDocumentParser } from '../../stacks/parse-worker/parser.js';
 import { formatFromContentType } from '../../stacks/media-type.js';
 import { readText } from '../body.js';
+import { gitopsRouter } from './gitops.js';
 import type { ApiDeps } from '../deps.js';
 import { booleanParam } from '../params.js';
 import { redactConfig, seesSecrets } from '../redact.js';
@@ -47,8 +48,12 @@ export function stackRouter(deps: ApiDeps): Router {
   });
 
   router.get('/stack/status', (ctx) => {
-    ctx.body = (deps.stacks?.status() ?? { dir: config.stacks.dir, watching: false, files: [] }) satisfies StackStatus;
+    // The watched directory's files, then the git sources (docs/gitops.md).
+    ctx.body = { ...(deps.stacks?.status() ?? { dir: config.stacks.dir, watching: false, files: [] }), git: deps.gitops?.status() ?? [] } satisfies StackStatus;
   });
+
+  const git = gitopsRouter(deps, applier);
+  router.use(git.routes(), git.allowedMethods());
 
   return router;
 }

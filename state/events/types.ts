@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   'ota_applied',
   'ota_failed',
   'ota_rolled_back',
+  /** svc additions (docs/events.md): a watched stack file or a git source applied, refused, or not fetched. */
+  'stack_applied',
+  'stack_apply_failed',
+  'stack_sync_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

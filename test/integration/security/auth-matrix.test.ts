@@ -58,6 +58,9 @@ function recipes(): Record<string, Recipe> {
     'GET /api/v1/events/stats': { path: `/api/v1/events/stats?program_id=${app}`, ok: [200] },
     'GET /api/v1/stack': { path: '/api/v1/stack', ok: [200] },
     'GET /api/v1/stack/status': { path: '/api/v1/stack/status', ok: [200] },
+    // No [[stacks.git]] in this daemon's config: the GitOps routes answer 404 past the permission check.
+    'GET /api/v1/stack/diff': { path: '/api/v1/stack/diff', ok: [404] },
+    'POST /api/v1/stack/sync': { path: '/api/v1/stack/sync', ok: [404] },
     'GET /api/v1/system/stats': { path: '/api/v1/system/stats', ok: [200, 503] },
     'GET /api/v1/system/storage': { path: '/api/v1/system/storage', ok: [200] },
     'GET /api/v1/watch': { path: '/api/v1/watch', ok: [200] },

@@ -100,6 +100,19 @@ test('deleting a file prunes what it created, and only that', async () => {
   assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state]), [['a.toml', 'removed'], ['b.toml', 'ok']]);
 });
 
+test('a file owns its programs: a service removed from it is pruned without prune = true, and only its own', async () => {
+  const t = await setup();
+  t.write('a.toml', `prune = false\ninclude = ["lib/x.toml"]\n${svc('a1')}${svc('a2')}`);
+  t.disk.set('/stacks/lib/x.toml', svc('x1'));
+  t.write('b.toml', svc('b1'));
+  await t.settle();
+  assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'a2<stack:a.toml>', 'b1<stack:b.toml>', 'x1<include:lib/x.toml>']);
+  t.write('a.toml', svc('a1'));
+  await t.settle();
+  assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'b1<stack:b.toml>'], 'a2 and the dropped include are pruned; b.toml is untouched');
+  assert.deepEqual(t.dir.status().files.find((f) => f.file === 'a.toml')?.lines, ['unchanged a1', 'pruned a2', 'pruned x1']);
+});
+
 test('a file that needs another file (depends_on) is retried after that file applies', async () => {
   const t = await setup();
   t.write('api.toml', svc('api') + 'depends_on = ["db"]\n');

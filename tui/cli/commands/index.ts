@@ -12,6 +12,7 @@ import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerOta } from './ota.js';
 import { registerStack } from './stack.js';
+import { registerGitops } from './gitops.js';
 import { registerStorage } from './storage.js';
 import { registerUi } from './ui.js';
 import { registerAudit } from './audit.js';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);
+  registerGitops(program, ctx);
   registerExport(program, ctx);
   registerImport(program, ctx);
   registerOta(program, ctx);

@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { bytes, duration } from '../../client/format.js';
 import { table } from '../format.js';
 import { routes } from '../../client/routes.js';
+import { stackBanner, type StackStatusBody } from '../../../stacks/stack-problems.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
@@ -10,8 +11,10 @@ export function registerList(program: Command, ctx: CliContext): void {
     .alias('ls')
     .description('list programs with status, pid, cpu and memory')
     .action(async () => {
-      const programs = await routes.listPrograms(ctx.client());
+      const [programs, stacks] = await Promise.all([routes.listPrograms(ctx.client()), ctx.client().get<StackStatusBody>('/api/v1/stack/status')]);
       if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
+      const banner = stackBanner(stacks);
+      if (banner) process.stderr.write(`${banner}\n`);
       if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
       const now = Date.now();
       const rows = [...programs]

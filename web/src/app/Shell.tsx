@@ -7,6 +7,7 @@ import { ProgramPage } from '../pages/ProgramPage.js';
 import { ProgramsPage } from '../pages/ProgramsPage.js';
 import { StackPage } from '../pages/StackPage.js';
 import { SystemPage } from '../pages/SystemPage.js';
+import { StackBanner } from '../components/StackBanner.js';
 import { useServices } from './context.js';
 import { HelpDialog } from './HelpDialog.js';
 import { useFeed, useRoute } from './hooks.js';
@@ -80,6 +81,7 @@ export function Shell(props: { role: Role | null; authRequired: boolean; onSignO
           </span>
         )}
       </header>
+      <StackBanner />
       <main id="main" tabIndex={-1}>
         {route.page === 'programs' && <ProgramsPage />}
         {route.page === 'program' && <ProgramPage key={route.id} id={route.id} tab={route.tab} />}

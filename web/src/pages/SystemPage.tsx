@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import type { StackDirStatus } from '../../../stacks/status.js';
+import type { StackStatusBody } from '../../../stacks/stack-problems.js';
 import { ApiError, errorText } from '../api/http.js';
 import type { LicenseInfo, SystemStats } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { useFeed, useLoad } from '../app/hooks.js';
 import { Dialog } from '../components/Dialog.js';
+import { GitSourcesCard } from '../components/GitSourcesCard.js';
 import { StorageCard, type Storage } from '../components/StorageCard.js';
 import { bytes, dateTime, duration, percent } from '../logic/format.js';
 import { roleAtLeast } from '../logic/panels.js';
@@ -27,7 +28,7 @@ export function SystemPage() {
   const stats = useLoad(() => http.get<SystemStats>('/api/v1/system/stats'), 'stats', 3000);
   const health = useLoad(() => http.get<{ version: string; uptime_secs: number }>('/health'), 'health', 10_000);
   const license = useLoad(() => optional(http.get<LicenseInfo>('/api/v1/system/license')), 'license');
-  const stackDir = useLoad(() => http.get<StackDirStatus>('/api/v1/stack/status'), 'stack-status', 10_000);
+  const stackDir = useLoad(() => http.get<StackStatusBody>('/api/v1/stack/status'), 'stack-status', 10_000);
   const storage = useLoad(() => http.get<Storage>('/api/v1/system/storage'), 'storage', 5000);
   const [confirm, setConfirm] = useState(false);
   const [shutdown, setShutdown] = useState<string | null>(null);
@@ -105,6 +106,10 @@ export function SystemPage() {
           ) : (
             <p className="muted">{stackDir.error ? errorText(stackDir.error) : 'Loading…'}</p>
           )}
+        </article>
+        <article className="card">
+          <h2>Git sources</h2>
+          {stackDir.data ? <GitSourcesCard sources={stackDir.data.git ?? []} onSynced={stackDir.reload} /> : <p className="muted">{stackDir.error ? errorText(stackDir.error) : 'Loading…'}</p>}
         </article>
       </div>
       {roleAtLeast(role, 'admin') && (

@@ -1,0 +1,78 @@
+import { posix } from 'node:path';
+import { invalid } from '../../state/errors.js';
+import { isStackFileName } from '../file-names.js';
+import { loadStackFile, type LoadedStack, type RawService } from '../load.js';
+
+/** Where the repository's files are mounted for loadStackFile (never touches the disk). */
+const MOUNT = '/__git__';
+
+export interface RepoLayout {
+  /** Folder inside the repository ("" = the top). */
+  path: string;
+  /** This host's overlay folder: `hosts/<host>/`. */
+  host: string;
+  /** `git:<name>`: every service gets it, so the source owns and prunes exactly its programs. */
+  source: string;
+}
+
+/** Which files of the repository make the stack, and which are overlays (docs/gitops.md, Layout). */
+export function repoFiles(files: Iterable<string>, layout: RepoLayout): { base: string[]; overlays: string[] } {
+  const root = layout.path === '' ? '' : `${layout.path}/`;
+  const all = [...files];
+  const inside = (folder: string) =>
+    all
+      .filter((f) => f.startsWith(folder) && !f.slice(folder.length).includes('/') && isStackFileName(f.slice(folder.length)))
+      .sort();
+  const layered = all.some((f) => f.startsWith(`${root}base/`) || f.startsWith(`${root}hosts/`));
+  if (!layered) return { base: inside(root), overlays: [] };
+  return { base: inside(`${root}base/`), overlays: inside(`${root}hosts/${layout.host}/`) };
+}
+
+/**
+ * The stack of one commit, pure: the base files, then this host's overlays, whose services
+ * override fields of the base service with the same name or add new ones. Every position in a
+ * message is the file's path in the repository (`base/web.toml:3:1: ...`). Includes resolve
+ * inside the commit. Services of a git source always belong to it (`source = git:<name>`).
+ */
+export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout): LoadedStack {
+  const { base, overlays } = repoFiles(files.keys(), layout);
+  const read = (abs: string) => {
+    const text = files.get(posix.relative(MOUNT, abs));
+    if (text === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    return text;
+  };
+  const load = (file: string) => loadStackFile(posix.join(MOUNT, file), read, file).services;
+  const services: RawService[] = base.flatMap(load);
+  const byName = new Map<unknown, number>();
+  services.forEach((s, i) => {
+    const name = nameOf(s);
+    if (name !== undefined && !byName.has(name)) byName.set(name, i);
+  });
+  for (const over of overlays.flatMap(load)) {
+    const name = nameOf(over);
+    const at = name === undefined ? undefined : byName.get(name);
+    const base = at === undefined ? undefined : services[at];
+    if (at !== undefined && base && isObject(base.body) && isObject(over.body)) {
+      services[at] = { ...over, body: { ...base.body, ...over.body } };
+    } else {
+      if (name !== undefined) byName.set(name, services.length);
+      services.push(over);
+    }
+  }
+  if (base.length === 0 && overlays.length === 0) {
+    throw invalid(`${layout.path || '.'}: no stack files (.json, .toml, .yaml, .yml) in the repository${layout.path ? ' folder' : ''}`);
+  }
+  return {
+    prune: true,
+    services: services.map((s) => ({ ...s, includedFrom: null, body: isObject(s.body) ? { ...s.body, source: layout.source } : s.body })),
+    includes: [],
+  };
+}
+
+function nameOf(s: RawService): unknown {
+  return isObject(s.body) ? s.body.name : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

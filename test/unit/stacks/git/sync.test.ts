@@ -1,0 +1,215 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryLevel } from 'memory-level';
+import { FakeClock } from '../../../../reconciler/fake-clock.js';
+import { StackApplier } from '../../../../stacks/apply.js';
+import type { GitPort } from '../../../../stacks/git/port.js';
+import type { GitSourceConfig } from '../../../../stacks/git/source-config.js';
+import type { GitSourceRecord } from '../../../../stacks/git/status.js';
+import { GitSync } from '../../../../stacks/git/sync.js';
+import { ControllerStatusStore } from '../../../../state/controller-status.js';
+import type { EventInput } from '../../../../state/events/types.js';
+import { ProgramStore } from '../../../../state/store.js';
+
+/** A remote in memory: commits by id, the branch head, and whether fetching works. */
+class FakeRemote implements GitPort {
+  commits = new Map<string, { files: Record<string, string>; time: number; subject: string; signed: boolean }>();
+  head = '';
+  down = false;
+  fetches = 0;
+  private n = 0;
+
+  push(files: Record<string, string>, subject: string, signed = true): string {
+    const id = `${String(++this.n).padStart(2, '0')}${'c'.repeat(38)}`;
+    this.commits.set(id, { files, time: 1_600_000_000_000 + this.n * 1000, subject, signed });
+    this.head = id;
+    return id;
+  }
+  async fetch() {
+    this.fetches++;
+    if (this.down) throw new Error('could not read from remote repository');
+    return this.head;
+  }
+  async resolve(_src: GitSourceConfig, rev: string) {
+    const id = [...this.commits.keys()].find((c) => c.startsWith(rev));
+    if (!id) throw new Error(`commit ${rev} not found`);
+    return id;
+  }
+  async info(_src: GitSourceConfig, commit: string) {
+    const c = this.commits.get(commit)!;
+    return { id: commit, time: c.time, subject: c.subject };
+  }
+  async verify(_src: GitSourceConfig, commit: string) {
+    return this.commits.get(commit)?.signed ? null : 'no signature found';
+  }
+  async snapshot(_src: GitSourceConfig, commit: string) {
+    return new Map(Object.entries(this.commits.get(commit)!.files));
+  }
+}
+
+const source = (over: Partial<GitSourceConfig> = {}): GitSourceConfig => ({
+  name: 'fleet',
+  url: 'file:///repo.git',
+  ref: { kind: 'branch', name: 'main' },
+  path: '',
+  interval_secs: 60,
+  token_file: '',
+  ssh_key: '',
+  allowed_signers: '',
+  host: 'alpha',
+  allow_drift: false,
+  ...over,
+});
+
+const svc = (name: string, extra = '') => `[[services]]\nname = "${name}"\ncommand = "run"\nautostart = false\n${extra}`;
+
+async function setup(over: Partial<GitSourceConfig> = {}, shared?: { db: MemoryLevel<string, string>; remote: FakeRemote; clock: FakeClock }) {
+  const clock = shared?.clock ?? new FakeClock();
+  const db = shared?.db ?? new MemoryLevel<string, string>();
+  const remote = shared?.remote ?? new FakeRemote();
+  const store = await ProgramStore.fromDb(db);
+  const events: EventInput[] = [];
+  const applier = new StackApplier(store, { logDir: '/logs', now: () => clock.now() });
+  const sync = new GitSync({
+    sources: [source(over)],
+    git: remote,
+    applier,
+    clock,
+    events: { emit: (e) => events.push(e) },
+    log: { info: () => undefined, warn: () => undefined },
+    records: new ControllerStatusStore<GitSourceRecord>(store.meta, 'gitops'),
+  });
+  applier.ownerGuard = (r, change) => sync.refuseDrift(r, change);
+  const settle = async (ms = 0) => {
+    clock.advance(ms);
+    await sync.idle();
+  };
+  const names = () => store.list().map((r) => `${r.config.name}<${r.config.source}>`).sort();
+  const status = () => sync.status()[0];
+  return { clock, db, remote, store, events, applier, sync, settle, names, status };
+}
+
+test('start sync applies the head; the next commit applies at the next poll, not before', async () => {
+  const t = await setup();
+  const c1 = t.remote.push({ 'a.toml': svc('a') + svc('b') }, 'first');
+  await t.sync.start();
+  await t.settle();
+  assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+  assert.equal(t.status().applied?.commit, c1);
+  assert.equal(t.status().applied?.subject, 'first');
+  assert.deepEqual(t.events.map((e) => e.event), ['stack_applied']);
+
+  t.remote.push({ 'a.toml': svc('a') }, 'drop b');
+  await t.settle(59_999);
+  assert.equal(t.remote.fetches, 1);
+  await t.settle(1);
+  assert.equal(t.remote.fetches, 2);
+  assert.deepEqual(t.names(), ['a<git:fleet>'], 'b is pruned: the source owns its programs');
+  assert.match(t.events[1]?.msg ?? '', /^git:fleet: applied 02c+ "drop b": pruned b$/);
+  // The same commit at the next poll: nothing written, nothing recorded.
+  await t.settle(60_000);
+  assert.equal(t.events.length, 2);
+});
+
+test('a bad commit changes nothing, is reported once with its commit and position, and the next good one applies', async () => {
+  const t = await setup();
+  const good = t.remote.push({ 'a.toml': svc('a') }, 'good');
+  await t.sync.start();
+  await t.settle();
+  const bad = t.remote.push({ 'a.toml': svc('a') + svc('b') + '[[services]]\nname = 3\n' }, 'bad');
+  await t.settle(60_000);
+  assert.deepEqual(t.names(), ['a<git:fleet>']);
+  const s = t.status();
+  assert.equal(s.applied?.commit, good);
+  assert.equal(s.last_error?.commit, bad);
+  assert.match(s.last_error?.message ?? '', /^commit 02c{10} refused \(01c{10} keeps running\): a\.toml:\d+:\d+: /);
+  assert.equal(s.failures, 1);
+  await t.settle(60_000);
+  assert.equal(t.status().failures, 1, 'the refused commit is not retried by the timer');
+  assert.deepEqual(t.events.map((e) => e.event), ['stack_applied', 'stack_apply_failed']);
+  // Asked explicitly: tried again (same error, not recorded twice).
+  await t.sync.sync('fleet');
+  assert.equal(t.status().failures, 2);
+  assert.equal(t.events.length, 2);
+  t.remote.push({ 'a.toml': svc('a') + svc('b') }, 'fixed');
+  await t.settle(60_000);
+  assert.equal(t.status().last_error, null);
+  assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+});
+
+test('a failed fetch is retried sooner, recorded once, and keeps what runs', async () => {
+  const t = await setup({ interval_secs: 300 });
+  t.remote.push({ 'a.toml': svc('a') }, 'first');
+  await t.sync.start();
+  await t.settle();
+  t.remote.down = true;
+  await t.settle(300_000);
+  assert.equal(t.status().last_fetch?.ok, false);
+  assert.match(t.status().last_error?.message ?? '', /^fetch failed: could not read/);
+  await t.settle(30_000);
+  assert.equal(t.remote.fetches, 3, 'retried after 30 s');
+  assert.deepEqual(t.events.map((e) => e.event), ['stack_applied', 'stack_sync_failed']);
+  assert.deepEqual(t.names(), ['a<git:fleet>']);
+  assert.match((await t.sync.sync('fleet'))[0]?.last_error?.message ?? '', /^fetch failed: could not read/);
+  t.remote.down = false;
+  await t.settle(30_000);
+  assert.equal(t.status().last_error, null);
+});
+
+test('pin to an older commit until unpinned; the pin survives a restart', async () => {
+  const t = await setup();
+  const c1 = t.remote.push({ 'a.toml': svc('a') }, 'one');
+  await t.sync.start();
+  await t.settle();
+  t.remote.push({ 'a.toml': svc('a') + svc('b') }, 'two');
+  await t.settle(60_000);
+  assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+  await t.sync.sync('fleet', { to: c1.slice(0, 6) });
+  assert.equal(t.status().pinned, c1);
+  assert.deepEqual(t.names(), ['a<git:fleet>']);
+  t.remote.push({ 'a.toml': svc('a') + svc('c') }, 'three');
+  await t.settle(60_000);
+  assert.deepEqual(t.names(), ['a<git:fleet>'], 'pinned: new commits wait');
+  t.sync.close();
+  const again = await setup({}, { db: t.db, remote: t.remote, clock: t.clock });
+  await again.sync.start();
+  await again.settle();
+  assert.equal(again.status().pinned, c1);
+  assert.equal(again.status().applied?.commit, c1);
+  await again.sync.sync('fleet', { unpin: true });
+  assert.deepEqual(again.names(), ['a<git:fleet>', 'c<git:fleet>']);
+  await assert.rejects(again.sync.sync(undefined, { to: c1 }), /name the source/);
+  await assert.rejects(again.sync.sync('nope'), /git source 'nope' not found/);
+});
+
+test('signed-only: an unsigned commit is refused', async () => {
+  const t = await setup({ allowed_signers: '/keys/allowed' });
+  t.remote.push({ 'a.toml': svc('a') }, 'signed');
+  await t.sync.start();
+  await t.settle();
+  const unsigned = t.remote.push({ 'a.toml': svc('a') + svc('evil') }, 'unsigned', false);
+  await t.settle(60_000);
+  assert.deepEqual(t.names(), ['a<git:fleet>']);
+  assert.equal(t.status().last_error?.commit, unsigned);
+  assert.match(t.status().last_error?.message ?? '', /not signed by an allowed key \(\/keys\/allowed\): no signature found/);
+});
+
+test('drift: other stacks and API changes to owned programs are refused unless allow_drift', async () => {
+  const t = await setup();
+  t.remote.push({ 'a.toml': svc('a') }, 'one');
+  await t.sync.start();
+  await t.settle();
+  const a = t.store.list()[0];
+  assert.throws(() => t.sync.refuseDrift(a, 'change'), /program 'a' is owned by git source 'fleet': change it in the repository file:\/\/\/repo\.git \(branch main\)/);
+  const other = { prune: false, services: [{ body: { name: 'a', command: 'other' }, index: 0, doc: { locate: () => undefined, formatPosition: () => '' } as never, file: null, includedFrom: null, where: null }], includes: [] };
+  await assert.rejects(t.applier.apply({ stack: other, source: 'stack:api' }), /owned by git source 'fleet'/);
+  const free = await setup({ allow_drift: true });
+  free.remote.push({ 'a.toml': svc('a') }, 'one');
+  await free.sync.start();
+  await free.settle();
+  assert.doesNotThrow(() => free.sync.refuseDrift(free.store.list()[0], 'change'));
+  // allow_drift: a start or a poll of the same commit does not undo the change.
+  await free.applier.apply({ stack: other, source: 'stack:api' });
+  await free.sync.sync('fleet');
+  assert.equal(free.store.list()[0]?.config.command, 'other');
+});
