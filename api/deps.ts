@@ -11,6 +11,7 @@ import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { ErrorLogger } from './errors.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import type { LogSocket } from './ws/log-socket.js';
+import type { NotifyService } from '../plugins/notify/service.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
@@ -36,6 +37,8 @@ export interface ApiDeps {
   stacks?: { applier: StackApplier; status(): StackDirStatus };
   /** What start-up loaded (license, plugins, the security plugin); without it: core auth only. */
   plugins?: PluginRuntime;
+  /** The notify plugin when notify.so is loaded; without it the notify routes answer 404. */
+  notify?: NotifyService;
   /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */
   logSocket?: Pick<LogSocket, 'route'>;
 }

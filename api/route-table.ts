@@ -36,6 +36,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/system/plugins': 'read',
   'GET /api/v1/ota': 'read',
   'GET /api/v1/programs/:id/ota': 'read',
+  // Notify plugin (404 without it); webhook URLs and header values redacted below admin (api/routes/notify.ts).
+  'GET /api/v1/system/notify': 'read',
   'WS /ws': 'read',
 
   'POST /api/v1/programs': 'program.create',
@@ -51,6 +53,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'DELETE /api/v1/programs/:id': 'program.remove',
   'DELETE /api/v1/system/storage/quarantine/:id': 'program.remove',
   'PUT /api/v1/stack': 'stack.apply',
+  'PUT /api/v1/system/notify': 'notify.manage',
+  'POST /api/v1/system/notify/test': 'notify.manage',
   'POST /api/v1/system/shutdown': 'system.shutdown',
 
   // Non-admins see and renew only their own token: the routes narrow what token.self allows.

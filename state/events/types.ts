@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   'ota_applied',
   'ota_failed',
   'ota_rolled_back',
+  /** Notify plugin: a message reached a webhook channel (docs/notify.md); never sent to channels itself. */
+  'notify_sent',
+  /** Notify plugin: a message could not be delivered (after its retries) or was dropped. */
+  'notify_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -27,11 +27,8 @@ export function loadNotifyFile(file: string): NotifyConfig {
   return parseNotifyToml(file, text);
 }
 
-/** Locations in a JSON body (PUT /api/v1/system/notify): `channels[2].url`. */
-export const jsonLocate: Locate = (section, index, key) => {
-  const base = section === 'channel' ? `channels${index === null ? '' : `[${index}]`}` : section;
-  return key && section !== 'channel' ? `${base}.${key}` : base || 'body';
-};
+/** Locations in a JSON body (PUT /api/v1/system/notify): the message itself names `channels[2] (name=x).url`. */
+export const jsonLocate: Locate = (section) => (section === '' ? 'body' : '');
 
 /**
  * The line of a key: inside `[section]`, or inside the index-th `[[channel]]` table; the

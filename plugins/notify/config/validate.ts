@@ -56,22 +56,22 @@ function num(v: unknown): number {
  * Checks a parsed notify configuration (from conf/notify.toml or a PUT body) and fills the
  * defaults. Throws NotifyConfigError naming the place and the key of the first problem.
  */
-export function validateNotifyConfig(raw: unknown, at: Locate): NotifyConfig {
+export function validateNotifyConfig(raw: unknown, at: Locate, listName = 'channel'): NotifyConfig {
   const fail = (section: string, index: number | null, key: string | null, msg: string): never => {
-    throw new NotifyConfigError(`${at(section, index, key)}: ${msg}`);
+    throw new NotifyConfigError(prefixed(at(section, index, key), msg));
   };
   if (!isTable(raw)) return fail('', null, null, 'must be a table with [suppression], [delivery] and [[channel]] entries');
   for (const key of Object.keys(raw)) {
-    if (!['suppression', 'delivery', 'channel'].includes(key)) fail(key, null, null, `unknown key ${key} (expected suppression, delivery, channel)`);
+    if (!['suppression', 'delivery', 'channel'].includes(key)) fail(key, null, null, `unknown key ${key} (expected suppression, delivery, ${listName})`);
   }
   const suppression = table(raw.suppression, 'suppression', SUPPRESSION_KEYS, DEFAULT_SUPPRESSION, at) as unknown as Suppression;
   const delivery = table(raw.delivery, 'delivery', DELIVERY_KEYS, DEFAULT_DELIVERY, at) as unknown as Delivery;
   const list = raw.channel ?? [];
   if (!Array.isArray(list)) return fail('channel', null, null, 'channel must be a list of tables ([[channel]])');
-  const channels = list.map((c, i) => channel(c, i, suppression, at));
+  const channels = list.map((c, i) => channel(c, i, suppression, at, listName));
   const seen = new Set<string>();
   channels.forEach((c, i) => {
-    if (seen.has(c.name)) fail('channel', i, 'name', `channel[${i}].name: duplicate channel name '${c.name}'`);
+    if (seen.has(c.name)) fail('channel', i, 'name', `${listName}[${i}].name: duplicate channel name '${c.name}'`);
     seen.add(c.name);
   });
   return { suppression, delivery, channels };
@@ -79,22 +79,26 @@ export function validateNotifyConfig(raw: unknown, at: Locate): NotifyConfig {
 
 function table(value: unknown, section: string, keys: Record<string, Check>, defaults: object, at: Locate): Record<string, unknown> {
   if (value === undefined) return { ...defaults };
-  if (!isTable(value)) throw new NotifyConfigError(`${at(section, null, null)}: ${section} must be a table`);
+  if (!isTable(value)) throw new NotifyConfigError(prefixed(at(section, null, null), `${section} must be a table`));
   const out: Record<string, unknown> = { ...defaults };
   for (const [key, v] of Object.entries(value)) {
     const check = keys[key];
-    if (!check) throw new NotifyConfigError(`${at(section, null, key)}: unknown key ${section}.${key}`);
+    if (!check) throw new NotifyConfigError(prefixed(at(section, null, key), `unknown key ${section}.${key}`));
     const problem = check(v);
-    if (problem) throw new NotifyConfigError(`${at(section, null, key)}: ${section}.${key}: ${problem}`);
+    if (problem) throw new NotifyConfigError(prefixed(at(section, null, key), `${section}.${key}: ${problem}`));
     out[key] = typeof v === 'bigint' ? Number(v) : v;
   }
   return out;
 }
 
-function channel(value: unknown, i: number, defaults: Suppression, at: Locate): Channel {
-  const label = (key: string) => `channel[${i}]${isTable(value) && typeof value.name === 'string' ? ` (name=${value.name})` : ''}.${key}`;
+function prefixed(where: string, msg: string): string {
+  return where ? `${where}: ${msg}` : msg;
+}
+
+function channel(value: unknown, i: number, defaults: Suppression, at: Locate, listName: string): Channel {
+  const label = (key: string) => `${listName}[${i}]${isTable(value) && typeof value.name === 'string' ? ` (name=${value.name})` : ''}.${key}`;
   const fail = (key: string | null, msg: string): never => {
-    throw new NotifyConfigError(`${at('channel', i, key)}: ${key ? `${label(key)}: ` : `channel[${i}]: `}${msg}`);
+    throw new NotifyConfigError(prefixed(at('channel', i, key), `${key ? `${label(key)}: ` : `${listName}[${i}]: `}${msg}`));
   };
   if (!isTable(value)) return fail(null, 'must be a table');
   for (const key of Object.keys(value)) if (!CHANNEL_KEYS.has(key)) fail(key, `unknown key (expected one of ${[...CHANNEL_KEYS].join(', ')})`);
@@ -111,6 +115,7 @@ function channel(value: unknown, i: number, defaults: Suppression, at: Locate): 
   if (parsed && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') fail('url', 'must be http or https');
   const events = stringList(value.events, 'events', fail);
   for (const e of events) if (!(EVENT_TYPES as readonly string[]).includes(e)) fail('events', `unknown event type '${e}'`);
+  for (const e of events) if (e.startsWith('notify_')) fail('events', `${e} is notify's own record and is never sent to a channel`);
   const programs = stringList(value.programs, 'programs', fail);
   for (const p of programs) if (p === '') fail('programs', 'an empty name or glob matches nothing');
   const severity = value.min_severity ?? 'warning';
