@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Clock } from '../../reconciler/clock.js';
 import type { EventBus } from '../../state/events/bus.js';
 import type { PluginLibrary } from '../host/open-library.js';
@@ -20,6 +21,7 @@ export async function openNotify(lib: PluginLibrary, deps: { root: string; bus: 
   const file = join(deps.root, 'conf', 'notify.toml');
   const service = new NotifyService({ file, kernel: new NotifyNative(lib), clock: deps.clock, events: deps.bus, log: deps.log });
   service.reload();
+  mkdirSync(dirname(file), { recursive: true }); // watched even before a first notify.toml exists
   const unsubscribe = deps.bus.subscribe((record) => service.onEvent(record));
   const stopWatch = await watchFile(file, () => service.reload(), (err) => deps.log.warn('notify: watch error', { file, error: String(err) }));
   return {
