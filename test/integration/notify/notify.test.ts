@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { eventually, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../../helpers/daemon.js';
 import { licensedRoot, testSigner } from '../../helpers/license.js';
 import { webhookReceiver } from '../../helpers/webhook-receiver.js';
+import { runCli } from '../../helpers/cli.js';
 
 const SECRET = 'notify-admin-secret';
 const admin = { authorization: `Bearer ${SECRET}` };
@@ -202,6 +203,31 @@ describe('notify plugin: real svcd, notify.so and webhook receivers on loopback'
     assert.equal(tested.body.ok, true);
     assert.equal(ok.received.at(-1)?.path, '/services/T000/B000/very-secret');
     assert.equal(ok.received.at(-1)?.headers['x-key'], 'k-123');
+  });
+
+  test('CLI: svc notify apply, channels, status and test', async () => {
+    const env = { SVC_URL: d.url, SVC_TOKEN: tokens.operator.authorization.slice('Bearer '.length) };
+    const file = join(d.root, 'cli-notify.toml');
+    writeFileSync(file, ['[suppression]', 'burst = 5', '[[channel]]', 'name = "cli"', 'kind = "discord"', `url = "${ok.url('/discord')}"`, 'programs = ["web-*"]', ''].join('\n'));
+    const applied = await runCli(['notify', 'apply', file], env);
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.match(applied.stdout, /applied 1 channel to .*conf\/notify\.toml/);
+    const channels = await runCli(['notify', 'channels'], env);
+    assert.match(channels.stdout, /cli\s+discord\s+yes\s+warning\s+\*\s+web-\*\s+http:\/\/127\.0\.0\.1:\d+\/\[redacted\]/);
+    const tested = await runCli(['notify', 'test', 'cli'], env);
+    assert.equal(tested.code, 0, tested.stderr);
+    assert.match(tested.stdout, /delivered to cli: HTTP 200/);
+    assert.equal(ok.received.at(-1)?.body.username, 'svc');
+    const status = await runCli(['notify', 'status'], env);
+    assert.match(status.stdout, /error: none/);
+    assert.match(status.stdout, /^cli\s+on\s+/m);
+    writeFileSync(file, '[[channel]]\nname = "bad"\nkind = "slack"\nurl = "ftp://x/"\n');
+    const refused = await runCli(['notify', 'apply', file], env);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /cli-notify\.toml:4: channel\[0\] \(name=bad\)\.url: must be http or https/);
+    const missing = await runCli(['notify', 'test', 'nope'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no channel named 'nope'/);
   });
 });
 
