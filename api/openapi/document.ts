@@ -2,6 +2,7 @@ import { programCreateSchema, programUpdateSchema } from '../../state/schema/pro
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
 import { storageSchema } from './storage-schema.js';
 import { securityPaths } from './security-paths.js';
+import { notifyPaths } from './notify-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
@@ -41,7 +42,7 @@ export function openApiDocument(version: string): Json {
     info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }],
+    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }, { name: 'notify' }],
     paths: {
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
@@ -132,6 +133,7 @@ export function openApiDocument(version: string): Json {
       },
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
       ...securityPaths(),
+      ...notifyPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
     },
     components: {

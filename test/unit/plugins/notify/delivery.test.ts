@@ -43,7 +43,7 @@ function deliverer(answers: Attempt[], opts: Partial<typeof DEFAULT_DELIVERY> = 
     clock,
     post: () => {
       calls.push(clock.now());
-      const a = answers.length > 1 ? answers.shift()! : answers[0]!;
+      const a = answers.length > 1 ? answers.shift()! : answers[0];
       return new Promise((resolve) => pending.push(() => resolve(a)));
     },
     onResult: (_job, r) => results.push(r),

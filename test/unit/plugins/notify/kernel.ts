@@ -7,7 +7,7 @@ import type { EventRecord, EventType } from '../../../../state/events/types.js';
 
 /** The real notify.so as `npm run build` made it. */
 export const NOTIFY_SO = join(REPO, 'dist', 'plugins', 'notify.so');
-export const kernel = new NotifyNative(openPluginLibrary(NOTIFY_SO, PLUGIN_CATALOG.notify!));
+export const kernel = new NotifyNative(openPluginLibrary(NOTIFY_SO, PLUGIN_CATALOG.notify));
 
 let seq = 0;
 export function rec(event: EventType, program: string | null, ts_ms: number, extra: Partial<EventRecord> = {}): EventRecord {
