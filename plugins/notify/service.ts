@@ -147,6 +147,7 @@ export class NotifyService {
   }
 
   private recordResult(job: DeliveryJob, result: DeliveryResult, test: boolean): void {
+    if (this.closed) return; // cut off by shutdown: the history is closing too
     const n = job.message.notice;
     const what = `${test ? 'test message' : 'message'} to channel ${job.channel.name}`;
     const how = `${result.status === null ? 'no answer' : `HTTP ${result.status}`}, ${result.attempts} ${result.attempts === 1 ? 'attempt' : 'attempts'}`;
@@ -159,6 +160,7 @@ export class NotifyService {
   }
 
   private recordDropped(job: DeliveryJob): void {
+    if (this.closed) return;
     const n = job.message.notice;
     this.deps.events.emit({ event: 'notify_failed', program_id: n.program_id, program_name: n.program_name, msg: `message to channel ${job.channel.name} dropped: the delivery queue is full (${this.state.config.delivery.queue_size})` });
   }

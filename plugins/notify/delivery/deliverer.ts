@@ -122,6 +122,7 @@ export class Deliverer {
       if (attempt.error === null || !attempt.retryable || attempts > retries || this.closed) break;
       c.retries++;
       await this.sleep(this.delivery.retry_backoff_ms * 2 ** (attempts - 1));
+      if (this.closed) break; // shutting down: the last attempt's failure is the result
     }
     const ok = attempt.error === null;
     if (ok) c.delivered++;
