@@ -19,7 +19,8 @@ int32_t notify_bucket_take(double *tokens, double *stamp_ms, double now_ms, doub
 
 /*
  * Glob match of a whole program name: `*` any run, `?` one character, `[abc]`, `[a-z]` and
- * `[!a]` classes, `\` escapes the next character. Returns 1 on match, 0 otherwise, -1 for NULL.
+ * `[!a]` classes, `\` escapes the next character (a trailing one is a literal; an unterminated
+ * `[` is a literal). Returns 1 on match, 0 otherwise, -1 for NULL.
  */
 int32_t notify_glob_match(const char *pattern, const char *name);
 
