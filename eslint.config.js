@@ -66,9 +66,10 @@ function importRules() {
     rule(['controllers/**/*.ts'], ['api', 'bin', 'tui', 'operations', 'stacks', 'observers']),
     rule(['api/**/*.ts'], ['bin', 'controllers', 'tui', 'observers'], ['reconciler']),
     // The terminal talks HTTP; its offline tools read local files: `svc check` (stacks, schema),
-    // `svc license keygen|issue|inspect` (plugins/license) and `svc audit --verify` (the audit log).
+    // `svc license keygen|issue|inspect` (plugins/license), `svc audit --verify` (the audit log) and
+    // `svc notify check|apply` (plugins/notify/config, the notify.toml checker).
     rule(['tui/**/*.ts', 'tui/**/*.tsx'], ['bin', 'controllers', 'reconciler', 'observers', 'log-files'], ['operations', 'api'], [
-      { regex: '^(\\.\\./)+plugins/(?!license/|security/audit/)', message: 'the CLI reaches plugins through the daemon, except its offline tools' },
+      { regex: '^(\\.\\./)+plugins/(?!license/|security/audit/|notify/config/)', message: 'the CLI reaches plugins through the daemon, except its offline tools' },
     ]),
   ];
 }

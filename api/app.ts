@@ -12,6 +12,7 @@ import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
 import { licenseRouter } from './routes/license.js';
 import { metricsRouter } from './routes/metrics.js';
+import { notifyRouter } from './routes/notify.js';
 import { otaRouter } from './routes/ota.js';
 import { programsRouter } from './routes/programs.js';
 import { stackRouter } from './routes/stack.js';
@@ -54,6 +55,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }
+  if (deps.notify) routers.push(notifyRouter(deps.notify, deps.config.server.max_body_bytes));
   if (security) routers.push(tokensRouter(security.tokens, deps.config.server.max_body_bytes), auditRouter(security.audit));
   for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 

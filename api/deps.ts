@@ -13,6 +13,7 @@ import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { ErrorLogger } from './errors.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import type { LogSocket } from './ws/log-socket.js';
+import type { NotifyService } from '../plugins/notify/service.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
@@ -40,6 +41,8 @@ export interface ApiDeps {
   gitops?: GitSync;
   /** What start-up loaded (license, plugins, the security plugin); without it: core auth only. */
   plugins?: PluginRuntime;
+  /** The notify plugin when notify.so is loaded; without it the notify routes answer 404. */
+  notify?: NotifyService;
   /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */
   logSocket?: Pick<LogSocket, 'route'>;
 }

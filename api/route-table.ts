@@ -38,6 +38,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/ota': 'read',
   'GET /api/v1/programs/:id/ota': 'read',
   'GET /api/v1/watch': 'read',
+  // Notify plugin (404 without it); webhook URLs and header values redacted below admin (api/routes/notify.ts).
+  'GET /api/v1/system/notify': 'read',
   'WS /ws': 'read',
 
   'POST /api/v1/programs': 'program.create',
@@ -55,6 +57,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'PUT /api/v1/stack': 'stack.apply',
   // Applies only what the repository holds (or an older commit of it, an incident pin): an operation, like a restart.
   'POST /api/v1/stack/sync': 'program.control',
+  'PUT /api/v1/system/notify': 'notify.manage',
+  'POST /api/v1/system/notify/test': 'notify.manage',
   'POST /api/v1/system/shutdown': 'system.shutdown',
 
   // Non-admins see and renew only their own token: the routes narrow what token.self allows.

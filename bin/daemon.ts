@@ -41,6 +41,9 @@ import { ControllerStatusStore } from '../state/controller-status.js';
 import { CronMarks } from '../state/cron-marks.js';
 import { EventBus } from '../state/events/bus.js';
 import { EventLog } from '../state/events/event-log.js';
+import { notifyMetrics } from '../plugins/notify/metrics.js';
+import { openNotify } from '../plugins/notify/open-notify.js';
+import type { NotifyService } from '../plugins/notify/service.js';
 import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
@@ -106,6 +109,7 @@ export class Daemon {
   private events!: EventBus;
   private eventLog!: EventLog;
   private logSocket: LogSocket | null = null;
+  private notify: NotifyService | null = null;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -125,6 +129,11 @@ export class Daemon {
     }));
     this.cleanups.push(() => eventLog.close());
     const events = (this.events = daemonEventBus(eventLog, clock, log));
+    // The notify plugin listens from the first event on (docs/notify.md); it closes before the history.
+    const notifyLib = this.opts.plugins?.libraries.find((l) => l.name === 'notify');
+    const notify = notifyLib ? await openNotify(notifyLib, { root: config.root, bus: events, clock, log }) : null;
+    if (notify) this.cleanups.push(() => notify.close());
+    this.notify = notify?.service ?? null;
     const boot: BootContext = { epoch: store.epoch, adopted: new Set() };
     const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
     const warnOf = (what: string) => (err: unknown) => log.warn(what, { error: String(err) });
@@ -184,6 +193,7 @@ export class Daemon {
     this.cleanups.push(() => stats.stop());
     const metrics = createDaemonMetrics({ store, observed, clock, loops: () => manager.stats(), eventWriter: () => eventLog.writerStats() });
     this.cleanups.push(() => metrics.close());
+    if (this.notify) metrics.metrics.add(notifyMetrics(this.notify));
 
     const actions = new ProgramActions(store, observed, signalOwner(runners));
     const applier = new StackApplier(store, { logDir: config.storage.log_dir, now: () => clock.now(), boot });
@@ -195,7 +205,7 @@ export class Daemon {
     metrics.metrics.add(stackMetrics({ files: stacks.status, git: () => gitops.sync.status(), now: () => clock.now() }));
     this.cleanups.push(() => gitops.stop());
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined };
     const app = createApp(deps);
     await this.listen(app);
   }
@@ -234,6 +244,7 @@ export class Daemon {
       log.info('shutting down: stopping all programs');
       // A condition every planner reads: stop everything in stop order, keep stored intent.
       this.observed.beginShutdown();
+      this.notify?.shutdownBegun();
       const levels = stopLevels(this.store.list());
       const boundMs = levels.reduce((sum, level) => sum + Math.max(...level.map((r) => withDefaults(r.config).stopsecs)) * 1000 + SHUTDOWN_GRACE_MS, 0);
       const stopped = await this.observed.waitForAll((o) => !ALIVE.has(o.status), boundMs);

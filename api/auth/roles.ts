@@ -19,6 +19,7 @@ export type Permission =
   | 'secret.disable'
   | 'audit.read'
   | 'config.plaintext' // see env values and URL credentials unredacted
+  | 'notify.manage' // replace and test notify channels (notify plugin)
   | 'unlisted'; // a path or method missing from the route table: admin only, so a forgotten entry fails closed
 
 export const MINIMUM_ROLE: Record<Exclude<Permission, 'public'>, Role> = {
@@ -27,6 +28,7 @@ export const MINIMUM_ROLE: Record<Exclude<Permission, 'public'>, Role> = {
   'token.self': 'viewer',
   'program.create': 'operator',
   'program.control': 'operator',
+  'notify.manage': 'operator',
   'program.update': 'admin',
   'program.remove': 'admin',
   'stack.apply': 'admin',

@@ -2,6 +2,7 @@ import { programCreateSchema, programUpdateSchema } from '../../state/schema/pro
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
 import { storageSchema } from './storage-schema.js';
 import { securityPaths } from './security-paths.js';
+import { notifyPaths } from './notify-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 import { eventRecordSchema, morePaths } from './more-paths.js';
 
@@ -43,7 +44,7 @@ export function openApiDocument(version: string): Json {
     info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'events' }, { name: 'stacks' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }],
+    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'events' }, { name: 'stacks' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }, { name: 'notify' }],
     paths: {
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
@@ -152,6 +153,7 @@ export function openApiDocument(version: string): Json {
           responses: { 200: { description: 'Script, style sheet or font', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, 404: error('No such asset') },
         },
       },
+      ...notifyPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
     },
     components: {

@@ -23,6 +23,13 @@ export const PLUGIN_CATALOG: Readonly<Record<string, PluginSpec>> = {
       svc_security_equal: 'int32_t svc_security_equal(const uint8_t *a, const uint8_t *b, uint32_t len)',
     },
   },
+  notify: {
+    grant: 'notify',
+    exports: {
+      notify_bucket_take: 'int32_t notify_bucket_take(_Inout_ double *tokens, _Inout_ double *stamp_ms, double now_ms, double per_minute, double burst, int32_t take)',
+      notify_glob_match: 'int32_t notify_glob_match(const char *pattern, const char *name)',
+    },
+  },
 };
 
 /** The plugin that must load first when a license verifies (spec: Licensed startup requirements). */

@@ -25,6 +25,10 @@ export const EVENT_TYPES = [
   'stack_applied',
   'stack_apply_failed',
   'stack_sync_failed',
+  /** Notify plugin: a message reached a webhook channel (docs/notify.md); never sent to channels itself. */
+  'notify_sent',
+  /** Notify plugin: a message could not be delivered (after its retries) or was dropped. */
+  'notify_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { publicKeyLine } from '../../plugins/license/keys.js';
 import { issueLicense, type IssueRequest } from '../../plugins/license/issue.js';
 import { writeConfig } from './daemon.js';
@@ -45,9 +45,15 @@ export function licensedRoot(root: string, signer: TestSigner, opts: { key?: str
   return config;
 }
 
-/** Copies the built security.so into <root>/plugins/ under each name given (`security` normally). */
+/**
+ * Installs plugins into <root>/plugins/: the built library of that name (security.so,
+ * notify.so), or for a name with no built library a copy of security.so under that name.
+ */
 export function installPlugins(root: string, names: string[]): void {
   if (names.length === 0) return;
   mkdirSync(join(root, 'plugins'), { recursive: true });
-  for (const name of names) copyFileSync(SECURITY_SO, join(root, 'plugins', `${name}.so`));
+  for (const name of names) {
+    const built = join(dirname(SECURITY_SO), `${name}.so`);
+    copyFileSync(existsSync(built) ? built : SECURITY_SO, join(root, 'plugins', `${name}.so`));
+  }
 }

@@ -8,7 +8,7 @@ import { permissionFor, ROUTE_PERMISSIONS } from '../../../api/route-table.js';
 import { loadConfig } from '../../../conf/load-config.js';
 import { noPlugins } from '../../../plugins/boot/runtime.js';
 
-/** Every route of an app with every optional part on (docs, metrics, the security plugin). */
+/** Every route of an app with every optional part on (docs, metrics, the security and notify plugins). */
 function registeredRoutes(): string[] {
   const config = loadConfig('/nonexistent-root', '/nonexistent-root/svc.toml');
   config.server.enable_docs = true;
@@ -25,6 +25,7 @@ function registeredRoutes(): string[] {
     requestShutdown: () => undefined,
     metrics: { http: { middleware: () => (_ctx: unknown, next: () => Promise<void>) => next() }, metrics: {} },
     plugins: { ...noPlugins('licensed'), security },
+    notify: {},
   } as unknown as ApiDeps;
   const app = createApp(deps);
   const routes = new Set<string>();

@@ -19,6 +19,7 @@ import { registerAudit } from './audit.js';
 import { registerAuth } from './auth.js';
 import { registerLicense } from './license.js';
 import { registerPlugins } from './plugins.js';
+import { registerNotify } from './notify.js';
 import { registerToken } from './token.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
@@ -42,5 +43,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerAudit(program, ctx);
   registerLicense(program, ctx);
   registerPlugins(program, ctx);
+  registerNotify(program, ctx);
   registerCompletion(program, ctx);
 }

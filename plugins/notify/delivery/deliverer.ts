@@ -1,0 +1,161 @@
+import type { Agent } from 'undici';
+import type { Clock } from '../../../reconciler/clock.js';
+import type { Channel, Delivery } from '../config/types.js';
+import { payloadFor, type MessageBody } from './payload.js';
+import { deliveryAgent, postOnce, type Attempt, type DeliveryResult } from './send.js';
+
+/** Counters of one channel's deliveries since svcd started. */
+export interface DeliveryCounters {
+  delivered: number;
+  failed: number;
+  /** Messages dropped because the queue was full. */
+  dropped: number;
+  /** Attempts after the first. */
+  retries: number;
+  last_status: number | null;
+  last_error: string | null;
+  /** Unix ms of the last finished delivery. */
+  last_at: number | null;
+}
+
+export interface DeliveryJob {
+  channel: Channel;
+  message: MessageBody;
+}
+
+export type PostFn = (url: string, body: string, headers: Record<string, string>) => Promise<Attempt>;
+
+/**
+ * The delivery side: a bounded queue drained by `concurrency` workers, each message POSTed with
+ * the timeouts of `[delivery]`, retried with doubling backoff after a 5xx, 429 or network error,
+ * never after another 4xx. `enqueue` never waits: a full queue drops the message and counts it.
+ */
+export class Deliverer {
+  private readonly queue: DeliveryJob[] = [];
+  private readonly counters = new Map<string, DeliveryCounters>();
+  private inFlight = 0;
+  private closed = false;
+  private agent: Agent | null = null;
+  private readonly waits = new Set<() => void>();
+
+  constructor(
+    private delivery: Delivery,
+    private readonly deps: {
+      clock: Clock;
+      /** Replaces the HTTP client (unit tests). */
+      post?: PostFn;
+      onResult: (job: DeliveryJob, result: DeliveryResult) => void;
+      onDropped: (job: DeliveryJob) => void;
+    },
+  ) {}
+
+  /** New `[delivery]` settings; messages in flight finish with the old client. */
+  configure(delivery: Delivery): void {
+    if (JSON.stringify(delivery) === JSON.stringify(this.delivery)) return;
+    this.delivery = delivery;
+    const old = this.agent;
+    this.agent = null;
+    if (old) void old.close().catch(() => undefined); // finishes what it carries, then ends
+  }
+
+  enqueue(job: DeliveryJob): boolean {
+    if (this.closed || this.queue.length >= this.delivery.queue_size) {
+      this.count(job.channel.name).dropped++;
+      this.deps.onDropped(job);
+      return false;
+    }
+    this.queue.push(job);
+    this.pump();
+    return true;
+  }
+
+  /** Delivers at once, outside the queue (the test route); `retries` attempts after the first. */
+  deliverNow(job: DeliveryJob, retries: number): Promise<DeliveryResult> {
+    return this.deliver(job, retries);
+  }
+
+  queued(): number {
+    return this.queue.length;
+  }
+
+  busy(): number {
+    return this.inFlight;
+  }
+
+  stats(name: string): DeliveryCounters {
+    return { ...this.count(name) };
+  }
+
+  /** Drops what waits, cancels retry timers, and closes the HTTP client without waiting for a hung receiver. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    for (const cancel of this.waits) cancel();
+    this.waits.clear();
+    const agent = this.agent;
+    this.agent = null;
+    await agent?.destroy().catch(() => undefined);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.inFlight < this.delivery.concurrency && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.inFlight++;
+      void this.deliver(job, this.delivery.retries)
+        .then((result) => this.deps.onResult(job, result))
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
+    }
+  }
+
+  private async deliver(job: DeliveryJob, retries: number): Promise<DeliveryResult> {
+    const started = this.deps.clock.now();
+    const body = JSON.stringify(payloadFor(job.channel.kind, job.message));
+    const c = this.count(job.channel.name);
+    let attempt: Attempt = { status: null, error: 'not attempted', retryable: false };
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      attempt = await this.post(job.channel.url, body, job.channel.headers);
+      if (attempt.error === null || !attempt.retryable || attempts > retries || this.closed) break;
+      c.retries++;
+      await this.sleep(this.delivery.retry_backoff_ms * 2 ** (attempts - 1));
+      if (this.closed) break; // shutting down: the last attempt's failure is the result
+    }
+    const ok = attempt.error === null;
+    if (ok) c.delivered++;
+    else c.failed++;
+    c.last_status = attempt.status;
+    c.last_error = attempt.error;
+    c.last_at = this.deps.clock.now();
+    return { ok, status: attempt.status, attempts, error: attempt.error, duration_ms: c.last_at - started };
+  }
+
+  private post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
+    if (this.deps.post) return this.deps.post(url, body, headers);
+    this.agent ??= deliveryAgent(this.delivery.timeout_secs);
+    return postOnce(this.agent, url, body, headers);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const cancel = this.deps.clock.setTimer(ms, () => {
+        this.waits.delete(done);
+        resolve();
+      });
+      const done = () => {
+        cancel();
+        resolve();
+      };
+      this.waits.add(done);
+    });
+  }
+
+  private count(name: string): DeliveryCounters {
+    let c = this.counters.get(name);
+    if (!c) this.counters.set(name, (c = { delivered: 0, failed: 0, dropped: 0, retries: 0, last_status: null, last_error: null, last_at: null }));
+    return c;
+  }
+}

@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_SUPPRESSION, type Channel } from '../../../../plugins/notify/config/types.js';
+import { keepRedacted, redactChannel, redactWebhook, stillRedacted } from '../../../../plugins/notify/redact.js';
+
+const ch = (o: Partial<Channel>): Channel => ({ name: 'ops', kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/secret', events: [], programs: [], min_severity: 'warning', enabled: true, headers: {}, suppression: DEFAULT_SUPPRESSION, ...o });
+
+test('a webhook URL keeps only scheme and host; header values go', () => {
+  assert.equal(redactWebhook('https://user:pw@hooks.slack.com:8443/services/T0/B0/secret?x=1'), 'https://hooks.slack.com:8443/[redacted]');
+  assert.equal(redactWebhook('not a url'), '[redacted]');
+  assert.deepEqual(redactChannel(ch({ headers: { Authorization: 'Bearer t' } })).headers, { Authorization: '[redacted]' });
+});
+
+test('a channel sent back redacted keeps its stored URL and header values; a new name cannot', () => {
+  const stored = ch({ headers: { A: 'one', B: 'two' } });
+  const back = redactChannel(stored);
+  const [kept] = keepRedacted([{ ...back, headers: { ...back.headers, B: 'new' }, min_severity: 'critical' }], [stored]);
+  assert.deepEqual([kept?.url, kept?.headers, kept?.min_severity], [stored.url, { A: 'one', B: 'new' }, 'critical']);
+  const [renamed] = keepRedacted([{ ...back, name: 'other' }], [stored]);
+  assert.equal(renamed && stillRedacted(renamed), true);
+  const [changed] = keepRedacted([{ ...back, url: 'https://example.test/new' }], [stored]);
+  assert.equal(changed?.url, 'https://example.test/new');
+});
