@@ -11,6 +11,7 @@ import type { DaemonMetrics } from './metrics/daemon-metrics.js';
 import type { ErrorLogger } from './errors.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import type { LogSocket } from './ws/log-socket.js';
+import type { ReactionsPort } from '../state/reactions-view.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
@@ -38,4 +39,6 @@ export interface ApiDeps {
   plugins?: PluginRuntime;
   /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */
   logSocket?: Pick<LogSocket, 'route'>;
+  /** Event reactions (controllers/reactions); without it the reaction routes answer 503. */
+  reactions?: ReactionsPort;
 }

@@ -19,12 +19,20 @@ export class LinuxOs implements OsPort {
     return new Promise((resolve, reject) => {
       let out: number | undefined;
       let err: number | undefined;
+      let input: number | undefined;
       try {
         out = openLog(spec.stdoutPath);
         err = spec.stderrPath === spec.stdoutPath ? out : openLog(spec.stderrPath);
       } catch (error) {
         closeFds(out, err);
         reject(new Error(`cannot open log file: ${(error as Error).message}`));
+        return;
+      }
+      try {
+        if (spec.stdinPath) input = openSync(spec.stdinPath, 'r');
+      } catch (error) {
+        closeFds(out, err);
+        reject(new Error(`cannot open stdin file: ${(error as Error).message}`));
         return;
       }
       let child;
@@ -35,7 +43,7 @@ export class LinuxOs implements OsPort {
           uid: spec.uid,
           gid: spec.gid,
           detached: true, // own session and process group: signals reach children; survives a daemon crash
-          stdio: ['ignore', out, err],
+          stdio: [input ?? 'ignore', out, err],
         });
       } catch (error) {
         // Invalid arguments (a NUL byte) throw synchronously: the log fds must not leak.
@@ -43,6 +51,7 @@ export class LinuxOs implements OsPort {
         return;
       } finally {
         closeFds(out, err);
+        if (input !== undefined) closeSync(input);
       }
       child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {

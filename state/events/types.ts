@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   'ota_applied',
   'ota_failed',
   'ota_rolled_back',
+  /** svc additions: event reactions (controllers/reactions, docs/reactions.md); never trigger reactions. */
+  'reaction_started',
+  'reaction_finished',
+  'reaction_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
