@@ -89,6 +89,11 @@ export class Reactor implements ReactionsPort {
     if (done === 'late') this.deps.log.warn('reaction runs still in flight at shutdown; left to finish on their own', { count: this.inFlight.size });
   }
 
+  /** Resolves once every run started so far has ended (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Names of the reactions in force and their log files (for log rotation). */
   logFiles(): string[] {
     return this.reactions.map((r) => reactionLogFile(this.deps.logDir, r.name));
