@@ -52,7 +52,7 @@ export function registerReactions(program: Command, ctx: CliContext): void {
     .action(async (name: string, o: { event?: string; program?: string }) => {
       const body = { ...(o.event ? { event: o.event } : {}), ...(o.program ? { program: o.program } : {}) };
       const r = await ctx.client().post<RunRecord>(`/api/v1/system/reactions/${encodeURIComponent(name)}/test`, body);
-      ctx.print(ctx.json() ? JSON.stringify(r, null, 2) : `reaction '${name}': ${r.outcome}: ${r.msg}`);
+      ctx.print(ctx.json() ? JSON.stringify(r, null, 2) : `reaction '${name}' ${r.msg}`);
       if (r.outcome !== 'ok') throw new CliError(`reaction '${name}' did not succeed (${r.outcome})`, 1);
     });
 }
