@@ -5,7 +5,7 @@ import { REACTION_EVENT_TYPES, type Reaction, type SkipReason } from './types.js
 export function globMatches(pattern: string, name: string): boolean {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string;
+    const ch = pattern[i];
     if (ch === '*') re += '.*';
     else if (ch === '?') re += '.';
     else if (ch === '[' && pattern.indexOf(']', i + 2) > 0) {

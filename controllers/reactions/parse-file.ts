@@ -111,7 +111,7 @@ function commandOf(value: unknown, shell: boolean, fail: Report): string[] {
     fail('command', 'required: an array [path, args...] of strings, e.g. ["/usr/local/bin/on-fatal.sh", "--page"]');
     return [];
   }
-  return value as string[];
+  return value;
 }
 
 function integerOf(value: unknown, def: number, min: number, max: number, fail: (problem: string) => void): number {

@@ -106,14 +106,24 @@ export class Reactor implements ReactionsPort {
     const counters = this.countersOf(reaction.name);
     const placeholder: RunRecord = { event_id: record.id, event: record.event, program_name: record.program_name, started_at: state.lastStartAt, finished_at: null, outcome: 'running', exit_code: null, signal: null, duration_secs: null, msg: 'running', test };
     counters.last = placeholder;
-    const run = runReaction(this.deps, reaction, record, test, ++this.runIds).then((result) => {
-      state.running--;
-      counters.runs[result.outcome as RunOutcome]++;
-      if (counters.last === placeholder) counters.last = result;
-      this.inFlight.delete(run);
-      if (result.outcome !== 'ok') this.deps.log.warn(`reaction '${reaction.name}' ${result.msg}`, { event_id: record.id });
-      return result;
-    });
+    const runId = ++this.runIds;
+    // Declared first: the run removes itself from inFlight when it ends (always after an await).
+    let run: Promise<RunRecord> | null = null;
+    run = (async () => {
+      // Started after the current emit has reached every subscriber: the history (and any later
+      // subscriber) sees the triggering event before this run's reaction_started.
+      await Promise.resolve();
+      try {
+        const result = await runReaction(this.deps, reaction, record, test, runId);
+        counters.runs[result.outcome as RunOutcome]++;
+        if (counters.last === placeholder) counters.last = result;
+        if (result.outcome !== 'ok') this.deps.log.warn(`reaction '${reaction.name}' ${result.msg}`, { event_id: record.id });
+        return result;
+      } finally {
+        state.running--;
+        if (run) this.inFlight.delete(run);
+      }
+    })();
     this.inFlight.add(run);
     return run;
   }

@@ -31,8 +31,8 @@ after(async () => {
 test('svc reactions list: each reaction with its selector, limits and last run', async () => {
   const list = await svc('reactions', 'list');
   assert.equal(list.code, 0, list.stderr);
-  assert.match(list.stdout, /^note\n  on:       process_fatal of web-\*\n  runs:     \/\S+note\.sh\n  limits:   timeout 30 s, max_concurrent 1, cooldown 60 s\n  last run: never run\n/);
-  assert.match(list.stdout, /\nbroken \(disabled\)\n  on:       process_exit\n  runs:     sh -c "exit 3"\n/);
+  assert.match(list.stdout, /^note\n {2}on: {7}process_fatal of web-\*\n {2}runs: {5}\/\S+note\.sh\n {2}limits: {3}timeout 30 s, max_concurrent 1, cooldown 60 s\n {2}last run: never run\n/);
+  assert.match(list.stdout, /\nbroken \(disabled\)\n {2}on: {7}process_exit\n {2}runs: {5}sh -c "exit 3"\n/);
   const json = JSON.parse((await svc('--json', 'reactions')).stdout);
   assert.deepEqual(json.reactions.map((r: { name: string }) => r.name), ['note', 'broken']);
 });
@@ -60,5 +60,5 @@ test('svc reactions list shows a load error with file and line, above the set st
     const r = await svc('reactions', 'list');
     return r.stdout.includes('LOAD ERROR') ? r : null;
   }, 5000, 'the load error in the list');
-  assert.match(list.stdout, /^LOAD ERROR at .*: the last edit was not applied; the reactions below stay in force\n  \S+reactions\.toml:5: reaction\[0\] \(name=x\)\.timeout_secs: must be an integer\n\nnote\n/);
+  assert.match(list.stdout, /^LOAD ERROR at .*: the last edit was not applied; the reactions below stay in force\n {2}\S+reactions\.toml:5: reaction\[0\] \(name=x\)\.timeout_secs: must be an integer\n\nnote\n/);
 });

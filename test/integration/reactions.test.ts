@@ -30,7 +30,7 @@ before(async () => {
   mkdirSync(join(root, 'scripts'), { recursive: true });
   mkdirSync(join(root, 'out'), { recursive: true });
   mkdirSync(join(root, 'conf'), { recursive: true });
-  const marker = script('on-fatal.sh', `env | grep '^SVC_' | sort > "${out('env.txt')}"\ncat > "${out('stdin.json')}"\necho "marker for $SVC_PROGRAM_NAME"\ntouch "${out('fatal.marker')}"`);
+  script('on-fatal.sh', `env | grep '^SVC_' | sort > "${out('env.txt')}"\ncat > "${out('stdin.json')}"\necho "marker for $SVC_PROGRAM_NAME"\ntouch "${out('fatal.marker')}"`);
   const hang = script('hang.sh', `sleep 300 &\necho $! > "${out('hang-child.pid')}"\necho $$ > "${out('hang.pid')}"\nwait`);
   const fails = script('fails.sh', 'echo "about to fail" >&2\nexit 7');
   writeFileSync(
@@ -40,7 +40,7 @@ before(async () => {
 name = "on-fatal"
 events = ["process_fatal"]
 programs = ["crash*"]
-command = ["${marker}"]
+command = ["scripts/on-fatal.sh"] # relative to cwd (SVC_ROOT), as in docs/reactions.md
 timeout_secs = 10
 
 [[reaction]]
@@ -72,7 +72,7 @@ test('a real script runs on process_fatal with the event in its environment and 
   assert.equal(created.status, 201);
   const id = created.body.id as string;
   await eventually(() => existsSync(out('fatal.marker')), 15_000, 'the marker file');
-  const fatal = (await events('process_fatal'))[0]!;
+  const fatal = (await events('process_fatal'))[0];
   const env = Object.fromEntries((read(out('env.txt')) ?? '').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
   assert.equal(env.SVC_EVENT, 'process_fatal');
   assert.equal(env.SVC_PROGRAM_ID, id);

@@ -24,7 +24,7 @@ function harness() {
   bus.subscribe((r) => recorded.push(r));
   const stdin: string[] = [];
   const run = os.runToCompletion.bind(os);
-  let started: (() => void)[] = [];
+  const started: (() => void)[] = [];
   // What the script would read on fd 0, taken while the file exists.
   os.runToCompletion = async (spec, timeoutMs) => {
     if (spec.stdinPath) stdin.push(readFileSync(spec.stdinPath, 'utf8'));
@@ -49,13 +49,13 @@ test('process_fatal runs the command with the event in env and on stdin; started
   h.bus.emit({ event: 'process_fatal', program_id: 'p1', program_name: 'web', retry_count: 3, exit_code: 2, msg: 'gave up' });
   await h.settle();
   assert.equal(h.os.hookRuns.length, 1);
-  const spec = h.os.hookRuns[0]!;
+  const spec = h.os.hookRuns[0];
   assert.equal(spec.file, '/opt/on-fatal.sh');
   assert.deepEqual(spec.args, ['--page']);
   assert.equal(spec.cwd, '/srv');
   assert.equal(spec.stdoutPath, join(h.root, 'logs', 'reactions', 'on-fatal.log'));
   assert.equal(spec.stderrPath, spec.stdoutPath);
-  const fatal = h.recorded[0]!;
+  const fatal = h.recorded[0];
   assert.deepEqual(
     { ...spec.env },
     {
@@ -64,10 +64,10 @@ test('process_fatal runs the command with the event in env and on stdin; started
       SVC_EXIT_CODE: '2', SVC_SIGNAL: '', SVC_RETRY_COUNT: '3', SVC_DURATION_SECS: '', SVC_MSG: 'gave up',
     },
   );
-  assert.deepEqual(JSON.parse(h.stdin[0]!), fatal);
+  assert.deepEqual(JSON.parse(h.stdin[0]), fatal);
   assert.deepEqual(h.recorded.map((r) => r.event), ['process_fatal', 'reaction_started', 'reaction_finished']);
   assert.ok(h.recorded.slice(1).every((r) => r.program_id === 'p1' && r.program_name === 'web'));
-  const view = h.reactor.status().reactions[0]!;
+  const view = h.reactor.status().reactions[0];
   assert.equal(view.last_run?.outcome, 'ok');
   assert.deepEqual(view.runs, { ok: 1, failed: 0, timeout: 0, spawn_failed: 0 });
   h.done();
@@ -124,11 +124,11 @@ test('test runs: a synthetic event from the reaction keys, marked SVC_TEST; unkn
   const run = await h.reactor.test('on-fatal', {});
   assert.equal(run.outcome, 'ok');
   assert.equal(run.test, true);
-  const env = h.os.hookRuns[0]!.env;
+  const env = h.os.hookRuns[0].env;
   assert.equal(env.SVC_TEST, '1');
   assert.equal(env.SVC_EVENT, 'process_fatal');
   assert.equal(env.SVC_PROGRAM_NAME, 'db');
-  assert.equal(JSON.parse(h.stdin[0]!).id, run.event_id);
+  assert.equal(JSON.parse(h.stdin[0]).id, run.event_id);
   await assert.rejects(h.reactor.test('nope', {}), { code: 'SVC_NOT_FOUND' });
   await assert.rejects(h.reactor.test('on-fatal', { event: 'reaction_failed' }), { code: 'SVC_INVALID' });
   h.os.holdHooks = true;
