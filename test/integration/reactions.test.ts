@@ -163,3 +163,20 @@ test('hot reload: an edit applies within a second or two; an invalid edit keeps 
     return s.load_error === null && s.reactions.length === 3;
   }, 5000, 'the fixed file');
 });
+
+test('with Node\'s child_process instead of the spawner (SVC_SPAWNER=off) a run gets the same env and stdin', async () => {
+  const other = tempRoot('svc-reactions-cp-');
+  mkdirSync(join(other, 'conf'), { recursive: true });
+  writeFileSync(join(other, 'conf', 'reactions.toml'), `[[reaction]]\nname = "cp"\nevents = ["process_exit"]\ncommand = "echo \\"$SVC_EVENT $SVC_TEST\\"; cat"\nshell = true\n`);
+  const cp = await startDaemon(other, { env: { SVC_SPAWNER: 'off' } });
+  try {
+    const res = await cp.request('POST', '/api/v1/system/reactions/cp/test');
+    assert.equal(res.body.outcome, 'ok', JSON.stringify(res.body));
+    const log = readFileSync(join(other, 'logs', 'reactions', 'cp.log'), 'utf8');
+    assert.match(log, /^--- \S+ reaction 'cp' \(test run\) for process_exit \(event test-\d+-\d+\) ---\nprocess_exit 1\n\{"id":"test-/);
+    assert.equal(JSON.parse(log.split('\n')[2] ?? '').event, 'process_exit');
+  } finally {
+    await cp.stop();
+    removeRoot(other);
+  }
+});
