@@ -34,7 +34,7 @@ export function parseReactionsFile(file: string, text: string, root: string): Pa
   const reactions: Reaction[] = [];
   const seen = new Set<string>();
   tables.forEach((table: unknown, i) => {
-    const r = validateTable(table, i, (key, problem) => {
+    const r = validateTable(table, (key, problem) => {
       const name = typeof (table as Record<string, unknown>)?.name === 'string' ? ` (name=${(table as Record<string, string>).name})` : '';
       errors.push(`${file}:${reactionLine(text, i, key ?? undefined)}: reaction[${i}]${name}${key ? `.${key}` : ''}: ${problem}`);
     }, root);
@@ -48,7 +48,7 @@ export function parseReactionsFile(file: string, text: string, root: string): Pa
 
 type Report = (key: string | null, problem: string) => void;
 
-function validateTable(table: unknown, _index: number, report: Report, root: string): Reaction | null {
+function validateTable(table: unknown, report: Report, root: string): Reaction | null {
   if (typeof table !== 'object' || table === null || Array.isArray(table)) {
     report(null, 'must be a table');
     return null;

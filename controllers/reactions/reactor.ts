@@ -10,8 +10,8 @@ export interface ReactorDeps extends RunnerDeps {
   clock: Clock;
   /** The reactions file (for messages). */
   file: string;
-  /** A skipped match, and a run that ended, for the daemon log. */
-  log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
+  /** Skipped matches (debug) and runs that did not exit 0 (warn), for the daemon log. */
+  log: { debug(msg: string, fields?: Record<string, unknown>): void; info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
 }
 
 interface Counters {
@@ -61,7 +61,8 @@ export class Reactor implements ReactionsPort {
         continue;
       }
       this.countersOf(reaction.name).skipped[decision.reason]++;
-      if (decision.reason !== 'disabled') this.deps.log.info(`reaction '${reaction.name}' skipped for ${record.event}: ${decision.msg}`, { event_id: record.id });
+      // Debug only: a crash loop of many programs would fill the log with skips (they are counted).
+      if (decision.reason !== 'disabled') this.deps.log.debug(`reaction '${reaction.name}' skipped for ${record.event}: ${decision.msg}`, { event_id: record.id });
     }
   };
 

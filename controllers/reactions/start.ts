@@ -18,7 +18,7 @@ export async function startReactions(opts: {
   os: OsPort;
   clock: Clock;
   events: EventBus;
-  log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
+  log: { debug(msg: string, fields?: Record<string, unknown>): void; info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
   file?: string;
   watch?: boolean;
 }): Promise<{ reactor: Reactor; close(): Promise<void> }> {

@@ -36,7 +36,7 @@ function harness() {
   const reached = async (n: number) => {
     while (os.hookRuns.length < n) await new Promise<void>((r) => started.push(r));
   };
-  const log = { info: () => undefined, warn: () => undefined };
+  const log = { debug: () => undefined, info: () => undefined, warn: () => undefined };
   const reactor = new Reactor({ os, events: bus, clock, root, logDir: join(root, 'logs'), baseEnv: { PATH: '/usr/bin', SVC_ROOT: '/elsewhere' }, file: join(root, 'conf', 'reactions.toml'), log });
   bus.subscribe(reactor.onEvent);
   const settle = () => reactor.idle();
