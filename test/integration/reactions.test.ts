@@ -72,7 +72,7 @@ test('a real script runs on process_fatal with the event in its environment and 
   assert.equal(created.status, 201);
   const id = created.body.id as string;
   await eventually(() => existsSync(out('fatal.marker')), 15_000, 'the marker file');
-  const fatal = (await events('process_fatal'))[0];
+  const fatal = await eventually(async () => (await events('process_fatal'))[0], 5000, 'process_fatal recorded');
   const env = Object.fromEntries((read(out('env.txt')) ?? '').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
   assert.equal(env.SVC_EVENT, 'process_fatal');
   assert.equal(env.SVC_PROGRAM_ID, id);
@@ -123,8 +123,8 @@ test('a hanging script is killed at its timeout, its whole process group with it
   const leader = Number(read(out('hang.pid')));
   const child = Number(read(out('hang-child.pid')));
   await eventually(() => !pidAlive(leader) && !pidAlive(child), 5000, 'the script and its child gone');
-  const failed = (await events('reaction_failed')).find((e) => e.msg.startsWith("reaction 'hang' (test run)"));
-  assert.ok(failed, 'reaction_failed recorded');
+  // The history writer flushes in the background: the record is there within milliseconds.
+  const failed = await eventually(async () => (await events('reaction_failed')).find((e) => e.msg.startsWith("reaction 'hang' (test run)")), 5000, 'reaction_failed recorded');
   assert.match(failed.msg, /killed after timeout_secs 1/);
   assert.equal(failed.program_id, null);
 });
