@@ -14,6 +14,7 @@ import type { ErrorLogger } from './errors.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import type { LogSocket } from './ws/log-socket.js';
 import type { NotifyService } from '../plugins/notify/service.js';
+import type { ReactionsPort } from '../state/reactions-view.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
@@ -45,4 +46,6 @@ export interface ApiDeps {
   notify?: NotifyService;
   /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */
   logSocket?: Pick<LogSocket, 'route'>;
+  /** Event reactions (controllers/reactions); without it the reaction routes answer 503. */
+  reactions?: ReactionsPort;
 }

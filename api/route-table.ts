@@ -35,6 +35,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/system/storage': 'read',
   'GET /api/v1/system/license': 'read',
   'GET /api/v1/system/plugins': 'read',
+  'GET /api/v1/system/reactions': 'read',
   'GET /api/v1/ota': 'read',
   'GET /api/v1/programs/:id/ota': 'read',
   'GET /api/v1/watch': 'read',
@@ -51,6 +52,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/v1/programs/:id/ota/rollback': 'program.control',
   // A batch Remove also needs program.remove: checked by the route once the body is read.
   'POST /api/v1/programs/batch': 'program.control',
+  // Runs a local script now (docs/reactions.md): an operator's incident tool, like a restart.
+  'POST /api/v1/system/reactions/:name/test': 'reaction.test',
   'PUT /api/v1/programs/:id': 'program.update',
   'DELETE /api/v1/programs/:id': 'program.remove',
   'DELETE /api/v1/system/storage/quarantine/:id': 'program.remove',

@@ -7,6 +7,7 @@ import { createApp } from '../api/app.js';
 import { applyHttpLimits, httpServerOptions } from '../api/http-limits.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { stackMetrics } from '../api/metrics/stack-metrics.js';
+import { reactionMetrics } from '../api/metrics/reaction-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
 import type { PluginRuntime } from '../plugins/boot/runtime.js';
@@ -23,6 +24,7 @@ import { OtaController } from '../controllers/ota/controller.js';
 import { realOtaPorts } from '../controllers/ota/real-ports.js';
 import type { OtaRecord } from '../controllers/ota/record.js';
 import { ProcessController } from '../controllers/process/controller.js';
+import { startReactions } from '../controllers/reactions/start.js';
 import { allLivePids, signalOwner } from '../controllers/program-controller.js';
 import { logPaths } from '../log-files/paths.js';
 import { LogRotator } from '../log-files/rotation.js';
@@ -167,16 +169,24 @@ export class Daemon {
     this.cleanups.push(() => manager.stop());
     if (boot.adopted.size > 0) log.info('re-adopted running programs', { count: boot.adopted.size });
 
+    // Event reactions (docs/reactions.md): subscribed before system_startup, so it can trigger one.
+    const reactions = await startReactions({ root: config.root, logDir: config.storage.log_dir, os, clock, events, log });
+    this.cleanups.push(() => reactions.close());
+
     const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), intervalMs: config.supervisor.sample_interval_secs * 1000, onError: warnOf('usage sampling failed') });
     sampler.start();
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({
       clock,
       // svcd.log too: the daemon's own log must not be what fills the log disk.
-      files: () => [join(config.storage.log_dir, 'svcd.log'), ...[...allLivePids(runners).keys()].flatMap((id) => {
-        const r = store.get(id);
-        return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
-      })],
+      files: () => [
+        join(config.storage.log_dir, 'svcd.log'),
+        ...[...allLivePids(runners).keys()].flatMap((id) => {
+          const r = store.get(id);
+          return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
+        }),
+        ...reactions.reactor.logFiles(),
+      ],
       maxBytes: config.storage.log_max_bytes,
       keep: config.storage.log_keep,
       intervalMs: 10_000,
@@ -192,6 +202,7 @@ export class Daemon {
     stats.start();
     this.cleanups.push(() => stats.stop());
     const metrics = createDaemonMetrics({ store, observed, clock, loops: () => manager.stats(), eventWriter: () => eventLog.writerStats() });
+    metrics.metrics.add(reactionMetrics(() => ({ stats: reactions.reactor.stats(), loadFailed: reactions.reactor.loadFailed() })));
     this.cleanups.push(() => metrics.close());
     if (this.notify) metrics.metrics.add(notifyMetrics(this.notify));
 
@@ -205,7 +216,7 @@ export class Daemon {
     metrics.metrics.add(stackMetrics({ files: stacks.status, git: () => gitops.sync.status(), now: () => clock.now() }));
     this.cleanups.push(() => gitops.stop());
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
     const app = createApp(deps);
     await this.listen(app);
   }

@@ -10,6 +10,7 @@ export type Permission =
   | 'read' // list, detail, logs, events, stack, stats, license, metrics, the log stream
   | 'program.create'
   | 'program.control' // start, stop, restart, signal (one program or a batch)
+  | 'reaction.test' // run an event reaction now with a synthetic event
   | 'program.update'
   | 'program.remove'
   | 'stack.apply'
@@ -29,6 +30,7 @@ export const MINIMUM_ROLE: Record<Exclude<Permission, 'public'>, Role> = {
   'program.create': 'operator',
   'program.control': 'operator',
   'notify.manage': 'operator',
+  'reaction.test': 'operator',
   'program.update': 'admin',
   'program.remove': 'admin',
   'stack.apply': 'admin',

@@ -5,6 +5,7 @@ import { securityPaths } from './security-paths.js';
 import { notifyPaths } from './notify-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 import { eventRecordSchema, morePaths } from './more-paths.js';
+import { reactionPaths } from './reaction-paths.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -99,6 +100,7 @@ export function openApiDocument(version: string): Json {
         ),
       },
       ...otaPaths,
+      ...reactionPaths,
       '/api/v1/system/shutdown': { post: op('Stop every program, then svcd exits', 'system', { 202: json({ type: 'object', properties: { status: { const: 'shutting_down' }, message: { type: 'string' } } }, 'Accepted') }) },
       '/api/v1/system/stats': { get: op('Host cpu and memory, refreshed about every 3 s', 'system', { 200: json(ref('SystemStats')) }, {}, { 503: 'Not sampled yet' }) },
       '/api/v1/system/storage': { get: op('Health of the state store and the event history: writable, held writes, quarantined records, damage found at start', 'system', { 200: json(ref('Storage')) }) },

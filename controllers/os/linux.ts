@@ -21,12 +21,20 @@ export class LinuxOs implements OsPort {
     return new Promise((resolve, reject) => {
       let out: number | undefined;
       let err: number | undefined;
+      let input: number | undefined;
       try {
         out = openLog(spec.stdoutPath);
         err = spec.stderrPath === spec.stdoutPath ? out : openLog(spec.stderrPath);
       } catch (error) {
         closeFds(out, err);
         reject(new Error(`cannot open log file: ${(error as Error).message}`));
+        return;
+      }
+      try {
+        if (spec.stdinPath) input = openSync(spec.stdinPath, 'r');
+      } catch (error) {
+        closeFds(out, err);
+        reject(new Error(`cannot open stdin file: ${(error as Error).message}`));
         return;
       }
       let child: ChildProcess;
@@ -37,7 +45,7 @@ export class LinuxOs implements OsPort {
           uid: spec.uid,
           gid: spec.gid,
           detached: true, // own session and process group: signals reach children; survives a daemon crash
-          stdio: ['ignore', out, err],
+          stdio: [input ?? 'ignore', out, err],
         });
       } catch (error) {
         // Bad arguments (a NUL byte) and some errnos (ENOTDIR) throw here, not as an 'error' event.
@@ -45,6 +53,7 @@ export class LinuxOs implements OsPort {
         return;
       } finally {
         closeFds(out, err); // the child has its own copies; ours are closed on every path
+        if (input !== undefined) closeSync(input);
       }
       child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {

@@ -13,6 +13,8 @@ export interface SpawnSpec {
   /** Files opened O_APPEND and handed to the child as fd 1 and 2. */
   stdoutPath: string;
   stderrPath: string;
+  /** A file opened read-only as fd 0 (a reaction's event record); absent: /dev/null. */
+  stdinPath?: string;
   /**
    * Who the process belongs to (the program id). The spawner keeps it with the child, so a
    * daemon that died before recording the pid still learns whose process it is (`recover`).

@@ -7,7 +7,8 @@ import type { ProcessRole } from './port.js';
 export function roleOf(env: Record<string, string | undefined>, root: string): { programId: string; role: ProcessRole; cronSlot?: string } | null {
   const programId = env.SVC_PROGRAM_ID;
   if (!programId || env.SVC_ROOT !== root) return null;
-  if (env.SVC_HOOK) return { programId, role: 'hook' };
+  // A reaction run (controllers/reactions) is a side process like a hook: never adopted.
+  if (env.SVC_HOOK || env.SVC_REACTION) return { programId, role: 'hook' };
   if (env.SVC_PROBE) return { programId, role: 'probe' };
   if (env.SVC_CRON_SLOT) return { programId, role: 'cron', cronSlot: env.SVC_CRON_SLOT };
   return { programId, role: 'program' };

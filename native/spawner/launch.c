@@ -276,7 +276,7 @@ const char *stage_name(int stage) {
       [STAGE_STDERR] = "stderr log file", [STAGE_PIPE] = "pipe", [STAGE_CLONE] = "clone",
       [STAGE_SETSID] = "setsid", [STAGE_DUP] = "dup2", [STAGE_CHDIR] = "chdir",
       [STAGE_SETGROUPS] = "setgroups", [STAGE_SETGID] = "setgid", [STAGE_SETUID] = "setuid",
-      [STAGE_EXEC] = "exec", [STAGE_CGROUP] = "cgroup",
+      [STAGE_EXEC] = "exec", [STAGE_CGROUP] = "cgroup", [STAGE_STDIN] = "stdin file",
   };
   if (stage >= 0 && (size_t)stage < sizeof names / sizeof names[0] && names[stage]) return names[stage];
   return "spawn";

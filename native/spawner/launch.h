@@ -31,6 +31,7 @@ enum launch_stage {
   STAGE_SETUID = 11,
   STAGE_EXEC = 12,
   STAGE_CGROUP = 13,
+  STAGE_STDIN = 14, /* opening the file given as stdin */
 };
 
 enum launch_method { METHOD_FORK, METHOD_CLONE, METHOD_POSIX_SPAWN };

@@ -33,7 +33,7 @@ static void strv_push(struct strv *s, char *str) {
 struct spawn_req {
   struct strv argv; /* argv[0] is the file as given */
   struct strv env;
-  char *cwd, *out, *err, *tag;
+  char *cwd, *in, *out, *err, *tag;
   uint32_t flags;
   int set_uid, set_gid;
   uint32_t uid, gid;
@@ -43,6 +43,7 @@ static void req_free(struct spawn_req *r) {
   free_strv(r->argv.v);
   free_strv(r->env.v);
   free(r->cwd);
+  free(r->in);
   free(r->out);
   free(r->err);
   free(r->tag);
@@ -76,6 +77,7 @@ static int parse(struct buf *out, uint32_t seq, const uint8_t *body, size_t len,
     switch (f.key) {
       case F_FILE: rc = take_str(out, seq, &f, &file); break;
       case F_CWD: rc = take_str(out, seq, &f, &r->cwd); break;
+      case F_STDIN: rc = take_str(out, seq, &f, &r->in); break;
       case F_STDOUT: rc = take_str(out, seq, &f, &r->out); break;
       case F_STDERR: rc = take_str(out, seq, &f, &r->err); break;
       case F_TAG: rc = take_str(out, seq, &f, &r->tag); break;
@@ -159,10 +161,15 @@ static uint64_t now_ms(void) {
   return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Opens fds 1 and 2 for the child (fds[1], fds[2]): log files or a capture pipe; -1 = /dev/null. */
+/* Opens fds 0, 1 and 2 for the child: the stdin file (read-only), log files or a capture pipe;
+ * -1 = /dev/null. */
 static int open_outputs(struct buf *out, uint32_t seq, const struct spawn_req *r, int fds[3], int *capture) {
   fds[0] = fds[1] = fds[2] = -1;
   *capture = -1;
+  if (r->in && (fds[0] = open(r->in, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+    reply_error(out, seq, errno, STAGE_STDIN, "%s: %s", r->in, strerror(errno));
+    return -1;
+  }
   if (r->flags & SPAWN_CAPTURE) {
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) {
@@ -186,6 +193,7 @@ static int open_outputs(struct buf *out, uint32_t seq, const struct spawn_req *r
 }
 
 static void close_outputs(int fds[3]) {
+  if (fds[0] >= 0) close(fds[0]);
   if (fds[1] >= 0) close(fds[1]);
   if (fds[2] >= 0 && fds[2] != fds[1]) close(fds[2]);
 }
@@ -204,7 +212,7 @@ void handle_spawn(struct buf *out, uint32_t seq, const uint8_t *body, size_t len
   paths = exec_candidates(r.argv.v[0], r.env.v);
   struct launch l = {
       .argv = r.argv.v, .envp = r.env.v, .paths = paths, .cwd = r.cwd,
-      .fd0 = S.nullfd, .fd1 = fds[1] >= 0 ? fds[1] : S.nullfd, .fd2 = fds[2] >= 0 ? fds[2] : S.nullfd,
+      .fd0 = fds[0] >= 0 ? fds[0] : S.nullfd, .fd1 = fds[1] >= 0 ? fds[1] : S.nullfd, .fd2 = fds[2] >= 0 ? fds[2] : S.nullfd,
       .set_uid = r.set_uid, .set_gid = r.set_gid, .uid = r.uid, .gid = r.gid,
       .errfd = S.method == METHOD_FORK ? S.errpipe[1] : -1,
   };

@@ -54,6 +54,7 @@ enum field_key {
   F_VERSION = 26,
   F_LIVE = 27,
   F_HELD = 28,
+  F_STDIN = 29,
 };
 
 /* SPAWN flags */

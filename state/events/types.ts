@@ -29,6 +29,10 @@ export const EVENT_TYPES = [
   'notify_sent',
   /** Notify plugin: a message could not be delivered (after its retries) or was dropped. */
   'notify_failed',
+  /** svc additions: event reactions (controllers/reactions, docs/reactions.md); never trigger reactions. */
+  'reaction_started',
+  'reaction_finished',
+  'reaction_failed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -144,7 +144,7 @@ describe('observability with auth_secret and enable_docs', () => {
     const result = await new Validator().validate(res.body);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
     assert.deepEqual(res.body.components.schemas.ProgramCreate.required, ['name', 'command']);
-    for (const path of ['/health', '/api/v1/programs', '/api/v1/programs/{id}', '/api/v1/programs/{id}/logs', '/api/v1/programs/batch', '/api/v1/system/stats', '/api/v1/system/shutdown', '/metrics', '/ws']) {
+    for (const path of ['/health', '/api/v1/programs', '/api/v1/programs/{id}', '/api/v1/programs/{id}/logs', '/api/v1/programs/batch', '/api/v1/system/stats', '/api/v1/system/shutdown', '/api/v1/system/reactions', '/api/v1/system/reactions/{name}/test', '/metrics', '/ws']) {
       assert.ok(res.body.paths[path], path);
     }
     const page = await fetch(`${d.url}/api/docs`);

@@ -41,6 +41,7 @@ export function spawnFields(spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> &
   ];
   for (const a of spec.args) fields.push([Field.ARG, a]);
   for (const [k, v] of Object.entries(spec.env)) fields.push([Field.ENV, `${k}=${v}`]);
+  if (spec.stdinPath) fields.push([Field.STDIN, spec.stdinPath]);
   if (!capture && spec.stdoutPath) fields.push([Field.STDOUT, spec.stdoutPath]);
   if (!capture && spec.stderrPath) fields.push([Field.STDERR, spec.stderrPath]);
   if (spec.uid !== undefined) fields.push([Field.UID, { u32: spec.uid }]);
@@ -50,7 +51,7 @@ export function spawnFields(spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> &
 }
 
 // native/spawner/launch.h enum launch_stage
-const STAGE = { REQUEST: 1, STDOUT: 2, STDERR: 3, CHDIR: 8, SETGID: 10, SETUID: 11, EXEC: 12 } as const;
+const STAGE = { REQUEST: 1, STDOUT: 2, STDERR: 3, CHDIR: 8, SETGID: 10, SETUID: 11, EXEC: 12, STDIN: 14 } as const;
 
 /** The same wording as LinuxOs for the same failures, and the failing step where Node cannot tell. */
 export function describeSpawnFailure(spec: { file: string; cwd: string }, err: SpawnerRequestError): string {
@@ -66,6 +67,8 @@ export function describeSpawnFailure(spec: { file: string; cwd: string }, err: S
     case STAGE.STDOUT:
     case STAGE.STDERR:
       return `cannot open log file: ${err.message}`;
+    case STAGE.STDIN:
+      return `cannot open stdin file: ${err.message}`;
     case STAGE.SETUID:
     case STAGE.SETGID:
       return `cannot switch user or group: ${err.message}`;

@@ -48,6 +48,7 @@ export const Field = {
   VERSION: 26,
   LIVE: 27,
   HELD: 28,
+  STDIN: 29,
 } as const;
 
 export const SpawnFlag = { KILL_GROUP_ON_EXIT: 1, CAPTURE: 2 } as const;

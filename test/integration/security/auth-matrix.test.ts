@@ -66,6 +66,8 @@ function recipes(): Record<string, Recipe> {
     'GET /api/v1/watch': { path: '/api/v1/watch', ok: [200] },
     'GET /api/v1/system/license': { path: '/api/v1/system/license', ok: [200] },
     'GET /api/v1/system/plugins': { path: '/api/v1/system/plugins', ok: [200] },
+    'GET /api/v1/system/reactions': { path: '/api/v1/system/reactions', ok: [200] },
+    'POST /api/v1/system/reactions/:name/test': { path: '/api/v1/system/reactions/no-such-reaction/test', ok: [404] },
     'POST /api/v1/programs': { path: '/api/v1/programs', body: {}, ok: [400] },
     'POST /api/v1/programs/:id/start': { path: `${missing}/start`, ok: [404] },
     'POST /api/v1/programs/:id/stop': { path: `${missing}/stop`, ok: [404] },

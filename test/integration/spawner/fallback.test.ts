@@ -3,7 +3,7 @@
 // a spawn throws synchronously (issue 25 #10), and captures like the spawner does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
 import { LinuxOs } from '../../../controllers/os/linux.js';
 
@@ -48,6 +48,24 @@ test('LinuxOs: a spawn that throws synchronously (a NUL byte) leaks no descripto
     const captured = await os.capture({ file: 'sh', args: ['-c', 'echo out; echo err >&2; exit 2'], cwd: root, env: { PATH: '/usr/bin:/bin' } }, 5000);
     assert.deepEqual([captured.code, captured.output.split('\n').sort().join(' ').trim()], [2, 'err out']);
     assert.match((await os.capture({ file: 'sh', args: ['\0'], cwd: root, env: {} }, 1000)).error ?? '', /null bytes/);
+  } finally {
+    await os.close();
+    removeRoot(root);
+  }
+});
+
+test('LinuxOs: stdinPath is the child\'s fd 0; a missing file fails the spawn; no descriptor leaks', async () => {
+  const os = new LinuxOs();
+  const root = tempRoot();
+  try {
+    writeFileSync(`${root}/in.json`, '{"event":"process_fatal"}\n');
+    const spec = { file: 'sh', args: ['-c', 'cat'], cwd: root, env: { PATH: '/usr/bin:/bin' }, stdoutPath: `${root}/o`, stderrPath: `${root}/e`, stdinPath: `${root}/in.json` };
+    const before = ownFds();
+    assert.equal((await os.runToCompletion(spec, 5000)).code, 0);
+    assert.equal(readFileSync(`${root}/o`, 'utf8'), '{"event":"process_fatal"}\n');
+    assert.match((await os.runToCompletion({ ...spec, stdinPath: `${root}/missing` }, 5000)).error ?? '', /^cannot open stdin file: /);
+    await assert.rejects(os.spawn({ ...spec, args: ['a\0b'] }, () => undefined), /args\[0\]: must not contain a NUL byte/);
+    assert.equal(ownFds(), before);
   } finally {
     await os.close();
     removeRoot(root);

@@ -110,6 +110,19 @@ test('runToCompletion kills the group at the timeout; capture returns output and
   assert.match(missing.error ?? '', /^command not found: no-such-probe/);
 });
 
+test('stdinPath: the file is the child\'s fd 0 (read-only); a missing one fails the spawn with the step named', async () => {
+  const input = join(paths.root, 'stdin.json');
+  writeFileSync(input, '{"event":"process_fatal"}\n');
+  const out = join(paths.root, 'logs', 'stdin.out');
+  const r = await os.runToCompletion(spec('sh', ['-c', 'cat; echo x >&0 || echo not-writable'], { stdinPath: input, stdoutPath: out, stderrPath: join(paths.root, 'logs', 'stdin.err') }), 5000);
+  assert.equal(r.code, 0);
+  assert.equal(readFileSync(out, 'utf8'), '{"event":"process_fatal"}\nnot-writable\n');
+  const none = await os.runToCompletion(spec('sh', ['-c', 'cat'], { stdinPath: join(paths.root, 'missing.json') }), 5000);
+  assert.match(none.error ?? '', /^cannot open stdin file: .*missing\.json/);
+  const empty = await os.runToCompletion(spec('sh', ['-c', 'test -z "$(cat)"']), 5000);
+  assert.equal(empty.code, 0, 'without stdinPath fd 0 is /dev/null');
+});
+
 test('spawn failures read as LinuxOs\'s, with the failing step', async () => {
   await assert.rejects(os.spawn(spec('no-such-program', []), () => undefined), /^Error: command not found: no-such-program \(cwd /);
   await assert.rejects(os.spawn(spec('sh', [], { cwd: join(paths.root, 'missing') }), () => undefined), /cwd .*missing does not exist/);

@@ -11,6 +11,7 @@ import { registerList } from './list.js';
 import { registerLogin } from './login.js';
 import { registerLogs } from './logs.js';
 import { registerOta } from './ota.js';
+import { registerReactions } from './reactions.js';
 import { registerStack } from './stack.js';
 import { registerGitops } from './gitops.js';
 import { registerStorage } from './storage.js';
@@ -37,6 +38,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerImport(program, ctx);
   registerOta(program, ctx);
   registerStorage(program, ctx);
+  registerReactions(program, ctx);
   registerUi(program, ctx);
   registerToken(program, ctx);
   registerAuth(program, ctx);

@@ -7,6 +7,8 @@ import { useFeed, useLoad } from '../app/hooks.js';
 import { Dialog } from '../components/Dialog.js';
 import { GitSourcesCard } from '../components/GitSourcesCard.js';
 import { StorageCard, type Storage } from '../components/StorageCard.js';
+import { ReactionsCard } from '../components/ReactionsCard.js';
+import type { ReactionsStatus, RunRecord } from '../../../state/reactions-view.js';
 import { bytes, dateTime, duration, percent } from '../logic/format.js';
 import { roleAtLeast } from '../logic/panels.js';
 import { statusTone } from '../logic/status.js';
@@ -30,6 +32,17 @@ export function SystemPage() {
   const license = useLoad(() => optional(http.get<LicenseInfo>('/api/v1/system/license')), 'license');
   const stackDir = useLoad(() => http.get<StackStatusBody>('/api/v1/stack/status'), 'stack-status', 10_000);
   const storage = useLoad(() => http.get<Storage>('/api/v1/system/storage'), 'storage', 5000);
+  const reactions = useLoad(() => http.get<ReactionsStatus>('/api/v1/system/reactions'), 'reactions', 5000);
+  const [testing, setTesting] = useState<string | null>(null);
+  const [tested, setTested] = useState<string | null>(null);
+  const testReaction = (name: string) => {
+    setTesting(name);
+    setTested(null);
+    http.send<RunRecord>('POST', `/api/v1/system/reactions/${encodeURIComponent(name)}/test`).then(
+      (r) => setTested(`reaction '${name}' ${r.msg}`),
+      (err: unknown) => setTested(errorText(err)),
+    ).finally(() => setTesting(null));
+  };
   const [confirm, setConfirm] = useState(false);
   const [shutdown, setShutdown] = useState<string | null>(null);
   const s = stats.data;
@@ -85,6 +98,11 @@ export function SystemPage() {
         <article className="card">
           <h2>Storage</h2>
           <StorageCard storage={storage.data} error={storage.error ? errorText(storage.error) : null} />
+        </article>
+        <article className="card">
+          <h2>Event reactions</h2>
+          <ReactionsCard status={reactions.data} error={reactions.error ? errorText(reactions.error) : null} onTest={roleAtLeast(role, 'operator') ? testReaction : undefined} testing={testing} />
+          {tested && <p role="status" className="small">{tested}</p>}
         </article>
         <article className="card">
           <h2>Watched stacks</h2>
