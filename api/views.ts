@@ -1,5 +1,6 @@
 import type { ObservedProgram } from '../state/observed.js';
 import { runIntent, type BootContext } from '../state/boot.js';
+import { describeIsolation } from '../state/isolation.js';
 import type { ProgramRecord } from '../state/program.js';
 
 /** The list item (spec: Program summary), plus restart count and start time for the CLI/TUI. */
@@ -40,6 +41,8 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
       ...(o.cron ? { cron: o.cron } : {}),
       // Programs with an artifact (docs/ota.md): phase, checksums, last result.
       ...(o.ota ? { ota: o.ota } : {}),
+      // Programs with resource_limits (docs/isolation.md): enforced, or why not.
+      ...(o.isolation ? { isolation: { ...o.isolation, status: describeIsolation(o.isolation) } } : {}),
     },
     revision: record.revision,
     created_at: record.created_at,

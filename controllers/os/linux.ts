@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Recovered, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { captureWithChildProcess } from './linux-capture.js';
 import { parseEnviron, roleOf } from './process-role.js';
@@ -15,8 +16,15 @@ export class LinuxOs implements OsPort {
   private readonly adopted = new Map<number, { handle: ProcessHandle; onExit: (exit: ExitInfo) => void }>();
   private adoptedTimer: NodeJS.Timeout | null = null;
 
-  spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
+  spawn(original: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     return new Promise((resolve, reject) => {
+      let spec: SpawnSpec;
+      try {
+        spec = throughCgroupExec(original);
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
       let out: number | undefined;
       let err: number | undefined;
       try {
@@ -44,7 +52,7 @@ export class LinuxOs implements OsPort {
       } finally {
         closeFds(out, err);
       }
-      child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
+      child.once('error', (error) => reject(new Error(describeSpawnError(original, error))));
       child.once('spawn', () => {
         const pid = child.pid as number;
         child.unref();
@@ -181,6 +189,20 @@ export class LinuxOs implements OsPort {
   uid(): number {
     return process.getuid?.() ?? -1;
   }
+}
+
+/** dist/native/svc-cgroup-exec, built by `npm run build` from native/cgroup-exec. */
+export const CGROUP_EXEC = fileURLToPath(new URL('../../native/svc-cgroup-exec', import.meta.url));
+
+/**
+ * Node cannot run code between fork and exec, so a process with a cgroup is started through
+ * svc-cgroup-exec, which joins the cgroup and then execs the program (no escape window). A
+ * failure to join ends it with status 127 and a line in its stderr log.
+ */
+function throughCgroupExec(spec: SpawnSpec): SpawnSpec {
+  if (!spec.cgroup) return spec;
+  if (!existsSync(CGROUP_EXEC)) throw new Error(`cannot join cgroup ${spec.cgroup}: ${CGROUP_EXEC} is missing (run npm run build)`);
+  return { ...spec, file: CGROUP_EXEC, args: [spec.cgroup, spec.file, ...spec.args] };
 }
 
 function openLog(path: string): number {
