@@ -148,10 +148,14 @@ export class IsolationController {
     const host = this.deps.host;
     if (!id || !group || 'reason' in host) return exit;
     group.members.delete(handle.pid);
-    this.deps.wake(id);
-    if (exit.signal !== 9) return exit;
-    // Read now, before the cgroup goes: a SIGKILL with a new oom_kill count was the OOM killer.
-    const kills = this.readCounters(host.fs, group.dir).oom_kill;
+    const seen = exit.signal === 9 ? this.oomNote(id, host.fs, group, exit) : exit;
+    this.deps.wake(id); // last: the pass it starts may remove the cgroup
+    return seen;
+  }
+
+  /** Read before the cgroup goes: a SIGKILL with a new oom_kill count was the OOM killer. */
+  private oomNote(id: string, fs: CgroupFs, group: Group, exit: ExitInfo): ExitInfo {
+    const kills = this.readCounters(fs, group.dir).oom_kill;
     if (kills <= group.notedOomKills) return exit;
     group.notedOomKills = kills;
     const limit = limitsOf(this.deps.store.get(id)?.config)?.memory_limit;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { publicKeyLine } from '../../plugins/license/keys.js';
 import { issueLicense, type IssueRequest } from '../../plugins/license/issue.js';
 import { writeConfig } from './daemon.js';
-import { SECURITY_SO } from './native.js';
+import { ISOLATION_SO, SECURITY_SO } from './native.js';
 
 /** A signing key made for one test, and the trusted-keys line for it. */
 export interface TestSigner {
@@ -45,9 +45,13 @@ export function licensedRoot(root: string, signer: TestSigner, opts: { key?: str
   return config;
 }
 
-/** Copies the built security.so into <root>/plugins/ under each name given (`security` normally). */
+/**
+ * Copies built plugins into <root>/plugins/: `isolation` is the real isolation.so; any other
+ * name gets the built security.so under that name (`security` normally; other names make a
+ * library that is refused for its name).
+ */
 export function installPlugins(root: string, names: string[]): void {
   if (names.length === 0) return;
   mkdirSync(join(root, 'plugins'), { recursive: true });
-  for (const name of names) copyFileSync(SECURITY_SO, join(root, 'plugins', `${name}.so`));
+  for (const name of names) copyFileSync(name === 'isolation' ? ISOLATION_SO : SECURITY_SO, join(root, 'plugins', `${name}.so`));
 }
