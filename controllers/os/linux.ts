@@ -18,11 +18,9 @@ export class LinuxOs implements OsPort {
 
   spawn(original: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     return new Promise((resolve, reject) => {
-      let spec: SpawnSpec;
-      try {
-        spec = throughCgroupExec(original);
-      } catch (error) {
-        reject(error as Error);
+      const spec = throughCgroupExec(original);
+      if (spec instanceof Error) {
+        reject(spec);
         return;
       }
       let out: number | undefined;
@@ -199,9 +197,9 @@ export const CGROUP_EXEC = fileURLToPath(new URL('../../native/svc-cgroup-exec',
  * svc-cgroup-exec, which joins the cgroup and then execs the program (no escape window). A
  * failure to join ends it with status 127 and a line in its stderr log.
  */
-function throughCgroupExec(spec: SpawnSpec): SpawnSpec {
+function throughCgroupExec(spec: SpawnSpec): SpawnSpec | Error {
   if (!spec.cgroup) return spec;
-  if (!existsSync(CGROUP_EXEC)) throw new Error(`cannot join cgroup ${spec.cgroup}: ${CGROUP_EXEC} is missing (run npm run build)`);
+  if (!existsSync(CGROUP_EXEC)) return new Error(`cannot join cgroup ${spec.cgroup}: ${CGROUP_EXEC} is missing (run npm run build)`);
   return { ...spec, file: CGROUP_EXEC, args: [spec.cgroup, spec.file, ...spec.args] };
 }
 

@@ -28,7 +28,7 @@ let observed: ObservedRegistry;
 let fake: FakeOs;
 
 function record(limits: ProgramRecord['config']['resource_limits'], extra: Partial<ProgramRecord['config']> = {}): void {
-  records.set(ID, { id: ID, config: { name: 'web', command: 'app', ...(limits ? { resource_limits: limits } : {}), ...extra }, intent: { run: 'running', start_seq: 0, restart_seq: 0, force: false }, revision: 1, created_at: 0, updated_at: 0 } as ProgramRecord);
+  records.set(ID, { id: ID, config: { name: 'web', command: 'app', ...(limits ? { resource_limits: limits } : {}), ...extra }, intent: { run: 'running', start_seq: 0, restart_seq: 0, force: false }, revision: 1, created_at: 0, updated_at: 0 });
   observed.update(ID, {});
 }
 
@@ -82,7 +82,7 @@ test('programs without limits, hooks and probes are started as they are', async 
   assert.equal(fake.processes.get((await os.spawn(spec(), () => undefined)).pid)!.spec.cgroup, undefined);
   record({ memory_limit: 10_000_000 });
   await os.runToCompletion(spec({ SVC_HOOK: 'pre_start' }), 1000);
-  assert.equal(fake.hookRuns[0]!.cgroup, undefined);
+  assert.equal(fake.hookRuns[0].cgroup, undefined);
   assert.equal(existsSync(join(parent, ID)), false);
   const cron = await os.spawn(spec({ SVC_CRON_SLOT: '2026-01-01T00:00:00Z' }), () => undefined);
   assert.equal(fake.processes.get(cron.pid)!.spec.cgroup, join(parent, ID), 'a cron run is limited too');
@@ -118,10 +118,10 @@ test('memory.events: pressure at most once a minute, each OOM kill recorded, the
   assert.deepEqual(events.map((e) => [e.event, e.msg]), [['memory_pressure', 'memory pressure: 3 time(s) at memory.max (memory_limit 64000000 bytes)']]);
   clock.advance(60_000);
   await ctl.reconcile(ID);
-  assert.equal(events[1]!.msg, 'memory pressure: 4 time(s) at memory.max (memory_limit 64000000 bytes)', 'the counts held back');
+  assert.equal(events[1].msg, 'memory pressure: 4 time(s) at memory.max (memory_limit 64000000 bytes)', 'the counts held back');
   writeFileSync(join(parent, ID, 'memory.events'), 'high 0\nmax 7\noom 1\noom_kill 1\n');
   fake.exit(handle.pid, null, 9);
-  assert.equal(exits[0]!.note, 'OOM-killed: the cgroup reached its memory_limit of 64000000 bytes');
+  assert.equal(exits[0].note, 'OOM-killed: the cgroup reached its memory_limit of 64000000 bytes');
   await ctl.reconcile(ID);
   const oom = events.find((e) => e.event === 'memory_oom_kill')!;
   assert.equal(oom.signal, 9);
@@ -135,7 +135,7 @@ test('a SIGKILL without a new oom_kill is a plain kill', async () => {
   const exits: ExitInfo[] = [];
   const handle = await os.spawn(spec(), (e) => exits.push(e));
   fake.exit(handle.pid, null, 9);
-  assert.equal(exits[0]!.note, undefined);
+  assert.equal(exits[0].note, undefined);
 });
 
 test('the cgroup stays while a process remains or a spawn is under way, and is removed after', async () => {
