@@ -71,6 +71,17 @@ export class IsolationController {
     }
   }
 
+  /** At daemon shutdown: the cgroups whose processes have all gone are removed now, not at the next start. */
+  async close(): Promise<void> {
+    const host = this.deps.host;
+    if ('reason' in host) return;
+    for (const [id, group] of [...this.groups]) {
+      if (this.alive(id, group)) continue;
+      this.followMemoryEvents(id, host.fs, group, limitsOf(this.deps.store.get(id)?.config), this.deps.store.get(id)?.config.name ?? null);
+      this.removeGroup(id, host.fs, group, undefined);
+    }
+  }
+
   /** The spawn decorator: programs and cron runs of programs with limits start inside their cgroup. */
   readonly hooks: SpawnHooks = {
     decorate: (spec) => this.decorate(spec),

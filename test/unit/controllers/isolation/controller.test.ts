@@ -183,3 +183,14 @@ test('after a daemon restart the cgroups of re-adopted programs are taken over: 
   assert.equal(existsSync(join(parent, ID)), false);
   assert.ok(existsSync(join(parent, 'not-a-program-of-ours')), 'left alone');
 });
+
+test('at daemon shutdown the cgroups of ended programs are removed; live ones stay', async () => {
+  record({ memory_limit: 64_000_000 });
+  const { ctl, os } = controller();
+  const handle = await os.spawn(spec(), () => undefined);
+  await ctl.close();
+  assert.ok(existsSync(join(parent, ID)), 'still running: kept (it survives a daemon that is only restarting)');
+  fake.exit(handle.pid, 0);
+  await ctl.close();
+  assert.equal(existsSync(join(parent, ID)), false);
+});
