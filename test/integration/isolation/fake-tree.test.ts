@@ -72,6 +72,8 @@ for (const spawner of ['on', 'off'] as const) {
       assert.equal(oom.signal, 9);
       assert.match(oom.msg, /cgroup OOM kill: 1 process\(es\) killed with signal 9 at memory_limit 32000000 bytes/);
       assert.match((await eventually(async () => (await events('memory_pressure'))[0], 10_000, 'memory_pressure')).msg, /4 time\(s\) at memory.max/);
+      const cliEvents = await cli(['events', 'web']);
+      assert.match(cliEvents.stdout, /memory_oom_kill.*cgroup OOM kill/);
     });
 
     test('the cgroup is removed when the process stops', async () => {
