@@ -30,6 +30,8 @@ export interface IsolationDeps {
   warn: (msg: string, fields?: Record<string, unknown>) => void;
   /** How often live cgroups are read (memory.events, usage); default 1000 ms. */
   pollMs?: number;
+  /** The live processes of a program's session (leader first): moved when limits are added to a running program. */
+  sessionOf?: (pid: number) => number[];
 }
 
 const REMOVE_RETRY_MS = 100;
@@ -53,8 +55,9 @@ export class IsolationController {
 
   readonly watches = {
     desired: changedIds,
-    // Re-adopted processes were not started through the hooks: their pid says whether they live.
-    observed: ({ id, prev, next }: ObservedChange): string[] => (this.groups.get(id)?.adopted && prev?.pid !== next?.pid ? [id] : []),
+    // Processes not started through the hooks (re-adopted, or running before limits were added):
+    // their pid says whether they live, or that one now runs that can be moved into a cgroup.
+    observed: ({ id, prev, next }: ObservedChange): string[] => ((this.groups.get(id)?.adopted ?? true) && prev?.pid !== next?.pid ? [id] : []),
   };
 
   initialKeys(): string[] {
@@ -107,7 +110,7 @@ export class IsolationController {
       if (record) this.publish(id, limits ? { enforced: false, reason: host.reason, cgroup: null, oom_kills: 0 } : undefined);
       return;
     }
-    const group = this.groups.get(id);
+    const group = this.groups.get(id) ?? (limits ? this.moveRunning(id, host.fs, limits) : undefined);
     if (!group) {
       if (record) this.publish(id, limits ? { enforced: false, reason: null, cgroup: null, oom_kills: this.observedOoms(id) } : undefined);
       return;
@@ -142,6 +145,29 @@ export class IsolationController {
     }
     group.spawning++;
     return { ...spec, cgroup: dir };
+  }
+
+  /**
+   * Limits added to a program that runs without them: its cgroup is made with the limits and
+   * every process of its session is moved in (children that left the session stay out). Its
+   * end is then followed through the observed pid, like a re-adopted one.
+   */
+  private moveRunning(id: string, fs: CgroupFs, limits: Limits): Group | undefined {
+    const pid = this.deps.observed.get(id).pid;
+    if (pid === null || !this.deps.sessionOf) return undefined;
+    const dir = join((this.deps.host as { parent: string }).parent, id);
+    try {
+      fs.mkdir(dir);
+      const group = newGroup(dir, this.readCounters(fs, dir), true);
+      for (const [file, value] of limitFiles(limits)) fs.write(join(dir, file), value);
+      group.applied = limits;
+      this.track(id, group);
+      for (const member of this.deps.sessionOf(pid)) fs.write(join(dir, 'cgroup.procs'), String(member));
+      return group;
+    } catch (err) {
+      this.deps.warn('resource_limits: a running program could not be moved into its cgroup; the limits apply from its next start', { program_id: id, error: (err as Error).message });
+      return this.groups.get(id);
+    }
   }
 
   private settled(spec: SpawnSpec, handle: ProcessHandle | null): void {

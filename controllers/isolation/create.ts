@@ -5,6 +5,7 @@ import { pluginDir } from '../../plugins/host/discover.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
+import { sessionMembers } from '../os/session-members.js';
 import { IsolationController } from './controller.js';
 import { limitsOf } from './limits.js';
 import { isolationHost } from './setup.js';
@@ -32,5 +33,5 @@ export function createIsolation(deps: {
   } else {
     log.info('resource_limits are enforced with cgroup v2', { cgroup: host.parent });
   }
-  return new IsolationController({ ...deps, host, root: config.root, warn: (msg, fields) => log.warn(msg, fields) });
+  return new IsolationController({ ...deps, host, root: config.root, sessionOf: sessionMembers, warn: (msg, fields) => log.warn(msg, fields) });
 }

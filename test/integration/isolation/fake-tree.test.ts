@@ -76,6 +76,21 @@ for (const spawner of ['on', 'off'] as const) {
       assert.match(cliEvents.stdout, /memory_oom_kill.*cgroup OOM kill/);
     });
 
+    test('limits added to a running program: its cgroup is made and the process moved in, no restart', async () => {
+      const created = await d.request('POST', '/api/v1/programs', { name: 'late', command: process.execPath, args: [fixture('forever.js')] }, auth);
+      const late = created.body.id as string;
+      const pid = await eventually(async () => (await get(`/api/v1/programs/${late}`)).pid as number | null, 10_000, 'late running');
+      assert.equal((await get(`/api/v1/programs/${late}`)).state.isolation, undefined, 'no limits: no verdict');
+      const upd = await cli(['update', 'late', '--set', 'resource_limits.memory_limit=64000000']);
+      assert.equal(upd.code, 0, upd.stderr);
+      await eventually(async () => (await get(`/api/v1/programs/${late}`)).state.isolation?.enforced, 10_000, 'enforced');
+      assert.equal(readTreeFile(tree, 'svc', late, 'memory.max'), '64000000');
+      assert.equal(readTreeFile(tree, 'svc', late, 'cgroup.procs'), String(pid), 'the running process was moved in');
+      assert.equal((await get(`/api/v1/programs/${late}`)).pid, pid);
+      await d.request('DELETE', `/api/v1/programs/${late}`, undefined, auth);
+      await eventually(() => !existsSync(join(tree, 'svc', late)), 10_000, 'removed with the program');
+    });
+
     test('the cgroup is removed when the process stops', async () => {
       await eventually(async () => (await get(`/api/v1/programs/${id}`)).state.isolation?.enforced, 15_000, 'restarted and enforced again');
       assert.ok(existsSync(join(tree, 'svc', id)));

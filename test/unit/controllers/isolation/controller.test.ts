@@ -32,7 +32,7 @@ function record(limits: ProgramRecord['config']['resource_limits'], extra: Parti
   observed.update(ID, {});
 }
 
-function controller(host?: IsolationHost): { ctl: IsolationController; os: OsPort } {
+function controller(host?: IsolationHost, sessionOf?: (pid: number) => number[]): { ctl: IsolationController; os: OsPort } {
   const ctl = new IsolationController({
     store: { get: (id) => records.get(id), list: () => [...records.values()] },
     observed,
@@ -42,6 +42,7 @@ function controller(host?: IsolationHost): { ctl: IsolationController; os: OsPor
     root: ROOT,
     wake: (id) => woken.push(id),
     warn: (msg) => warnings.push(msg),
+    sessionOf,
   });
   return { ctl, os: withSpawnDecorators(fake, [ctl.hooks]) };
 }
@@ -193,4 +194,21 @@ test('at daemon shutdown the cgroups of ended programs are removed; live ones st
   fake.exit(handle.pid, 0);
   await ctl.close();
   assert.equal(existsSync(join(parent, ID)), false);
+});
+
+test('limits added to a program that runs without them: its cgroup is made and its session moved in', async () => {
+  record(undefined);
+  const { ctl, os } = controller(undefined, (pid) => [pid, pid + 1]);
+  const handle = await os.spawn(spec(), () => undefined);
+  assert.equal(fake.processes.get(handle.pid)!.spec.cgroup, undefined);
+  observed.update(ID, { pid: handle.pid });
+  record({ memory_limit: 50_000_000 });
+  observed.update(ID, { pid: handle.pid });
+  assert.deepEqual(await ctl.reconcile(ID), { requeueAfterMs: 1000 });
+  assert.equal(file('memory.max'), '50000000');
+  assert.equal(file('cgroup.procs'), String(handle.pid + 1), 'each member written (the plain file keeps the last)');
+  assert.equal(observed.get(ID).isolation?.enforced, true);
+  observed.update(ID, { pid: null });
+  await ctl.reconcile(ID);
+  assert.equal(existsSync(join(parent, ID)), false, 'removed when that process is gone');
 });
