@@ -1,5 +1,6 @@
 import type { ObservedProgram } from '../state/observed.js';
 import { runIntent, type BootContext } from '../state/boot.js';
+import { describeIsolation } from '../state/isolation.js';
 import type { ProgramRecord } from '../state/program.js';
 import type { ProgramDetail, ProgramSummary, WatchProgram } from './wire.js';
 
@@ -41,6 +42,8 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
       ...(o.cron ? { cron: o.cron } : {}),
       // Programs with an artifact (docs/ota.md): phase, checksums, last result.
       ...(o.ota ? { ota: o.ota } : {}),
+      // Programs with resource_limits (docs/isolation.md): enforced, or why not.
+      ...(o.isolation ? { isolation: { ...o.isolation, status: describeIsolation(o.isolation) } } : {}),
     },
     revision: record.revision,
     created_at: record.created_at,

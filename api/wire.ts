@@ -11,6 +11,7 @@ import type { Authenticator, Principal, Role } from '../state/auth/principal.js'
 import type { EventStats } from '../state/events/event-log.js';
 import type { EventRecord } from '../state/events/types.js';
 import type { HealthView, ObservedProgram } from '../state/observed.js';
+import type { IsolationView } from '../state/isolation.js';
 import type { OtaView } from '../state/ota.js';
 import type { Intent, ProgramConfig } from '../state/program.js';
 import type { SystemStats } from '../state/system-stats.js';
@@ -54,6 +55,8 @@ export type ProgramStateView = Pick<
   uptime_secs: number | null;
   /** Programs with an artifact (docs/ota.md). */
   ota?: OtaView;
+  /** Programs with resource_limits (docs/isolation.md): enforced, or why not, in `status`. */
+  isolation?: IsolationView & { status: string };
 };
 
 /** `GET /api/v1/programs/{id}` and the answer of `PUT /api/v1/programs/{id}`. */

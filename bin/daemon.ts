@@ -23,6 +23,7 @@ import { readCaFile } from '../controllers/ota/ca-file.js';
 import { OtaController } from '../controllers/ota/controller.js';
 import { realOtaPorts } from '../controllers/ota/real-ports.js';
 import type { OtaRecord } from '../controllers/ota/record.js';
+import { createIsolation } from '../controllers/isolation/create.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { startReactions } from '../controllers/reactions/start.js';
 import { allLivePids, signalOwner } from '../controllers/program-controller.js';
@@ -118,7 +119,6 @@ export class Daemon {
     // The spawner (native/spawner) when built and enabled, else child_process (docs/operations.md).
     const port = this.opts.os ?? (await createOs({ spawner: config.supervisor.spawner, env: process.env, root: config.root, logDir: config.storage.log_dir, warn: (msg) => log.warn(msg) }));
     this.cleanups.push(() => port.close()); // runs last: after every loop has stopped
-    const os = withSpawnDecorators(port, this.opts.spawnDecorators ?? []);
     const clock = this.opts.clock ?? systemClock;
     const store = this.store;
     const observed = (this.observed = new ObservedRegistry());
@@ -144,12 +144,15 @@ export class Daemon {
     // observed state (docs/architecture.md). Registration order is start-up order.
     const manager = (this.manager = new ControllerManager({ clock, onError: (name, key, err) => log.error(`${name} reconcile failed`, { program_id: key, error: (err as Error).stack ?? String(err) }) }));
     const wake = (name: string) => (id: string) => manager.enqueue(name, id);
+    const isolation = createIsolation({ config, plugins: this.opts.plugins, store, observed, events, clock, wake: wake('isolation'), log });
+    const os = withSpawnDecorators(port, [...(this.opts.spawnDecorators ?? []), isolation.hooks]);
     const runtime = new RuntimeStore(store.meta, warnOf('runtime record write failed'));
     const processes = new ProcessController({ store, observed, events, os, clock, runtime, spawnContext, boot, wake: wake('process'), log });
     const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
     manager.register(processes);
     manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: createProbes(os), wake: wake('health') }));
     manager.register(cron);
+    manager.register(isolation);
     manager.register(
       new OtaController({
         store,
@@ -173,7 +176,7 @@ export class Daemon {
     const reactions = await startReactions({ root: config.root, logDir: config.storage.log_dir, os, clock, events, log });
     this.cleanups.push(() => reactions.close());
 
-    const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), intervalMs: config.supervisor.sample_interval_secs * 1000, onError: warnOf('usage sampling failed') });
+    const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), wholeProgram: (id) => isolation.usage(id), intervalMs: config.supervisor.sample_interval_secs * 1000, onError: warnOf('usage sampling failed') });
     sampler.start();
     this.cleanups.push(() => sampler.stop());
     const rotator = new LogRotator({
@@ -201,7 +204,7 @@ export class Daemon {
     const stats = new SystemStatsSampler({ clock, read: readHostStats, onError: warnOf('system stats sampling failed') });
     stats.start();
     this.cleanups.push(() => stats.stop());
-    const metrics = createDaemonMetrics({ store, observed, clock, loops: () => manager.stats(), eventWriter: () => eventLog.writerStats() });
+    const metrics = createDaemonMetrics({ store, observed, clock, loops: () => manager.stats(), cgroupEnforced: () => isolation.enforcedCount(), eventWriter: () => eventLog.writerStats() });
     metrics.metrics.add(reactionMetrics(() => ({ stats: reactions.reactor.stats(), loadFailed: reactions.reactor.loadFailed() })));
     this.cleanups.push(() => metrics.close());
     if (this.notify) metrics.metrics.add(notifyMetrics(this.notify));

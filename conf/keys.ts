@@ -50,6 +50,9 @@ export const CONFIG_KEYS = {
     max_attempts: { type: 'integer', default: 5, min: 1, max: 100 },
     ca_file: { type: 'optional-path', default: '' },
   },
+  isolation: {
+    cgroup_root: { type: 'path', default: '/sys/fs/cgroup' },
+  },
   license: {
     key: { type: 'string', default: '' },
     strict: { type: 'boolean', default: false },

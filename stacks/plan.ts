@@ -43,9 +43,10 @@ export interface PlanOptions {
 /**
  * Fields whose change alters the spawned process. A stack change to one of them restarts a
  * program that should be running (GitOps: the live process matches the file); other fields
- * (restart policy, probes, priority, source, ...) are picked up without a restart.
+ * (restart policy, probes, priority, source, resource_limits: written live to the program's
+ * cgroup, docs/isolation.md) are picked up without a restart.
  */
-export const PROCESS_FIELDS = ['command', 'args', 'cwd', 'user', 'group', 'env', 'env_file', 'stdout_logfile', 'stderr_logfile', 'hooks', 'resource_limits'] as const;
+export const PROCESS_FIELDS = ['command', 'args', 'cwd', 'user', 'group', 'env', 'env_file', 'stdout_logfile', 'stderr_logfile', 'hooks'] as const;
 
 /** Compares the stack with the stored programs by name. Pure: no I/O, ids and time are parameters. */
 export function planStack(desired: DesiredService[], existing: ProgramRecord[], opts: PlanOptions): StackPlan {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { IsolationView } from './isolation.js';
 import type { OtaView } from './ota.js';
 import type { ProgramStatus } from './status.js';
 
@@ -108,6 +109,8 @@ export interface ObservedProgram {
   restart_requests?: Readonly<Record<string, RestartRequest>>;
   /** Present for programs with an `artifact` (OTA controller; docs/ota.md). */
   ota?: OtaView;
+  /** Present for programs with `resource_limits` (isolation controller; docs/isolation.md). */
+  isolation?: IsolationView;
 }
 
 /** One published change: the entry before and after (null when absent). */

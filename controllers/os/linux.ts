@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Recovered, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { captureWithChildProcess } from './linux-capture.js';
 import { parseEnviron, roleOf } from './process-role.js';
@@ -17,8 +18,13 @@ export class LinuxOs implements OsPort {
   private readonly adopted = new Map<number, { handle: ProcessHandle; onExit: (exit: ExitInfo) => void }>();
   private adoptedTimer: NodeJS.Timeout | null = null;
 
-  spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
+  spawn(original: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     return new Promise((resolve, reject) => {
+      const spec = throughCgroupExec(original);
+      if (spec instanceof Error) {
+        reject(spec);
+        return;
+      }
       let out: number | undefined;
       let err: number | undefined;
       let input: number | undefined;
@@ -49,13 +55,13 @@ export class LinuxOs implements OsPort {
         });
       } catch (error) {
         // Bad arguments (a NUL byte) and some errnos (ENOTDIR) throw here, not as an 'error' event.
-        reject(new Error(describeSpawnError(spec, error as Error)));
+        reject(new Error(describeSpawnError(original, error as Error)));
         return;
       } finally {
         closeFds(out, err); // the child has its own copies; ours are closed on every path
         if (input !== undefined) closeSync(input);
       }
-      child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
+      child.once('error', (error) => reject(new Error(describeSpawnError(original, error))));
       child.once('spawn', () => {
         const pid = child.pid as number;
         child.unref();
@@ -192,6 +198,20 @@ export class LinuxOs implements OsPort {
   uid(): number {
     return process.getuid?.() ?? -1;
   }
+}
+
+/** dist/native/svc-cgroup-exec, built by `npm run build` from native/cgroup-exec. */
+export const CGROUP_EXEC = fileURLToPath(new URL('../../native/svc-cgroup-exec', import.meta.url));
+
+/**
+ * Node cannot run code between fork and exec, so a process with a cgroup is started through
+ * svc-cgroup-exec, which joins the cgroup and then execs the program (no escape window). A
+ * failure to join ends it with status 127 and a line in its stderr log.
+ */
+function throughCgroupExec(spec: SpawnSpec): SpawnSpec | Error {
+  if (!spec.cgroup) return spec;
+  if (!existsSync(CGROUP_EXEC)) return new Error(`cannot join cgroup ${spec.cgroup}: ${CGROUP_EXEC} is missing (run npm run build)`);
+  return { ...spec, file: CGROUP_EXEC, args: [spec.cgroup, spec.file, ...spec.args] };
 }
 
 function openLog(path: string): number {

@@ -20,6 +20,11 @@ export interface SpawnSpec {
    * daemon that died before recording the pid still learns whose process it is (`recover`).
    */
   tag?: string;
+  /**
+   * A cgroup v2 directory the process joins before its first instruction (the isolation
+   * plugin sets it; docs/isolation.md). A process that cannot join it does not start.
+   */
+  cgroup?: string;
 }
 
 /** A command run for its result, with fds 1 and 2 captured instead of logged (exec probes). */
@@ -36,6 +41,8 @@ export interface ExitInfo {
   error?: string;
   /** Resources the process used, when the port knows them (the spawner reports wait4's rusage). */
   usage?: ExitUsage;
+  /** What else is known about the end, in words (the isolation plugin: an OOM kill). */
+  note?: string;
 }
 
 export interface ExitUsage {

@@ -24,5 +24,5 @@ export function describeExit(exit: ExitInfo, reason: string, adopted: boolean): 
         : adopted
           ? 'exit status unknown (process adopted after a daemon restart)'
           : 'exit status unknown';
-  return `${REASONS[reason] ?? reason}: ${how}`;
+  return `${REASONS[reason] ?? reason}: ${how}${exit.note ? ` (${exit.note})` : ''}`;
 }

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
   char *args[] = {"/bin/sleep", "3600", NULL};
   char *env[] = {"PATH=/usr/bin:/bin", "SVC_FLOOR=1", NULL};
   char *paths[] = {"/bin/sleep", NULL};
-  struct launch l = {.argv = args, .envp = env, .paths = paths, .cwd = "/", .fd0 = null, .fd1 = null, .fd2 = null, .errfd = -1};
+  struct launch l = {.argv = args, .envp = env, .paths = paths, .cwd = "/", .fd0 = null, .fd1 = null, .fd2 = null, .errfd = -1, .cgroup_procs = -1};
   pid_t *pids = calloc((size_t)n, sizeof *pids);
   if (!pids) return 1;
   double t0 = now_ms();

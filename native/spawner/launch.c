@@ -46,6 +46,9 @@ __attribute__((no_sanitize("address", "undefined"))) static int child_main(void 
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
   if (setsid() < 0) goto fail;
+  /* Into the program's cgroup before its first instruction: its children are born inside. */
+  stage = STAGE_CGROUP;
+  if (l->cgroup_procs >= 0 && write(l->cgroup_procs, "0", 1) != 1) goto fail;
   stage = STAGE_DUP;
   if (dup2(l->fd0, 0) < 0 || dup2(l->fd1, 1) < 0 || dup2(l->fd2, 2) < 0) goto fail;
   stage = STAGE_CHDIR;
@@ -157,6 +160,11 @@ static pid_t launch_fork(const struct launch *l, char **sh_argv, struct launch_e
 }
 
 static pid_t launch_posix(const struct launch *l, struct launch_error *e) {
+  if (l->cgroup_procs >= 0) {
+    e->err = ENOTSUP;
+    e->stage = STAGE_CGROUP;
+    return -1;
+  }
   if (l->set_uid || l->set_gid) {
     e->err = ENOTSUP;
     e->stage = STAGE_SETUID;

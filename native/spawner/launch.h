@@ -8,7 +8,9 @@
  *  - clone(CLONE_VM | CLONE_VFORK) with our own child code: every failure is synchronous, with
  *    the failing step; the spawner waits for each child's exec.
  *  - glibc's posix_spawn (the same mechanism inside): no uid/gid switch, errors without the step.
- * All three become clone3 + CLONE_INTO_CGROUP when the request gains a cgroup.
+ * With a cgroup (SPAWN field CGROUP), fork and clone children write "0" to its cgroup.procs
+ * right after setsid, before anything of the program runs (no escape window); posix_spawn has no
+ * hook for that and refuses the request (ENOTSUP).
  */
 #ifndef SPAWNER_LAUNCH_H
 #define SPAWNER_LAUNCH_H
@@ -46,6 +48,7 @@ struct launch {
   uid_t uid;
   gid_t gid;
   int errfd; /* METHOD_FORK: where a failing child writes a struct child_failure; -1 = nowhere */
+  int cgroup_procs; /* the cgroup.procs of the child's cgroup, opened for writing; -1 = stay put */
 };
 
 /* What a forked child that could not exec writes to errfd before _exit(127) (< PIPE_BUF). */

@@ -33,7 +33,7 @@ static void strv_push(struct strv *s, char *str) {
 struct spawn_req {
   struct strv argv; /* argv[0] is the file as given */
   struct strv env;
-  char *cwd, *in, *out, *err, *tag;
+  char *cwd, *in, *out, *err, *tag, *cgroup;
   uint32_t flags;
   int set_uid, set_gid;
   uint32_t uid, gid;
@@ -47,6 +47,7 @@ static void req_free(struct spawn_req *r) {
   free(r->out);
   free(r->err);
   free(r->tag);
+  free(r->cgroup);
 }
 
 /* Reads one string field into *dst (a later duplicate is refused). 0, or -1 after replying. */
@@ -112,11 +113,7 @@ static int parse(struct buf *out, uint32_t seq, const uint8_t *body, size_t len,
           rc = -1;
         }
         break;
-      case F_CGROUP:
-        /* Reserved: the child will be cloned into this cgroup (clone3 CLONE_INTO_CGROUP). */
-        reply_error(out, seq, ENOTSUP, STAGE_CGROUP, "cgroup placement is not supported by this spawner");
-        rc = -1;
-        break;
+      case F_CGROUP: rc = take_str(out, seq, &f, &r->cgroup); break;
       default:
         reply_error(out, seq, EINVAL, STAGE_REQUEST, "unknown field %u in a spawn request", f.key);
         rc = -1;
@@ -192,6 +189,23 @@ static int open_outputs(struct buf *out, uint32_t seq, const struct spawn_req *r
   return 0;
 }
 
+/*
+ * The cgroup.procs of a cgroup directory, opened by the spawner so that a missing or forbidden
+ * cgroup fails the request at once; the child writes "0" to it (itself) after setsid. O_CREAT
+ * as `echo 0 > cgroup.procs` does: on cgroupfs the file is always there.
+ */
+static int open_cgroup_procs(const char *dir) {
+  size_t n = strlen(dir);
+  char *path = xrealloc(NULL, n + sizeof "/cgroup.procs");
+  memcpy(path, dir, n);
+  memcpy(path + n, "/cgroup.procs", sizeof "/cgroup.procs");
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+  int err = errno;
+  free(path);
+  errno = err;
+  return fd;
+}
+
 static void close_outputs(int fds[3]) {
   if (fds[0] >= 0) close(fds[0]);
   if (fds[1] >= 0) close(fds[1]);
@@ -209,19 +223,27 @@ void handle_spawn(struct buf *out, uint32_t seq, const uint8_t *body, size_t len
     if (capture >= 0) close(capture);
     goto done;
   }
+  int procs = -1;
+  if (r.cgroup && (procs = open_cgroup_procs(r.cgroup)) < 0) {
+    reply_error(out, seq, errno, STAGE_CGROUP, "cgroup %s: %s", r.cgroup, strerror(errno));
+    close_outputs(fds);
+    if (capture >= 0) close(capture);
+    goto done;
+  }
   paths = exec_candidates(r.argv.v[0], r.env.v);
   struct launch l = {
       .argv = r.argv.v, .envp = r.env.v, .paths = paths, .cwd = r.cwd,
       .fd0 = fds[0] >= 0 ? fds[0] : S.nullfd, .fd1 = fds[1] >= 0 ? fds[1] : S.nullfd, .fd2 = fds[2] >= 0 ? fds[2] : S.nullfd,
       .set_uid = r.set_uid, .set_gid = r.set_gid, .uid = r.uid, .gid = r.gid,
-      .errfd = S.method == METHOD_FORK ? S.errpipe[1] : -1,
+      .errfd = S.method == METHOD_FORK ? S.errpipe[1] : -1, .cgroup_procs = procs,
   };
   struct launch_error e;
   pid_t pid = launch(S.method, &l, &e);
   close_outputs(fds);
+  if (procs >= 0) close(procs);
   if (pid < 0) {
     if (capture >= 0) close(capture);
-    const char *subject = e.stage == STAGE_CHDIR ? r.cwd : r.argv.v[0];
+    const char *subject = e.stage == STAGE_CHDIR ? r.cwd : e.stage == STAGE_CGROUP ? r.cgroup : r.argv.v[0];
     reply_error(out, seq, e.err, e.stage, "%s %s: %s", stage_name(e.stage), subject, strerror(e.err));
     goto done;
   }

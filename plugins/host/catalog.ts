@@ -30,6 +30,18 @@ export const PLUGIN_CATALOG: Readonly<Record<string, PluginSpec>> = {
       notify_glob_match: 'int32_t notify_glob_match(const char *pattern, const char *name)',
     },
   },
+  // cgroup v2 file operations for resource_limits (plugins/isolation/isolation.h, docs/isolation.md).
+  isolation: {
+    grant: 'isolation',
+    exports: {
+      svc_isolation_fs_kind: 'int32_t svc_isolation_fs_kind(const char *path)',
+      svc_isolation_writable: 'int32_t svc_isolation_writable(const char *path)',
+      svc_isolation_mkdir: 'int32_t svc_isolation_mkdir(const char *path)',
+      svc_isolation_write: 'int32_t svc_isolation_write(const char *path, const char *text)',
+      svc_isolation_read: 'int32_t svc_isolation_read(const char *path, _Out_ uint8_t *buf, uint32_t cap)',
+      svc_isolation_remove: 'int32_t svc_isolation_remove(const char *path)',
+    },
+  },
 };
 
 /** The plugin that must load first when a license verifies (spec: Licensed startup requirements). */

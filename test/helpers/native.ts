@@ -6,6 +6,8 @@ import { FIXTURES, REPO } from './daemon.js';
 export const PLUGIN_INCLUDE = join(REPO, 'plugins', 'include');
 /** The real security plugin as `npm run build` made it. */
 export const SECURITY_SO = join(REPO, 'dist', 'plugins', 'security.so');
+/** The real isolation plugin as `npm run build` made it. */
+export const ISOLATION_SO = join(REPO, 'dist', 'plugins', 'isolation.so');
 
 /** Compiles C sources with the system compiler (as scripts/build-native.mjs does); throws with cc's output. */
 export function compileC(out: string, sources: string[], flags: string[]): string {

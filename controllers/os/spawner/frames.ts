@@ -47,15 +47,19 @@ export function spawnFields(spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> &
   if (spec.uid !== undefined) fields.push([Field.UID, { u32: spec.uid }]);
   if (spec.gid !== undefined) fields.push([Field.GID, { u32: spec.gid }]);
   if (spec.tag) fields.push([Field.TAG, spec.tag]);
+  if (spec.cgroup) fields.push([Field.CGROUP, spec.cgroup]);
   return fields;
 }
 
 // native/spawner/launch.h enum launch_stage
-const STAGE = { REQUEST: 1, STDOUT: 2, STDERR: 3, CHDIR: 8, SETGID: 10, SETUID: 11, EXEC: 12, STDIN: 14 } as const;
+const STAGE = { REQUEST: 1, STDOUT: 2, STDERR: 3, CHDIR: 8, SETGID: 10, SETUID: 11, EXEC: 12, CGROUP: 13, STDIN: 14 } as const;
 
 /** The same wording as LinuxOs for the same failures, and the failing step where Node cannot tell. */
-export function describeSpawnFailure(spec: { file: string; cwd: string }, err: SpawnerRequestError): string {
+export function describeSpawnFailure(spec: { file: string; cwd: string; cgroup?: string }, err: SpawnerRequestError): string {
   switch (err.stage) {
+    case STAGE.CGROUP:
+      // "cgroup <dir>: <why>" (at once) or "cgroup: <why>" (from the child): the why is last.
+      return `cannot join cgroup ${spec.cgroup ?? ''}: ${err.message.slice(err.message.lastIndexOf(': ') + 2)}`;
     case STAGE.EXEC:
       if (err.code === 'ENOENT') return `command not found: ${spec.file} (cwd ${spec.cwd})`;
       if (err.code === 'EACCES') return `permission denied: ${spec.file}`;

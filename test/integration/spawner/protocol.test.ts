@@ -62,7 +62,8 @@ test('bad spawn requests get an error that names the problem, and leak no descri
     await refused(base([[99, 'x']]), /unknown field 99/);
     await refused(base([[Field.FLAGS, { u32: 1 << 20 }]]), /flags/);
     await refused(base([[Field.UID, 'ab']]), /uid must be 4 bytes/);
-    await refused(base([[Field.CGROUP, '/sys/fs/cgroup/x']]), /cgroup placement is not supported/, 'ENOTSUP');
+    const cgroup = await refused(base([[Field.CGROUP, join(paths.root, 'no-such-cgroup')]]), /cgroup .*no-such-cgroup: No such file or directory/, 'ENOENT');
+    assert.equal(i32(cgroup, Field.STAGE), 13);
     await refused(base([[Field.TAG, 'a'], [Field.TAG, 'b']]), /tag given twice/);
   }
   assert.equal(fdCount(spawner), before, 'descriptor count unchanged after 300 refused requests');

@@ -5,6 +5,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { ServicesContext, type Services } from '../../../web/src/app/context.js';
 import { ProgramTable, ROW_HEIGHT } from '../../../web/src/components/ProgramTable.js';
 import { PlanView } from '../../../web/src/components/PlanView.js';
+import { ProgramOverview } from '../../../web/src/components/ProgramOverview.js';
+import type { ProgramDetail } from '../../../web/src/api/types.js';
 import { ExtensionPage } from '../../../web/src/extensions/ExtensionPage.js';
 import { parsePlan } from '../../../web/src/logic/plan.js';
 import { UsageHistory } from '../../../web/src/logic/usage-history.js';
@@ -78,4 +80,13 @@ test('an extension panel the daemon does not list is not drawn, and calls nothin
   assert.doesNotMatch(html, /Create token/);
   const listed = withServices(<ExtensionPage panel="tokens" />, { panels: [{ id: 'tokens', title: 'Tokens' }], role: 'admin' });
   assert.match(listed, /Create token/);
+});
+
+test('the overview shows whether resource_limits are enforced, and why not', () => {
+  const state = { status: 'Running', pid: 42, started_at: 0, uptime_secs: 1, retries: 0, restarts: 0, next_retry_at: null, last_exit: null, detail: null, health: null, cpu_usage: 0, mem_usage: 0 };
+  const detail = (isolation: NonNullable<ProgramDetail['state']['isolation']>) => ({ ...row('web'), config: { name: 'web', command: 'x', resource_limits: { memory_limit: 1e8 } }, state: { ...state, isolation } });
+  const not = withServices(<ProgramOverview detail={detail({ enforced: false, reason: 'isolation plugin not loaded', cgroup: null, oom_kills: 0, status: 'limits not enforced: isolation plugin not loaded' })} now={1000} />);
+  assert.match(not, /<dt>Limits<\/dt><dd>limits not enforced: isolation plugin not loaded<\/dd>/);
+  const yes = withServices(<ProgramOverview detail={detail({ enforced: true, reason: null, cgroup: '/sys/fs/cgroup/svc/x', oom_kills: 2, status: 'enforced (cgroup /sys/fs/cgroup/svc/x)' })} now={1000} />);
+  assert.match(yes, /enforced \(cgroup \/sys\/fs\/cgroup\/svc\/x\) · 2 OOM kill\(s\)/);
 });

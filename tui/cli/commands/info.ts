@@ -25,6 +25,7 @@ export function registerInfo(program: Command, ctx: CliContext): void {
         `health:      ${describeHealth(s.health)}`,
         ...(s.cron ? cronLines(d.config, s.cron) : []),
         ...(s.ota ? otaLines(s.ota) : []),
+        ...(s.isolation ? [`limits:      ${s.isolation.status}${s.isolation.oom_kills > 0 ? `   OOM kills: ${s.isolation.oom_kills}` : ''}`] : []),
         'config:',
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];

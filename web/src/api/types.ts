@@ -43,6 +43,8 @@ export interface ProgramDetail extends ProgramSummary {
     cpu_usage: number;
     mem_usage: number;
     cron?: CronObserved;
+    /** Programs with resource_limits (docs/isolation.md): enforced, or why not. */
+    isolation?: { enforced: boolean; reason: string | null; cgroup: string | null; oom_kills: number; status: string };
   };
   revision?: number;
   created_at?: number;

@@ -39,6 +39,12 @@ export function ProgramOverview({ detail, now }: { detail: ProgramDetail; now: n
         <Fact label="Health">
           {health ? `${health.healthy === null ? 'pending' : health.healthy ? 'passing' : `failing (${health.failures} in a row)`}${health.last ? ` · ${health.last.message} (${health.last.latency_ms} ms)` : ''}` : 'no check'}
         </Fact>
+        {s.isolation && (
+          <Fact label="Limits">
+            {s.isolation.status}
+            {s.isolation.oom_kills > 0 ? ` · ${s.isolation.oom_kills} OOM kill(s)` : ''}
+          </Fact>
+        )}
         {cron && (
           <Fact label="Schedule">
             {String(detail.config.cron ?? '')} · next {cron.next_fire_at ? `${dateTime(cron.next_fire_at)} (${relative(cron.next_fire_at, now)})` : 'paused'} · running {cron.running}, queued {cron.queued}
