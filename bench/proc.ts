@@ -64,3 +64,25 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Context switches of every thread of a process (voluntary + involuntary, summed over
+ * /proc/<pid>/task/*): each voluntary switch is the thread going to sleep, so the growth over a
+ * window counts its wake-ups. NaN when the process is gone.
+ */
+export function contextSwitches(pid: number): number {
+  try {
+    let sum = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'latin1');
+        for (const m of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) sum += Number(m[1]);
+      } catch {
+        /* the thread ended between readdir and read */
+      }
+    }
+    return sum;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -166,6 +166,7 @@ export class Daemon {
         const r = store.get(id);
         return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
       })],
+      dirs: () => [config.storage.log_dir, ...store.list().flatMap((r) => Object.values(logPaths(r.id, r.config, config.storage.log_dir)).map((f) => dirname(f)))],
       maxBytes: config.storage.log_max_bytes,
       keep: config.storage.log_keep,
       intervalMs: 10_000,
@@ -173,7 +174,7 @@ export class Daemon {
       onInPlace: (file, info) => log.warn('log rotated in place (no space for a copy): the newest bytes were kept', { file, ...info }),
     });
     rotator.start();
-    this.cleanups.push(() => rotator.stop());
+    this.cleanups.push(store.onChange(() => rotator.sync()), () => rotator.stop());
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${boot.adopted.size} re-adopted)` });
 
@@ -190,7 +191,7 @@ export class Daemon {
     this.cleanups.push(() => stackDir.close());
     const stacks = { applier, status: () => stackDir.directory.status() };
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, plugins: this.opts.plugins, logSocket: this.logSocket };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, plugins: this.opts.plugins, logSocket: this.logSocket };
     const app = createApp(deps);
     await this.listen(app);
   }
