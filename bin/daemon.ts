@@ -5,6 +5,7 @@ import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { applyHttpLimits, httpServerOptions } from '../api/http-limits.js';
+import { checkConnectionsWhileOpen } from '../api/http-idle-checks.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { LogSocket } from '../api/ws/log-socket.js';
 import { attachWebSocket, type WebSocketApp } from '../api/ws/attach.js';
@@ -202,6 +203,7 @@ export class Daemon {
     const server = (this.server = createServer(httpServerOptions(), (req, res) => void handle(req, res)));
     attachWebSocket(app, server);
     applyHttpLimits(server, cfg);
+    checkConnectionsWhileOpen(server, httpServerOptions().connectionsCheckingInterval ?? 1000);
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         const where = cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`;
