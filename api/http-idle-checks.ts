@@ -13,8 +13,8 @@ const CHECK_TIMER = 'http.server.connectionsCheckingInterval';
 export function checkConnectionsWhileOpen(server: Server, everyMs: number): void {
   server.once('listening', () => {
     const sym = Object.getOwnPropertySymbols(server).find((s) => s.description === CHECK_TIMER);
-    const timer = sym ? ((server as unknown as Record<symbol, unknown>)[sym] as (NodeJS.Timeout & { _onTimeout?: unknown }) | undefined) : undefined;
-    const check = timer?._onTimeout;
+    const timer = sym ? ((server as unknown as Record<symbol, unknown>)[sym] as NodeJS.Timeout | undefined) : undefined;
+    const check = (timer as { _onTimeout?: unknown } | undefined)?._onTimeout;
     if (!timer || typeof check !== 'function') return;
     clearInterval(timer);
     let open = 0;
