@@ -86,3 +86,46 @@ export function contextSwitches(pid: number): number {
     return Number.NaN;
   }
 }
+
+/** Direct children of a process (every thread's), [] when it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+export function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return '';
+  }
+}
+
+/** Proportional set size in MiB (shared pages divided among their users), NaN when gone. */
+export function pssMiB(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * A manager's memory in MiB: VmRSS summed over its processes; for a manager of many small
+ * processes (s6: one supervisor per program, each mapping the same libc) PSS, so shared pages
+ * are counted once rather than once per process.
+ */
+export function managerMiB(pids: number[]): number {
+  const read = pids.length > 2 ? pssMiB : rssMiB;
+  return pids.reduce((sum, pid) => sum + (read(pid) || 0), 0);
+}

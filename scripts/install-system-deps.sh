@@ -8,6 +8,8 @@
 #   systemd-analyze  systemd    verifies the units `svc export --format systemd` writes (only the
 #                               tool is used; in a container nothing of systemd is started)
 #   zsh, fish zsh, fish         run the `svc completion zsh|fish` scripts in the end-to-end test
+#   s6-svscan s6                the third peer of `npm run bench` (the bench starts its own
+#                               s6-svscan on a temporary scan directory; nothing system-wide)
 #
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
@@ -23,6 +25,7 @@ NEEDS=(
   "zsh:zsh"
   "fish:fish"
   "openssl:openssl"
+  "s6-svscan:s6"
 )
 
 missing=()

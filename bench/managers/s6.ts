@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mustRun } from '../exec.js';
-import { waitFor } from '../proc.js';
+import { childPids, waitFor } from '../proc.js';
 import type { BenchProgram, Manager, ProgramState, StatusQuery } from './manager.js';
 
 /** A word for a `run` script (sh): single-quoted unless plain. */
@@ -53,8 +53,7 @@ export class S6Manager implements Manager {
   /** s6-svscan and its s6-supervise children. */
   supervisorPids(): number[] {
     const pid = this.daemonPid();
-    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number);
-    return [pid, ...kids];
+    return [pid, ...childPids(pid)];
   }
 
   async add(programs: BenchProgram[]): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Manager } from '../managers/manager.js';
-import { contextSwitches, cpuSeconds, rssMiB, sleep } from '../proc.js';
+import { contextSwitches, cpuSeconds, managerMiB, sleep } from '../proc.js';
 
 export interface IdleWakeups {
   /** Context switches of all the daemon's threads per minute over the window. */
@@ -13,9 +13,10 @@ export interface IdleWakeups {
  * Wake-ups at idle: with programs running and nobody asking, how often the daemon's threads are
  * scheduled over `secs` (context switches summed over /proc/<pid>/task/*). Robust to the load of
  * the machine: a sleeping thread switches once per wake-up however busy the cores are.
- * `pids` lets a manager with helper processes (svc's spawner, s6's supervisors) be counted whole.
+ * A manager made of several processes (svc's spawner, s6's supervisors) is counted whole.
  */
-export async function idleWakeups(m: Manager, secs: number, settleSecs: number, pids: () => number[] = () => [m.daemonPid()]): Promise<IdleWakeups> {
+export async function idleWakeups(m: Manager, secs: number, settleSecs: number): Promise<IdleWakeups> {
+  const pids = () => m.supervisorPids?.() ?? [m.daemonPid()];
   await sleep(settleSecs * 1000);
   const all = pids();
   const sum = (f: (pid: number) => number) => all.reduce((s, pid) => s + (f(pid) || 0), 0);
@@ -24,5 +25,5 @@ export async function idleWakeups(m: Manager, secs: number, settleSecs: number, 
   const t0 = performance.now();
   await sleep(secs * 1000);
   const wall = (performance.now() - t0) / 1000;
-  return { perMinute: ((sum(contextSwitches) - s0) / wall) * 60, cpuPct: ((sum(cpuSeconds) - c0) / wall) * 100, rssMiB: sum(rssMiB) };
+  return { perMinute: ((sum(contextSwitches) - s0) / wall) * 60, cpuPct: ((sum(cpuSeconds) - c0) / wall) * 100, rssMiB: managerMiB(all) };
 }
