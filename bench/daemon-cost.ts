@@ -70,6 +70,8 @@ async function one(n: number, settleSecs: number, windowSecs: number) {
     row.heapUsedMiB = metric(text, 'svc_nodejs_heap_size_used_bytes') / 2 ** 20;
     row.heapTotalMiB = metric(text, 'svc_nodejs_heap_size_total_bytes') / 2 ** 20;
     row.externalMiB = metric(text, 'svc_nodejs_external_memory_bytes') / 2 ** 20;
+    const spaces = [...text.matchAll(/^svc_nodejs_heap_space_size_used_bytes\{space="(\w+)"\} (\S+)$/gm)].map((m) => `${m[1]} ${(Number(m[2]) / 2 ** 20).toFixed(1)}`);
+    log(`N=${n} V8 heap spaces used (MiB): ${spaces.join(', ')}`);
     return row;
   } finally {
     await m.stop();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mustRun } from '../exec.js';
@@ -90,8 +90,17 @@ export class S6Manager implements Manager {
     };
   }
 
+  /** `d` written to every service's supervise/control FIFO: what `s6-svc -d` does (one service per call). */
   async stopAll(): Promise<void> {
-    await mustRun('s6-svc', ['-d', ...this.services().map((n) => join(this.scan, n))]);
+    for (const name of this.services()) {
+      const fd = openSync(join(this.scan, name, 'supervise', 'control'), constants.O_WRONLY | constants.O_NONBLOCK);
+      try {
+        writeSync(fd, 'd');
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return Promise.resolve();
   }
 
   async stop(): Promise<void> {
