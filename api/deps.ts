@@ -34,6 +34,8 @@ export interface ApiDeps {
   requestShutdown: () => void;
   /** System stats snapshot provider (refreshed in the background); null before the first sample. */
   systemStats?: () => SystemStats | null;
+  /** The same, sampled first when the snapshot is older than its interval (nothing samples while nobody reads). */
+  freshSystemStats?: () => Promise<SystemStats | null>;
   /** The metrics registry and HTTP instrumentation; without it `/metrics` answers 404. */
   metrics?: DaemonMetrics;
   /** Stack apply (shared with the watched directory, so applies are serialized) and its status. */

@@ -64,3 +64,68 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Context switches of every thread of a process (voluntary + involuntary, summed over
+ * /proc/<pid>/task/*): each voluntary switch is the thread going to sleep, so the growth over a
+ * window counts its wake-ups. NaN when the process is gone.
+ */
+export function contextSwitches(pid: number): number {
+  try {
+    let sum = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'latin1');
+        for (const m of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) sum += Number(m[1]);
+      } catch {
+        /* the thread ended between readdir and read */
+      }
+    }
+    return sum;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Direct children of a process (every thread's), [] when it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+export function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return '';
+  }
+}
+
+/** Proportional set size in MiB (shared pages divided among their users), NaN when gone. */
+export function pssMiB(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * A manager's memory in MiB: VmRSS summed over its processes; for a manager of many small
+ * processes (s6: one supervisor per program, each mapping the same libc) PSS, so shared pages
+ * are counted once rather than once per process.
+ */
+export function managerMiB(pids: number[]): number {
+  const read = pids.length > 2 ? pssMiB : rssMiB;
+  return pids.reduce((sum, pid) => sum + (read(pid) || 0), 0);
+}

@@ -1,13 +1,14 @@
 import { median, ratio } from './stats.js';
 
-export const MANAGERS = ['svc', 'pm2', 'supervisord'] as const;
+export const MANAGERS = ['svc', 'pm2', 'supervisord', 's6'] as const;
+const PEERS = MANAGERS.filter((m) => m !== 'svc');
 export type ManagerName = (typeof MANAGERS)[number];
 
 /** One measured quantity: samples per manager (one per repetition); missing = not measured. */
 export interface Metric {
   scenario: string;
   what: string;
-  unit: 'ms' | 'MiB' | '%core' | 'count';
+  unit: 'ms' | 'MiB' | '%core' | 'count' | '/min' | 'bytes';
   samples: Partial<Record<ManagerName, number[]>>;
   /** The physical floor for this quantity, when there is one (S0, kernel kill floor). */
   floor?: number[];
@@ -36,7 +37,7 @@ export function formatRatio(r: number): string {
  * (below 1 = svc is smaller, i.e. faster or leaner).
  */
 export function resultsTable(metrics: readonly Metric[]): string {
-  const head = ['scenario', 'measure', 'unit', 'floor', 'svc', 'pm2', 'supervisord', 'svc/floor', 'svc/pm2', 'svc/supervisord', 'svc target'];
+  const head = ['scenario', 'measure', 'unit', 'floor', 'svc', ...PEERS, 'svc/floor', ...PEERS.map((p) => `svc/${p}`), 'svc target'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((h) => (['scenario', 'measure', 'svc target'].includes(h) ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const m of metrics) {
     const med = (name: ManagerName) => median(m.samples[name] ?? []);
@@ -48,11 +49,9 @@ export function resultsTable(metrics: readonly Metric[]): string {
       m.unit,
       formatValue(floor),
       formatValue(svc),
-      formatValue(med('pm2')),
-      formatValue(med('supervisord')),
+      ...PEERS.map((p) => formatValue(med(p))),
       formatRatio(ratio(svc, floor)),
-      formatRatio(ratio(svc, med('pm2'))),
-      formatRatio(ratio(svc, med('supervisord'))),
+      ...PEERS.map((p) => formatRatio(ratio(svc, med(p)))),
       m.target ?? '',
     ];
     lines.push(`| ${cells.join(' | ')} |`);

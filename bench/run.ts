@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --quick] [--reps N] [--only svc,pm2,supervisord] [--cpu-prof]`
- * Runs svc, PM2 and supervisord through the same scenarios on this machine and writes a markdown
+ * `npm run bench [-- --quick] [--reps N] [--only svc,pm2,supervisord,s6] [--cpu-prof] [--big N]`
+ * Runs svc, PM2, supervisord and s6 through the same scenarios on this machine and writes a markdown
  * table of medians and svc/peer ratios (bench/RESULTS.md; quick runs go to bench/out/). It never
  * asserts timings. Every process it starts carries a run marker and is killed by pid at the end,
  * also on SIGINT/SIGTERM.
@@ -15,6 +15,7 @@ import { cleanupAll, installSignalHandlers, killRunProcesses, onCleanup } from '
 import { describeMachine } from './machine.js';
 import type { Manager } from './managers/manager.js';
 import { Pm2Manager } from './managers/pm2.js';
+import { S6Manager } from './managers/s6.js';
 import { SupervisordManager } from './managers/supervisord.js';
 import { SvcManager } from './managers/svc.js';
 import { parseStamps } from './programs.js';
@@ -23,12 +24,13 @@ import { Results } from './results.js';
 import { bulkStart } from './scenarios/bulk-start.js';
 import { crashRestart } from './scenarios/crash-restart.js';
 import { killFloor, respawnFloor, startFloor, startFloorC } from './scenarios/floor.js';
-import { idle } from './scenarios/idle.js';
+import { cronSlot } from './scenarios/cron-slot.js';
+import { idleWakeups } from './scenarios/wakeups.js';
 import { listLatency } from './scenarios/list-latency.js';
 import { stackApply } from './scenarios/stack-apply.js';
 import { stopAll } from './scenarios/stop-all.js';
 import { gaps, median } from './stats.js';
-import { ensurePm2, ensureSupervisord } from './tools.js';
+import { ensurePm2, ensureS6, ensureSupervisord } from './tools.js';
 
 const BENCH_DIR = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench');
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     out: { type: 'string' },
     sizes: { type: 'string' },
+    big: { type: 'string' },
   },
 });
 
@@ -49,9 +52,15 @@ const plan = {
   sizes: args.sizes ? args.sizes.split(',').map(Number) : quick ? [10, 50] : [10, 100, 500],
   reps: Number(args.reps ?? (quick ? 1 : 3)),
   idleN: quick ? 50 : 100,
-  idleSecs: quick ? 5 : 30,
-  /** Quiet time before the idle window: the GC and sampling right after a bulk start are not idle. */
-  settleSecs: quick ? 2 : 10,
+  idleSecs: quick ? 10 : 60,
+  /**
+   * Quiet time before the idle window: the GC and sampling right after a bulk start are not idle
+   * (svc samples usage for 15 s after the last read, and S1 reads the list until all run).
+   */
+  settleSecs: quick ? 16 : 20,
+  cronN: quick ? 100 : 1000,
+  /** svc only: one bulk start this large, to show how the costs grow (0: skipped). */
+  bigN: Number(args.big ?? (quick ? 0 : 10_000)),
   crashSecs: quick ? 3 : 10,
   queries: quick ? 5 : 20,
 };
@@ -77,6 +86,9 @@ const S2 = `S2 idle, ${plan.idleN} running, ${plan.idleSecs} s`;
 const S3 = 'S3 crash-restart (exit 1 at once)';
 const S4 = `S4 status query, N=${bigN}`;
 const S5 = `S5 stop all, N=${bigN}`;
+const S7 = `S7 memory per program, N=${bigN}`;
+const S8 = `S8 cron (svc only): ${plan.cronN} jobs due in one second`;
+const S9 = `S9 growth (svc only), N=${plan.bigN}`;
 for (const n of plan.sizes) {
   const big = n === bigN;
   results.define(s1(n), 'time to all running; svc: one POST with an array', 'ms', big ? '≤1.6x floor, ≤0.4x pm2, ≤0.2x supervisord' : undefined);
@@ -86,8 +98,14 @@ for (const n of plan.sizes) {
 }
 results.define(S0, "Node child_process.spawn (what svc's fallback does)", 'ms');
 for (const label of Object.values(C_FLOORS)) results.define(S0, label, 'ms');
-results.define(S2, 'daemon CPU', '%core', '≤0.1 %core');
+results.define(S2, 'daemon CPU', '%core', '≤0.05 %core');
+results.define(S2, 'daemon wake-ups (context switches of all its threads)', '/min', '→ 0');
 results.define(S2, 'daemon RSS', 'MiB');
+results.define(S7, '(RSS with N − RSS empty) / N', 'bytes');
+results.define(S8, 'slot to the last cron_started', 'ms', 'all within 1000 ms');
+results.define(S9, 'time to all running, one POST', 'ms');
+results.define(S9, 'daemon RSS after', 'MiB');
+results.define(S9, '(RSS with N − RSS empty) / N', 'bytes');
 results.define(S3, 'interval between starts (median)', 'ms');
 results.define(S3, 'added delay over floor', 'ms', '≤5 ms');
 results.define(S4, 'API: svc GET /api/v1/programs; pm2 API list(); supervisord XML-RPC', 'ms', '<5 ms');
@@ -102,6 +120,7 @@ const contenders: Contender[] = [
   ...(only.has('svc') ? [{ make: () => new SvcManager('array', 16, [], { SVC_SPAWNER: 'off' }), s1Only: S1_CHILD_PROCESS }] : []),
   ...(only.has('pm2') ? [{ make: () => new Pm2Manager() }] : []),
   ...(only.has('supervisord') ? [{ make: () => new SupervisordManager() }] : []),
+  ...(only.has('s6') ? [{ make: () => new S6Manager() }] : []),
 ];
 
 /** Starts a fresh manager, runs `fn`, and always stops it and kills whatever of it is left. */
@@ -148,10 +167,12 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
       results.add(s1(n), 'time to all running; svc: one POST with an array', who, r.ms);
       if (who !== 'svc') results.add(s1(n), S1_EACH, who, r.ms);
       results.add(s1(n), 'daemon RSS after', who, r.rssMiB);
+      if (n === bigN) results.add(S7, '(RSS with N − RSS empty) / N', who, ((r.rssMiB - r.rss0MiB) * 2 ** 20) / n);
       if (n === plan.idleN) {
         log(`${m.variant}: S2 idle ${plan.idleSecs} s`);
-        const i = await idle(m, plan.idleSecs, plan.settleSecs);
+        const i = await idleWakeups(m, plan.idleSecs, plan.settleSecs);
         results.add(S2, 'daemon CPU', who, i.cpuPct);
+        results.add(S2, 'daemon wake-ups (context switches of all its threads)', who, i.perMinute);
         results.add(S2, 'daemon RSS', who, i.rssMiB);
       }
       if (n === bigN) {
@@ -171,6 +192,20 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
       log(`${m.variant}: S6 stack apply N=${bigN}`);
       results.add(S6, 'PUT /api/v1/stack to all running', 'svc', await stackApply(m, bigN));
     });
+    await withManager(c, async (m) => {
+      if (!(m instanceof SvcManager)) return;
+      log(`${m.variant}: S8 ${plan.cronN} cron jobs in one slot`);
+      results.add(S8, 'slot to the last cron_started', 'svc', await cronSlot(m, plan.cronN));
+    });
+    if (plan.bigN > 0) {
+      await withManager(c, async (m) => {
+        log(`${m.variant}: S9 bulk start N=${plan.bigN}`);
+        const r = await bulkStart(m, plan.bigN);
+        results.add(S9, 'time to all running, one POST', 'svc', r.ms);
+        results.add(S9, 'daemon RSS after', 'svc', r.rssMiB);
+        results.add(S9, '(RSS with N − RSS empty) / N', 'svc', ((r.rssMiB - r.rss0MiB) * 2 ** 20) / plan.bigN);
+      });
+    }
   }
   await withManager(c, async (m) => {
     log(`${m.variant}: S3 crash-restart ${plan.crashSecs} s`);
@@ -192,8 +227,13 @@ const NOTES = `Notes:
 - S0 C floors: a tiny C program (native/spawn-floor) starting N \`sleep 3600\` in new sessions with fds on /dev/null, by posix_spawn, clone(CLONE_VM|CLONE_VFORK) (what svc-spawner does) and fork. svc starts programs through svc-spawner unless SVC_SPAWNER=off (the child_process row).
 - S3 floor: a bare Node loop respawning the same crash program (\`bash -c 'echo $EPOCHREALTIME >> file; exit 1'\`) on its exit; "added delay" = manager's median interval minus that floor.
 - Enforced minimum restart delay: svc backoff_secs = 0 (no delay); PM2 restart_delay = 0 (no exp_backoff_restart_delay, max_restarts 1e6); supervisord has no restart delay once a process reached RUNNING (startsecs=0, autorestart=true, startretries 1e6).
-- S2 starts ${plan.settleSecs} s after the bulk start of S1, so that the collector's work right after the burst (all managers) is not counted as idle.
 - Profiling findings and suggested fixes for svc: FINDINGS.md.
+- s6: our own s6-svscan on a temporary scan directory, one service directory (\`run\` = exec of the command) per program, registered by \`s6-svscanctl -a\`; status read from each \`supervise/status\` (API row) and by \`s6-svstat\` per service (CLI row); stop all = \`s6-svc -d\` on every service. s6-supervise waits 1 s before restarting a program that lived less than a second (S3).
+- Memory (S1, S2, S7) is summed over the manager's own processes: svc = svcd + svc-spawner (RSS); s6 = s6-svscan + one s6-supervise per program, as PSS (shared libc pages counted once, not 500 times); PM2 and supervisord = their daemon's RSS.
+- S2 wake-ups: context switches of every thread of the manager's processes over the window, per minute (robust to machine load: a sleeping thread switches once per wake-up). S2 starts ${plan.settleSecs} s after S1.
+- S7: (memory with N running − memory of the same fresh daemon before the N were added) / N.
+- S8 (svc only; no peer schedules cron jobs): N \`/bin/true\` cron programs all due on the same second; ms from that second to the last cron_started event (the event log's stamps).
+- S9 (svc only, ${plan.bigN} programs: PM2 and supervisord take minutes per start at this size, and s6 would need ${plan.bigN} supervisor processes): one POST, time until all run, and memory, to compare with N=${bigN}.
 - S6: stack apply of N sleeps in one PUT /api/v1/stack (svc only; floor = S0 at that N). Event ingest is not measured (no ingest endpoint to drive from outside).`;
 
 async function main(): Promise<void> {
@@ -203,6 +243,7 @@ async function main(): Promise<void> {
   const versions: Record<string, string> = { svc: VERSION };
   if (only.has('pm2')) versions.pm2 = await ensurePm2(log);
   if (only.has('supervisord')) versions.supervisord = await ensureSupervisord(log);
+  if (only.has('s6')) versions.s6 = await ensureS6(log);
   log(`plan: ${JSON.stringify(plan)}; managers: ${[...only].join(', ')}`);
   try {
     for (let rep = 1; rep <= plan.reps; rep++) {

@@ -28,3 +28,15 @@ export async function ensureSupervisord(log: (msg: string) => void): Promise<str
   }
   return (await mustRun('supervisord', ['--version'])).trim();
 }
+
+/** Installs Debian's `s6` package when s6-svscan is missing; returns its version. Starts nothing. */
+export async function ensureS6(log: (msg: string) => void): Promise<string> {
+  if ((await runCommand('sh', ['-c', 'command -v s6-svscan'])).code !== 0) {
+    log('installing s6 (apt-get)');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    await mustRun('apt-get', ['update', '-qq'], { env });
+    await mustRun('apt-get', ['install', '-y', '-qq', 's6'], { env });
+  }
+  const v = await runCommand('dpkg-query', ['-W', '-f', '${Version}', 's6']);
+  return v.code === 0 ? v.stdout.trim() : 'unknown';
+}

@@ -5,6 +5,7 @@ import type { SvcConfig } from '../conf/keys.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { applyHttpLimits, httpServerOptions } from '../api/http-limits.js';
+import { checkConnectionsWhileOpen } from '../api/http-idle-checks.js';
 import { createDaemonMetrics } from '../api/metrics/daemon-metrics.js';
 import { stackMetrics } from '../api/metrics/stack-metrics.js';
 import { reactionMetrics } from '../api/metrics/reaction-metrics.js';
@@ -190,6 +191,7 @@ export class Daemon {
         }),
         ...reactions.reactor.logFiles(),
       ],
+      dirs: () => [config.storage.log_dir, ...store.list().flatMap((r) => Object.values(logPaths(r.id, r.config, config.storage.log_dir)).map((f) => dirname(f))), ...reactions.reactor.logFiles().map((f) => dirname(f))],
       maxBytes: config.storage.log_max_bytes,
       keep: config.storage.log_keep,
       intervalMs: 10_000,
@@ -197,7 +199,7 @@ export class Daemon {
       onInPlace: (file, info) => log.warn('log rotated in place (no space for a copy): the newest bytes were kept', { file, ...info }),
     });
     rotator.start();
-    this.cleanups.push(() => rotator.stop());
+    this.cleanups.push(store.onChange(() => rotator.sync()), () => rotator.stop());
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${boot.adopted.size} re-adopted)` });
 
@@ -219,7 +221,7 @@ export class Daemon {
     metrics.metrics.add(stackMetrics({ files: stacks.status, git: () => gitops.sync.status(), now: () => clock.now() }));
     this.cleanups.push(() => gitops.stop());
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
     const app = createApp(deps);
     await this.listen(app);
   }
@@ -230,6 +232,7 @@ export class Daemon {
     const server = (this.server = createServer(httpServerOptions(), (req, res) => void handle(req, res)));
     attachWebSocket(app, server);
     applyHttpLimits(server, cfg);
+    checkConnectionsWhileOpen(server, httpServerOptions().connectionsCheckingInterval ?? 1000);
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         const where = cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`;

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { statSync, watch } from 'node:fs';
+import { dirname } from 'node:path';
 import { copyFile, rename, truncate, unlink } from 'node:fs/promises';
 import type { Clock } from '../reconciler/clock.js';
 import { truncateInPlace, type InPlaceRotation } from './truncate-in-place.js';
@@ -10,10 +11,30 @@ import { truncateInPlace, type InPlaceRotation } from './truncate-in-place.js';
  * the usual price of copytruncate. When the copy fails (a full disk: the copy needs the space
  * rotation is meant to free), the file is truncated in place keeping its newest bytes, and says so.
  */
+/** Calls `onEvent` when something in `dir` is written; returns a function that stops watching. */
+export type DirWatch = (dir: string, onEvent: () => void, onError: (err: unknown) => void) => () => void;
+
+/** inotify on the directory (fs.watch): one watch covers every log file in it. */
+export const watchDir: DirWatch = (dir, onEvent, onError) => {
+  const w = watch(dir, { persistent: false }, () => onEvent());
+  w.on('error', onError);
+  return () => w.close();
+};
+
+/**
+ * Runs the size checks when the logs are written, not on a clock: each directory holding log
+ * files is watched (inotify), and the first write seen in it closes that watch and schedules
+ * one pass `intervalMs` later, which re-arms the watch before it stats the files. So a busy log
+ * directory costs one wake-up and one pass per interval, as the old poll did, and an idle one
+ * costs nothing at all. One pass runs `intervalMs` after start (files that grew while svcd was
+ * down). A directory that cannot be watched is checked every interval instead.
+ */
 export class LogRotator {
   private cancel: (() => void) | null = null;
   private stopped = false;
   private pass: Promise<void> = Promise.resolve();
+  private readonly watching = new Map<string, () => void>();
+  private readonly dirty = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -22,6 +43,10 @@ export class LogRotator {
       maxBytes: number;
       keep: number;
       intervalMs: number;
+      /** Every directory log files may be in (default: those of `files()`); watched for writes. */
+      dirs?: () => Iterable<string>;
+      /** How a directory is watched for writes (tests pass a fake). */
+      watch?: DirWatch;
       onError?: (file: string, err: unknown) => void;
       /** A file that could not be copied and was shrunk in place instead. */
       onInPlace?: (file: string, info: InPlaceRotation) => void;
@@ -30,12 +55,29 @@ export class LogRotator {
 
   start(): void {
     if (this.deps.maxBytes <= 0) return;
-    this.schedule();
+    for (const dir of this.dirs()) this.dirty.add(dir);
+    this.sync();
+    this.arm();
   }
 
   stop(): void {
     this.stopped = true;
     this.cancel?.();
+    for (const close of this.watching.values()) close();
+    this.watching.clear();
+  }
+
+  /** Watches the directories of files added since (call when programs are added). */
+  sync(): void {
+    if (this.stopped || this.deps.maxBytes <= 0) return;
+    for (const dir of this.dirs()) {
+      if (this.watching.has(dir) || this.dirty.has(dir)) continue;
+      try {
+        this.watching.set(dir, (this.deps.watch ?? watchDir)(dir, () => this.written(dir), (err) => this.unwatchable(dir, err)));
+      } catch (err) {
+        this.unwatchable(dir, err);
+      }
+    }
   }
 
   /** Resolves when the pass in progress (if any) is done. */
@@ -43,8 +85,10 @@ export class LogRotator {
     return this.pass;
   }
 
-  async checkNow(): Promise<void> {
+  /** Checks every file now (or those in `dirs`). */
+  async checkNow(dirs?: ReadonlySet<string>): Promise<void> {
     for (const file of this.deps.files()) {
+      if (dirs && !dirs.has(dirname(file))) continue;
       try {
         // statSync: ten times cheaper than the promise form for a pass over every log file, and a
         // local stat does not block; only the rare rotation itself is asynchronous.
@@ -58,10 +102,35 @@ export class LogRotator {
     }
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
+  private dirs(): Set<string> {
+    return new Set(this.deps.dirs?.() ?? this.deps.files().map((f) => dirname(f)));
+  }
+
+  private written(dir: string): void {
+    // One wake-up per interval: stop listening until the pass, which listens again first.
+    this.watching.get(dir)?.();
+    this.watching.delete(dir);
+    this.dirty.add(dir);
+    this.arm();
+  }
+
+  private unwatchable(dir: string, err: unknown): void {
+    this.watching.get(dir)?.();
+    this.watching.delete(dir);
+    // No such directory: no log files there yet; the next sync (a program added) tries again.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    this.deps.onError?.(dir, err);
+    this.written(dir); // checked on the next pass, which tries to watch it again
+  }
+
+  private arm(): void {
+    if (this.stopped || this.cancel) return;
     this.cancel = this.deps.clock.setTimer(this.deps.intervalMs, () => {
-      this.pass = this.checkNow().finally(() => this.schedule());
+      this.cancel = null;
+      const dirs = new Set(this.dirty);
+      this.dirty.clear();
+      this.sync();
+      this.pass = this.checkNow(dirs);
     });
   }
 }

@@ -2,20 +2,25 @@ import type { Clock } from '../reconciler/clock.js';
 import { USAGE_DEMAND_WINDOW_MS, type ObservedRegistry } from '../state/observed.js';
 import type { OsPort, UsageSample } from '../controllers/os/port.js';
 
-/** While nobody has read usage for a minute, sample this many times less often. */
-export const IDLE_SLOWDOWN = 6;
+/** A pass younger than this answers a read as it is (a burst of reads costs one pass). */
+export const USAGE_FRESH_MS = 1000;
 
 /**
- * Samples cpu and memory of every live program in one batch per interval (never per request).
- * While nobody reads the figures it samples IDLE_SLOWDOWN times less often, and when reads
- * resume it samples at once, so figures are never older than one idle period. About 1.5 ms
- * of CPU per pass for 100 programs. Figures are for the main process of each program, or for
- * its whole cgroup (children included) where the isolation plugin enforces limits.
+ * Samples cpu and memory of every live program in one batch (never per program), and only while
+ * someone reads the figures: a read (`refresh`, called by the API before it answers) samples at
+ * once unless the last pass is younger than USAGE_FRESH_MS, and keeps a pass every interval going
+ * for USAGE_DEMAND_WINDOW_MS after the last read, for views that are pushed changes (watch
+ * streams note a read every few seconds). Nobody reading: no timer at all, so an idle daemon
+ * does not wake up for this. About 1.5 ms of CPU per pass for 100 programs. Figures are for the
+ * main process of each program, or for its whole cgroup (children included) where the
+ * isolation plugin enforces limits.
  */
 export class UsageSampler {
   private cancel: (() => void) | null = null;
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
+  private lastPassAt = -Infinity;
+  private inFlight: Promise<void> | null = null;
 
   constructor(
     private readonly deps: {
@@ -32,22 +37,42 @@ export class UsageSampler {
   ) {}
 
   start(): void {
-    this.unsubscribe = this.deps.observed.onUsageDemand(() => {
-      this.cancel?.();
-      this.schedule(0);
-    });
-    this.schedule(0);
+    this.unsubscribe = this.deps.observed.onUsageDemand(() => this.arm(0));
+    this.deps.observed.setUsageRefresher(() => this.refresh());
   }
 
   stop(): void {
     this.stopped = true;
     this.cancel?.();
+    this.cancel = null;
     this.unsubscribe?.();
+    this.deps.observed.setUsageRefresher(null);
   }
 
-  /** One sampling pass over every live program. */
-  async sampleNow(): Promise<void> {
+  /** Figures at most USAGE_FRESH_MS old: resolves after a pass when the last one is older. */
+  refresh(): Promise<void> {
+    if (this.stopped || this.deps.clock.now() - this.lastPassAt < USAGE_FRESH_MS) return Promise.resolve();
+    return this.pass();
+  }
+
+  /** One sampling pass over every live program (a pass already running is shared). */
+  sampleNow(): Promise<void> {
+    return this.pass();
+  }
+
+  private pass(): Promise<void> {
+    this.inFlight ??= this.sample()
+      .catch((err: unknown) => this.deps.onError?.(err)) // a failed pass is not a reason to stop sampling
+      .finally(() => {
+        this.lastPassAt = this.deps.clock.now();
+        this.inFlight = null;
+      });
+    return this.inFlight;
+  }
+
+  private async sample(): Promise<void> {
     const live = this.deps.livePids();
+    if (live.size === 0) return;
     const usage = await this.deps.os.sampleUsage([...live.values()]);
     for (const [id, pid] of live) {
       const sample = this.deps.wholeProgram?.(id) ?? usage.get(pid);
@@ -57,19 +82,17 @@ export class UsageSampler {
     }
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
+  /** Starts the periodic passes (if not running) with the first one `ms` from now. */
+  private arm(ms: number): void {
+    if (this.stopped || this.cancel) return;
     this.cancel = this.deps.clock.setTimer(ms, () => void this.tick());
   }
 
   private async tick(): Promise<void> {
+    this.cancel = null;
+    await this.refresh();
     const { clock, observed, intervalMs } = this.deps;
-    try {
-      await this.sampleNow();
-    } catch (err) {
-      this.deps.onError?.(err); // a failed pass is not a reason to stop sampling
-    }
-    const watched = clock.now() - observed.lastUsageRead < USAGE_DEMAND_WINDOW_MS;
-    this.schedule(watched ? intervalMs : intervalMs * IDLE_SLOWDOWN);
+    // Nobody read for a while: stop until the next read (onUsageDemand re-arms).
+    if (clock.now() - observed.lastUsageRead < USAGE_DEMAND_WINDOW_MS) this.arm(intervalMs);
   }
 }

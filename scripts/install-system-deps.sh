@@ -10,6 +10,8 @@
 #   zsh, fish zsh, fish         run the `svc completion zsh|fish` scripts in the end-to-end test
 #   git       git               svcd fetches git sources with it ([[stacks.git]], docs/gitops.md); the tests make repositories
 #   ssh-keygen openssh-client   signs and verifies commits in the signed-only GitOps test (git verify-commit runs ssh-keygen)
+#   s6-svscan s6                the third peer of `npm run bench` (the bench starts its own
+#                               s6-svscan on a temporary scan directory; nothing system-wide)
 #
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
@@ -27,6 +29,7 @@ NEEDS=(
   "openssl:openssl"
   "git:git"
   "ssh-keygen:openssh-client"
+  "s6-svscan:s6"
 )
 
 missing=()

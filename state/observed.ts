@@ -120,8 +120,11 @@ export interface ObservedChange {
   next: ObservedProgram | null;
 }
 
-/** How long after the last read of usage figures they count as watched. */
-export const USAGE_DEMAND_WINDOW_MS = 60_000;
+/**
+ * How long after the last read of usage figures they are kept sampled every interval (watch
+ * streams note a read every few seconds); after that, nothing samples until the next read.
+ */
+export const USAGE_DEMAND_WINDOW_MS = 15_000;
 
 export const INITIAL_OBSERVED: ObservedProgram = {
   status: 'Stopped',
@@ -146,14 +149,26 @@ export const INITIAL_OBSERVED: ObservedProgram = {
 export class ObservedRegistry {
   private readonly programs = new Map<string, ObservedProgram>();
   private readonly feed = new EventEmitter();
-  /** Unix ms of the last read of usage figures; the sampler slows down when nobody looks. */
+  /** Unix ms of the last read of usage figures; the sampler stops when nobody looks. */
   lastUsageRead = 0;
+  private usageRefresher: (() => Promise<void>) | null = null;
 
   /** A view read cpu/memory figures. Wakes the sampler when reads resume after a quiet spell. */
   noteUsageRead(now: number): void {
-    const quiet = now - this.lastUsageRead > USAGE_DEMAND_WINDOW_MS;
+    const quiet = now - this.lastUsageRead >= USAGE_DEMAND_WINDOW_MS;
     this.lastUsageRead = now;
     if (quiet) this.feed.emit('usage-demand');
+  }
+
+  /** A view is about to show cpu/memory figures: notes the read and brings them up to date. */
+  async readUsage(now: number): Promise<void> {
+    this.noteUsageRead(now);
+    await this.usageRefresher?.();
+  }
+
+  /** The usage sampler's on-demand pass (null: figures as they are). */
+  setUsageRefresher(fn: (() => Promise<void>) | null): void {
+    this.usageRefresher = fn;
   }
 
   onUsageDemand(listener: () => void): () => void {

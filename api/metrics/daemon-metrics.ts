@@ -48,6 +48,7 @@ export function createDaemonMetrics(deps: {
   const programs = new ProgramMetrics(deps.store, deps.observed, () => deps.observed.noteUsageRead(deps.clock.now()));
   const ota = new OtaMetrics(deps.store, deps.observed);
   metrics.add(programs).add(http).add(loopMetrics(deps.loops)).add(ota);
+  metrics.onScrape(() => deps.observed.readUsage(deps.clock.now()));
   metrics.add(
     readings([
       {

@@ -37,8 +37,8 @@ export function programsRouter(deps: ApiDeps): Router {
     return record;
   };
 
-  router.get('/programs', (ctx) => {
-    observed.noteUsageRead(clock.now());
+  router.get('/programs', async (ctx) => {
+    await observed.readUsage(clock.now()); // sampled on demand: nothing samples while nobody reads
     ctx.body = store.list().map((r) => programSummary(r, observed.get(r.id)));
   });
 
@@ -65,9 +65,9 @@ export function programsRouter(deps: ApiDeps): Router {
     auditDetail(ctx, { action: batch.action.type, ...(batch.target_ids ? { target_ids: batch.target_ids } : {}), ...(batch.group_name ? { group_name: batch.group_name } : {}), ...(batch.select_all ? { select_all: true } : {}) });
   });
 
-  router.get('/programs/:id', (ctx) => {
+  router.get('/programs/:id', async (ctx) => {
     const record = find(ctx);
-    observed.noteUsageRead(clock.now());
+    await observed.readUsage(clock.now());
     const shown = seesSecrets(ctx) ? record : { ...record, config: redactConfig(record.config) };
     ctx.body = programDetail(shown, observed.get(record.id), clock.now(), boot);
   });

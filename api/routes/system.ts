@@ -13,9 +13,9 @@ export function systemRouter(deps: ApiDeps): Router {
     // audit record finishes) before the listener closes.
     ctx.res.once('close', deps.requestShutdown);
   });
-  router.get('/system/stats', (ctx) => {
-    // A background snapshot (about every 3 s): never computed per request.
-    const stats = deps.systemStats?.() ?? null;
+  router.get('/system/stats', async (ctx) => {
+    // A snapshot at most ~3 s old, shared by every reader; sampled on demand when nobody watched.
+    const stats = (await deps.freshSystemStats?.()) ?? deps.systemStats?.() ?? null;
     if (!stats) throw new SvcError('SVC_UNAVAILABLE', 'system stats are not sampled yet; retry in a few seconds');
     ctx.body = stats satisfies SystemStats;
   });

@@ -24,7 +24,8 @@ export class LogSocket {
   private readonly hub: LogHub;
   private readonly sockets = new Set<WebSocket>();
   private readonly alive = new WeakSet<WebSocket>();
-  private readonly heartbeat: NodeJS.Timeout;
+  /** Runs only while a socket is open: an idle daemon has no timer for it. */
+  private heartbeat: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: LogSocketDeps) {
@@ -32,15 +33,15 @@ export class LogSocket {
     this.unsubscribe = deps.store.onChange((ids) => {
       for (const id of ids) if (!deps.store.get(id)) this.hub.closeProgram(id, CLOSE.notFound, `program '${id}' was removed`);
     });
-    // Dead peers (no pong for a whole period) are terminated so their followers can stop.
-    this.heartbeat = setInterval(() => {
-      for (const ws of this.sockets) {
-        if (!this.alive.has(ws)) ws.terminate();
-        this.alive.delete(ws);
-        ws.ping();
-      }
-    }, HEARTBEAT_MS);
-    this.heartbeat.unref();
+  }
+
+  /** Dead peers (no pong for a whole period) are terminated so their followers can stop. */
+  private beat(): void {
+    for (const ws of this.sockets) {
+      if (!this.alive.has(ws)) ws.terminate();
+      this.alive.delete(ws);
+      ws.ping();
+    }
   }
 
   /** The koa-websocket route. */
@@ -48,9 +49,16 @@ export class LogSocket {
     const ws = ctx.websocket;
     if (ctx.path !== '/ws') return ws.close(CLOSE.notFound, `no WebSocket route at ${ctx.path.slice(0, 60)} (the log stream is /ws?id=<program UUID>)`);
     this.sockets.add(ws);
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS).unref();
     this.alive.add(ws);
     ws.on('pong', () => this.alive.add(ws));
-    ws.once('close', () => this.sockets.delete(ws));
+    ws.once('close', () => {
+      this.sockets.delete(ws);
+      if (this.sockets.size === 0 && this.heartbeat) {
+        clearInterval(this.heartbeat);
+        this.heartbeat = null;
+      }
+    });
     const raw = typeof ctx.query.id === 'string' ? ctx.query.id : '';
     const id = raw.toLowerCase();
     const record = UUID.test(id) ? this.deps.store.get(id) : undefined;
@@ -63,7 +71,7 @@ export class LogSocket {
 
   /** Closes every client (1001) and stops all followers. */
   close(): void {
-    clearInterval(this.heartbeat);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     this.unsubscribe();
     this.hub.closeAll(CLOSE.goingAway, 'svcd is shutting down');
     for (const ws of this.sockets) ws.terminate();

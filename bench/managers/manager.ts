@@ -35,6 +35,11 @@ export interface Manager {
   start(): Promise<void>;
   /** Pid of the daemon (for RSS and CPU readings). */
   daemonPid(): number;
+  /**
+   * Every process the manager itself is made of, daemon first (svc: svcd and svc-spawner; s6:
+   * s6-svscan and one s6-supervise per program). Memory, CPU and wake-ups are summed over these.
+   */
+  supervisorPids?(): number[];
   /** Registers and starts the programs; resolves when the manager has accepted them all. */
   add(programs: BenchProgram[]): Promise<void>;
   /** Status of every program, through the manager's fastest client (API where there is one). */

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { mustRun } from '../exec.js';
+import { childPids, cmdline } from '../proc.js';
 import type { BenchProgram, Manager, ProgramState, StatusQuery } from './manager.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
@@ -80,6 +81,12 @@ export class SvcManager implements Manager {
 
   daemonPid(): number {
     return this.proc?.pid ?? Number.NaN;
+  }
+
+  /** svcd and its svc-spawner (when it runs one). */
+  supervisorPids(): number[] {
+    const pid = this.daemonPid();
+    return [pid, ...childPids(pid).filter((c) => /svc-spawner/.test(cmdline(c)))];
   }
 
   async api<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { Clock } from '../../reconciler/clock.js';
 import { isAllowedArtifactUrl } from '../../state/schema/artifact-url.js';
 import type { DownloadRequest, Downloader } from './ports.js';
@@ -16,13 +16,20 @@ const MAX_REDIRECTS = 5;
  * download_timeout. `ca` (PEM, `[ota] ca_file`) is trusted in addition to Node's bundled roots.
  */
 export class UndiciDownloader implements Downloader {
-  private readonly agent: Agent;
+  /** undici (~15 MiB of module code) is loaded on the first download: most daemons never run one. */
+  private undici: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
 
   constructor(
     private readonly clock: Clock,
-    ca: string | null,
-  ) {
-    this.agent = new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS, ...(ca ? { ca: [...rootCertificates, ca] } : {}) } });
+    private readonly ca: string | null,
+  ) {}
+
+  private client(): Promise<{ agent: Agent; request: typeof import('undici').request }> {
+    this.undici ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS, ...(this.ca ? { ca: [...rootCertificates, this.ca] } : {}) } }),
+      request,
+    }));
+    return this.undici;
   }
 
   async download(req: DownloadRequest): Promise<{ digest: string; bytes: number }> {
@@ -42,15 +49,16 @@ export class UndiciDownloader implements Downloader {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.undici) await (await this.undici).agent.close();
   }
 
   private async fetchTo(req: DownloadRequest, signal: AbortSignal): Promise<{ digest: string; bytes: number }> {
+    const { agent, request } = await this.client();
     let url = req.url;
     for (let hop = 0; ; hop++) {
       if (!isAllowedArtifactUrl(url)) throw new Error(`refusing ${url}: https is required (plain http only for loopback hosts)`);
-      const res = await request(url, { dispatcher: this.agent, signal, method: 'GET' });
+      const res = await request(url, { dispatcher: agent, signal, method: 'GET' });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         await res.body.dump();

@@ -41,6 +41,6 @@ test('resultsTable: medians per manager and ratios svc/peer, a dash for what was
   ]);
   const lines = table.split('\n');
   assert.equal(lines.length, 3);
-  assert.match(lines[0], /^\| scenario \| measure \| unit \| floor \| svc \| pm2 \| supervisord \| svc\/floor \| svc\/pm2 \| svc\/supervisord \| svc target \|$/);
-  assert.equal(lines[2], '| S1 N=10 | bulk start | ms | 10.0 | 20.0 | 40.0 | - | 2.00x | 0.50x | - | ≤1.6x floor |');
+  assert.match(lines[0], /^\| scenario \| measure \| unit \| floor \| svc \| pm2 \| supervisord \| s6 \| svc\/floor \| svc\/pm2 \| svc\/supervisord \| svc\/s6 \| svc target \|$/);
+  assert.equal(lines[2], '| S1 N=10 | bulk start | ms | 10.0 | 20.0 | 40.0 | - | - | 2.00x | 0.50x | - | - | ≤1.6x floor |');
 });

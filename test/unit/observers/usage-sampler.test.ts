@@ -1,42 +1,79 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeOs } from '../../../controllers/os/fake.js';
-import { UsageSampler, IDLE_SLOWDOWN } from '../../../observers/usage-sampler.js';
+import { UsageSampler, USAGE_FRESH_MS } from '../../../observers/usage-sampler.js';
 import { FakeClock } from '../../../reconciler/fake-clock.js';
-import { ObservedRegistry } from '../../../state/observed.js';
+import { ObservedRegistry, USAGE_DEMAND_WINDOW_MS } from '../../../state/observed.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 
-test('samples all live programs in one batch; slows down unwatched; samples at once when reads resume', async () => {
+async function setup() {
   const os = new FakeOs();
   const clock = new FakeClock();
   const observed = new ObservedRegistry();
-  let passes = 0;
+  const counter = { passes: 0 };
   const sampleUsage = os.sampleUsage.bind(os);
   os.sampleUsage = async (pids) => {
-    passes++;
+    counter.passes++;
     return sampleUsage(pids);
   };
   const { pid } = await os.spawn({ file: 'x', args: [], cwd: '/', env: {}, stdoutPath: '/o', stderrPath: '/e' }, () => undefined);
   observed.update('p', { pid, status: 'Running' });
   const sampler = new UsageSampler({ os, clock, observed, livePids: () => new Map([['p', pid]]), intervalMs: 5000 });
+  return { clock, observed, counter, sampler };
+}
+
+test('usage: nothing samples while nobody reads (no timer at all)', async () => {
+  const { clock, observed, counter, sampler } = await setup();
   sampler.start();
+  clock.advance(10 * 60_000);
+  await flush();
+  assert.equal(counter.passes, 0);
+  assert.equal(clock.nextTimerAt(), null, 'no timer armed');
+  assert.equal(observed.get('p').mem_usage, 0);
+  sampler.stop();
+});
+
+test('usage: a read samples before it answers, and a burst of reads costs one pass', async () => {
+  const { clock, observed, counter, sampler } = await setup();
+  sampler.start();
+  await observed.readUsage(clock.now());
+  assert.equal(counter.passes, 1);
+  assert.equal(observed.get('p').mem_usage, 1024 * 1024, 'fresh figures in the answer');
+  await Promise.all([observed.readUsage(clock.now()), observed.readUsage(clock.now())]);
+  clock.advance(USAGE_FRESH_MS - 1);
+  await observed.readUsage(clock.now());
+  assert.equal(counter.passes, 1, 'younger than USAGE_FRESH_MS: answered as it is');
+  clock.advance(1);
+  await observed.readUsage(clock.now());
+  assert.equal(counter.passes, 2);
+  sampler.stop();
+});
+
+test('usage: sampled every interval while read, then stops until the next read', async () => {
+  const { clock, observed, counter, sampler } = await setup();
+  sampler.start();
+  observed.noteUsageRead(clock.now()); // a watch stream's read
   clock.advance(0);
   await flush();
-  assert.equal(passes, 1);
-  assert.equal(observed.get('p').mem_usage, 1024 * 1024);
+  assert.equal(counter.passes, 1, 'a read after a quiet spell samples at once');
   clock.advance(5000);
   await flush();
-  assert.equal(passes, 1, 'unwatched: the next pass is IDLE_SLOWDOWN intervals away');
-  clock.advance(5000 * (IDLE_SLOWDOWN - 1));
-  await flush();
-  assert.equal(passes, 2);
+  assert.equal(counter.passes, 2, 'watched: every interval');
+  // No more reads: passes go on until the demand window has passed, then nothing.
+  for (let t = 0; t < USAGE_DEMAND_WINDOW_MS + 30_000; t += 5000) {
+    clock.advance(5000);
+    await flush();
+  }
+  const stoppedAt: number = Number(counter.passes);
+  assert.ok(stoppedAt <= 2 + USAGE_DEMAND_WINDOW_MS / 5000, `${stoppedAt} passes`);
+  assert.equal(clock.nextTimerAt(), null, 'no timer once nobody reads');
   observed.noteUsageRead(clock.now());
   clock.advance(0);
   await flush();
-  assert.equal(passes, 3, 'a read after a quiet spell samples at once');
-  clock.advance(5000);
-  await flush();
-  assert.equal(passes, 4, 'watched: every interval');
+  assert.equal(counter.passes, stoppedAt + 1, 'reads resume: sampled at once');
   sampler.stop();
+  clock.advance(60_000);
+  await flush();
+  assert.equal(counter.passes, stoppedAt + 1, 'stopped samplers do not sample');
 });

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LogRotator, type DirWatch } from '../../../log-files/rotation.js';
+import { FakeClock } from '../../../reconciler/fake-clock.js';
+
+/** A directory watch driven by the test: `write(dir)` is what inotify would report. */
+function fakeWatch() {
+  const listeners = new Map<string, () => void>();
+  let opened = 0;
+  const watch: DirWatch = (dir, onEvent) => {
+    opened++;
+    listeners.set(dir, onEvent);
+    return () => listeners.delete(dir);
+  };
+  return { watch, write: (dir: string) => listeners.get(dir)?.(), watching: (dir: string) => listeners.has(dir), opened: () => opened };
+}
+
+test('log rotation: idle logs arm no timer; a write schedules one pass an interval later', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
+  try {
+    const file = join(dir, 'p.out');
+    writeFileSync(file, 'x'.repeat(10));
+    const clock = new FakeClock();
+    const w = fakeWatch();
+    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 1000, keep: 1, intervalMs: 10_000, watch: w.watch });
+    rotator.start();
+    clock.advance(10_000); // the pass after start
+    await rotator.settled();
+    assert.ok(w.watching(dir), 'watched after the first pass');
+    assert.equal(clock.nextTimerAt(), null, 'no writes: no timer');
+
+    writeFileSync(file, 'x'.repeat(2000));
+    w.write(dir);
+    assert.ok(!w.watching(dir), 'one wake-up per interval: the watch is closed until the pass');
+    w.write(dir);
+    assert.equal(clock.nextTimerAt(), clock.now() + 10_000);
+    clock.advance(9_999);
+    assert.equal(readFileSync(file, 'utf8').length, 2000, 'not before the interval');
+    clock.advance(1);
+    await rotator.settled();
+    assert.equal(readFileSync(file, 'utf8'), '');
+    assert.equal(readFileSync(`${file}.1`, 'utf8').length, 2000);
+    assert.ok(w.watching(dir), 'watched again');
+    assert.equal(clock.nextTimerAt(), null);
+    rotator.stop();
+    assert.ok(!w.watching(dir), 'stop closes the watches');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('log rotation: a directory that cannot be watched is checked every interval', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
+  try {
+    const file = join(dir, 'p.out');
+    writeFileSync(file, 'x');
+    const clock = new FakeClock();
+    const errors: string[] = [];
+    const watch: DirWatch = () => {
+      throw Object.assign(new Error('no watches left'), { code: 'ENOSPC' });
+    };
+    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 1000, keep: 1, intervalMs: 10_000, watch, onError: (f) => errors.push(f) });
+    rotator.start();
+    clock.advance(10_000);
+    await rotator.settled();
+    assert.equal(clock.nextTimerAt(), clock.now() + 10_000, 'falls back to a check every interval');
+    writeFileSync(file, 'x'.repeat(2000));
+    clock.advance(10_000);
+    await rotator.settled();
+    assert.equal(readFileSync(file, 'utf8'), '');
+    assert.ok(errors.includes(dir));
+    rotator.stop();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
