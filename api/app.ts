@@ -14,6 +14,7 @@ import { licenseRouter } from './routes/license.js';
 import { metricsRouter } from './routes/metrics.js';
 import { otaRouter } from './routes/ota.js';
 import { programsRouter } from './routes/programs.js';
+import { logFlushRouter } from './routes/log-flush.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 import { storageRouter } from './routes/storage.js';
@@ -50,7 +51,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps)];
+  const routers = [programsRouter(deps), logFlushRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps)];
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }

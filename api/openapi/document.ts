@@ -97,6 +97,15 @@ export function openApiDocument(version: string): Json {
           { 400: 'Invalid query', 404: 'Unknown program' },
         ),
       },
+      '/api/v1/programs/{id}/logs/flush': {
+        post: op(
+          'Empty the stdout and stderr files in place (svc flush); rotated copies are kept',
+          'programs',
+          { 200: json({ type: 'object', required: ['id', 'flushed'], additionalProperties: false, properties: { id: { type: 'string', format: 'uuid' }, flushed: { type: 'array', items: { type: 'string' } } } }) },
+          { parameters: [idParam] },
+          { 404: 'Unknown program' },
+        ),
+      },
       ...otaPaths,
       '/api/v1/system/shutdown': { post: op('Stop every program, then svcd exits', 'system', { 202: json({ type: 'object', properties: { status: { const: 'shutting_down' }, message: { type: 'string' } } }, 'Accepted') }) },
       '/api/v1/system/stats': { get: op('Host cpu and memory, refreshed about every 3 s', 'system', { 200: json(ref('SystemStats')) }, {}, { 503: 'Not sampled yet' }) },
