@@ -1,10 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=1024
 import { Command } from 'commander';
-import { ApiError } from '../tui/client/errors.js';
-import { CliError } from '../tui/cli/errors.js';
 import { createContext } from '../tui/cli/context.js';
 import { registerCommands } from '../tui/cli/commands/index.js';
-import { commanderExitCode, errorExitCode, jsonError } from '../tui/cli/exit-codes.js';
+import { commanderExitCode, errorExitCode, isExpected, jsonError } from '../tui/cli/exit-codes.js';
 import { disableCommanderSuggestions, suggestReadOnly } from '../tui/cli/suggest.js';
 import { VERSION } from './version.js';
 
@@ -33,8 +31,7 @@ disableCommanderSuggestions(program);
 
 program.parseAsync().catch((err: unknown) => {
   const exitCode = errorExitCode(err);
-  const known = err instanceof CliError || err instanceof ApiError;
-  const message = known ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`;
+  const message = isExpected(err) ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`;
   process.stderr.write(jsonMode ? jsonError(message, exitCode, err) : `svc: ${message}\n`);
   process.exit(exitCode);
 });

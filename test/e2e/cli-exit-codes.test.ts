@@ -126,3 +126,18 @@ test('a URL that answers but is not svcd says so (exit 1, no HTML dump)', async 
     server.close();
   }
 });
+
+test('--url takes host:port without a scheme; a bad address is a usage error', async () => {
+  const hostPort = d.url.replace(/^http:\/\//, '');
+  const res = await runCli(['list', '--url', hostPort]);
+  assert.equal(res.code, 0, res.stderr);
+  const bad = await runCli(['list', '--url', 'ftp://example.org']);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /unsupported scheme/);
+});
+
+test('svc login against a daemon without auth says auth is off and saves nothing', async () => {
+  const res = await runCli(['login', '--token', 'whatever'], { SVC_URL: d.url, XDG_CONFIG_HOME: d.root });
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /auth is off on svcd/);
+});

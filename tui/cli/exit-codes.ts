@@ -1,4 +1,5 @@
 import type { CommanderError } from 'commander';
+import { AddressError } from '../client/address.js';
 import { ApiError } from '../client/errors.js';
 import { CliError } from './errors.js';
 
@@ -18,6 +19,7 @@ export function commanderExitCode(err: CommanderError): number {
 /** The exit status for an error that ends a command. */
 export function errorExitCode(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
+  if (err instanceof AddressError) return EXIT.usage;
   if (err instanceof ApiError) return err.kind === 'unreachable' ? EXIT.unreachable : EXIT.error;
   return EXIT.error;
 }
@@ -26,4 +28,9 @@ export function errorExitCode(err: unknown): number {
 export function jsonError(message: string, exitCode: number, err?: unknown): string {
   const api = err instanceof ApiError ? { kind: err.kind, status: err.status } : {};
   return `${JSON.stringify({ error: { message, exit_code: exitCode, ...api } })}\n`;
+}
+
+/** Errors written for a person (shown as one line); anything else is a bug and keeps its stack. */
+export function isExpected(err: unknown): boolean {
+  return err instanceof CliError || err instanceof ApiError || err instanceof AddressError;
 }

@@ -9,15 +9,15 @@ export const READ_ONLY_COMMANDS = ['list', 'ls', 'status', 'info', 'describe', '
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
+    let prev = row[0];
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
       prev = cur;
     }
   }
-  return row[b.length]!;
+  return row[b.length];
 }
 
 /** The nearest read-only command to `word`, or null when none is close (at most 40 % edited). */

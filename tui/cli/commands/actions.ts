@@ -52,7 +52,7 @@ async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; 
   if (all.length === 0) return [];
   const found = await resolvePrograms(ctx.client(), all);
   for (const [i, g] of grouped.entries()) {
-    const p = found[refs.length + i]!;
+    const p = found[refs.length + i];
     const detail = await routes.getProgram(ctx.client(), p.id);
     if (detail.config.group_name !== g.group) throw new CliError(`program '${p.name}' is not in group '${g.group}' (its group: ${detail.config.group_name ?? 'none'})`);
   }

@@ -43,7 +43,7 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
   const show = (p: ProgramSummary, line: LogLine) => (ctx.json() ? ctx.print(JSON.stringify(many ? { name: p.name, id: p.id, ...line } : line)) : ctx.print(formatLogLine(line, prefix(p))));
   const tails = [];
   for (const p of targets) tails.push({ p, res: await routes.logs(ctx.client(), p.id, new URLSearchParams({ tail, source: o.source })) });
-  if (!o.follow && ctx.json()) return ctx.print(JSON.stringify(many ? tails.map((t) => ({ name: t.p.name, ...t.res })) : tails[0]!.res, null, 2));
+  if (!o.follow && ctx.json()) return ctx.print(JSON.stringify(many ? tails.map((t) => ({ name: t.p.name, ...t.res })) : tails[0].res, null, 2));
   for (const t of tails) for (const line of t.res.logs) show(t.p, line);
   if (!o.follow) return;
   process.once('SIGINT', () => {
@@ -51,13 +51,13 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
     process.exit(0); // Ctrl-C is the normal way to stop following
   });
   // Lines of every program print as they arrive: interleaved by the time svcd read them.
-  streams.forEach((s, i) => s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i]!, line)));
-  if (!many) return streams[0]!.done;
+  streams.forEach((s, i) => s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i], line)));
+  if (!many) return streams[0].done;
   // Every program: one that is removed drops out with a note; the others keep streaming.
   await Promise.all(
     streams.map((s, i) =>
       s.done.catch((err: Error) => {
-        process.stderr.write(`svc: ${targets[i]!.name}: ${err.message}\n`);
+        process.stderr.write(`svc: ${targets[i].name}: ${err.message}\n`);
       }),
     ),
   );
