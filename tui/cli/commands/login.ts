@@ -22,7 +22,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
         throw err;
       });
       saveToken(url, token);
-      ctx.print(`logged in to ${url}; credential saved in ${credentialsFile()}`);
+      ctx.print(ctx.json() ? JSON.stringify({ url, saved_in: credentialsFile() }) : `logged in to ${url}; credential saved in ${credentialsFile()}`);
     });
   program
     .command('logout')
@@ -31,7 +31,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
       const url = ctx.client().url;
       await routes.logout(ctx.client()).catch(() => undefined);
       saveToken(url, null);
-      ctx.print(`logged out of ${url}`);
+      ctx.print(ctx.json() ? JSON.stringify({ url, logged_out: true }) : `logged out of ${url}`);
     });
 }
 
