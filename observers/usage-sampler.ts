@@ -15,6 +15,10 @@ export class UsageSampler {
   private cancel: (() => void) | null = null;
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
+  private unsubscribeStarts: (() => void) | null = null;
+  /** Programs whose process just started, sampled once at once (not after a whole interval). */
+  private readonly started = new Map<string, number>();
+  private cancelStarted: (() => void) | null = null;
 
   constructor(
     private readonly deps: {
@@ -33,18 +37,42 @@ export class UsageSampler {
       this.cancel?.();
       this.schedule(0);
     });
+    // A new process shows its memory at once, not 0 B until the next pass (up to 6 intervals idle).
+    this.unsubscribeStarts = this.deps.observed.subscribe((id, now, prev) => {
+      if (!now?.pid || now.pid === prev?.pid) return;
+      this.started.set(id, now.pid);
+      this.cancelStarted ??= this.deps.clock.setTimer(0, () => void this.sampleStarted());
+    });
     this.schedule(0);
   }
 
   stop(): void {
     this.stopped = true;
     this.cancel?.();
+    this.cancelStarted?.();
     this.unsubscribe?.();
+    this.unsubscribeStarts?.();
+  }
+
+  /** One pass over the processes that started since the last one. */
+  private async sampleStarted(): Promise<void> {
+    this.cancelStarted = null;
+    const batch = new Map(this.started);
+    this.started.clear();
+    try {
+      await this.apply(batch);
+    } catch (err) {
+      this.deps.onError?.(err);
+    }
   }
 
   /** One sampling pass over every live program. */
   async sampleNow(): Promise<void> {
-    const live = this.deps.livePids();
+    await this.apply(this.deps.livePids());
+  }
+
+  private async apply(live: Map<string, number>): Promise<void> {
+    if (live.size === 0) return;
     const usage = await this.deps.os.sampleUsage([...live.values()]);
     for (const [id, pid] of live) {
       const sample = usage.get(pid);
