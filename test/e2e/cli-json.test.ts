@@ -23,7 +23,7 @@ test('svc check --json: one result per file on stdout; exit 1 when one is invali
       ['bad.json', false, 0],
     ],
   );
-  assert.match(out[1]!.errors[0]!, /^bad\.json:3:\d+: /);
+  assert.match(out[1].errors[0], /^bad\.json:3:\d+: /);
   assert.equal((JSON.parse(res.stderr) as { error: { exit_code: number } }).error.exit_code, 1);
 });
 
@@ -32,7 +32,7 @@ test('svc apply reports validation errors with path:line:col as svc check does, 
   const check = await offline('check', 'app.toml');
   const apply = await offline('apply', 'app.toml');
   assert.equal(apply.code, 2, apply.stderr);
-  const line = check.stderr.split('\n')[0]!;
+  const line = check.stderr.split('\n')[0];
   assert.match(line, /^app\.toml:\d+:\d+: .*startsecs/);
   assert.equal(apply.stderr.split('\n')[0], `svc: ${line}`);
 });
