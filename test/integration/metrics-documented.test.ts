@@ -14,7 +14,7 @@ const d = useDaemon();
 test('every metric family is documented in docs/observability.md and named by the Prometheus rules', async () => {
   await fetch(`${d.url}/health`); // one request counted before the scrape
   const text = await (await fetch(`${d.url}/metrics`)).text();
-  const families = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => ({ name: m[1]!, type: m[2]! }));
+  const families = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => ({ name: m[1], type: m[2] }));
   assert.ok(families.length > 40, `families found: ${families.length}`);
   const doc = readFileSync(join(REPO, 'docs', 'observability.md'), 'utf8');
   const missing = families.filter((f) => !doc.includes(`\`${f.name}\``) && !doc.includes(`\`${f.name}{`)).map((f) => f.name);
