@@ -88,6 +88,22 @@ test('svc flush empties the log files of one program or all', async () => {
   await svc('rm', 'tick-a', 'tick-b');
 });
 
+test('svc add of a command that cannot run warns at once; svc info and the events say why, no Backoff loop', async () => {
+  const missing = await svc('add', 'ghost', '--', '/nonexistent/ghost-binary', '--flag');
+  assert.equal(missing.code, 0, missing.stderr);
+  assert.match(missing.stderr, /^warning: ghost: spawn failed: command not found: \/nonexistent\/ghost-binary/m);
+  const info = await svc('info', 'ghost');
+  assert.match(info.stdout, /status:\s+Fatal \(spawn failed: command not found: \/nonexistent\/ghost-binary/);
+  const events = await svc('--json', 'events', 'ghost');
+  const types = (JSON.parse(events.stdout) as { event: string }[]).map((e) => e.event);
+  assert.ok(types.includes('process_fatal') && !types.includes('process_backoff'), types.join(','));
+
+  const notExec = await svc('add', 'noexec', '--', fixture('package.json'));
+  assert.match(notExec.stderr, /^warning: noexec: spawn failed: permission denied: /m);
+  assert.equal(await statusOf('noexec'), 'Fatal');
+  await svc('rm', 'ghost', 'noexec');
+});
+
 test('svc shutdown stops svcd gracefully; afterwards svc says the daemon is not reachable (exit 3)', async () => {
   const res = await svc('shutdown');
   assert.equal(res.code, 0, res.stderr);
