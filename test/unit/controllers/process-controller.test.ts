@@ -284,7 +284,7 @@ test('a spawn failure that cannot heal (command not found, permission denied) go
     assert.equal(o.next_retry_at, null);
     const fatal = h.events.filter((e) => e.program_id === id && e.event === 'process_fatal');
     assert.equal(fatal.length, 1, name);
-    assert.match(fatal[0]!.msg, new RegExp(`not retried: .*svc start ${name}\\)$`));
+    assert.match(fatal[0].msg, new RegExp(`not retried: .*svc start ${name}\\)$`));
     assert.ok(!h.events.some((e) => e.program_id === id && e.event === 'process_backoff'), `${name}: no backoff`);
   }
   const spawnsBefore = h.os.spawnCount;
