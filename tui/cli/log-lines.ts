@@ -15,7 +15,7 @@ export interface LinePrefix {
  */
 export function formatLogLine(line: LogLine, p: LinePrefix): string {
   const parts: string[] = [];
-  if (p.timestamps) parts.push(line.ts ? new Date(line.ts).toISOString() : '-'.padEnd(24));
+  if (p.timestamps) parts.push(line.ts ? new Date(line.ts * 1000).toISOString() : '-'.padEnd(24)); // ts: Unix seconds
   if (p.name !== undefined) parts.push(`${p.name} |`);
   if (p.source) parts.push(`${line.source === 'stderr' ? 'err' : 'out'} |`);
   parts.push(line.content);
