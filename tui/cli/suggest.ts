@@ -6,18 +6,18 @@ import type { Command } from 'commander';
  */
 export const READ_ONLY_COMMANDS = ['list', 'ls', 'status', 'info', 'describe', 'show', 'logs', 'events', 'check', 'export', 'storage', 'audit', 'completion', 'ui', 'help'] as const;
 
+/** Edit distance counting a swap of two neighbours as one edit (`lsit` is one from `list`). */
 function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2][j - 2] + 1);
+      d[i][j] = best;
     }
   }
-  return row[b.length];
+  return d[a.length][b.length];
 }
 
 /** The nearest read-only command to `word`, or null when none is close (at most 40 % edited). */
