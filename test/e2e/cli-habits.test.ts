@@ -67,7 +67,7 @@ test('svc logs without a name: every program, each line with its name; -f adds a
     await eventually(() => lines.some((l) => l.includes('tick-a |')) && lines.some((l) => l.includes('tick-b |')), 15_000, `streamed lines of both (${JSON.stringify(lines.slice(0, 4))})`);
     for (const l of lines) assert.match(l, stamped);
     // The time is when svcd read the line: today, within the last minute.
-    const age = Date.now() - Date.parse(stamped.exec(lines[0]!)![1]!);
+    const age = Date.now() - Date.parse(stamped.exec(lines[0])![1]);
     assert.ok(age >= -5000 && age < 60_000, `timestamp ${lines[0]} is ${age} ms old`);
   } finally {
     process.kill(child.pid!, 'SIGINT');
