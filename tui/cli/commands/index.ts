@@ -25,8 +25,8 @@ import { registerDaemon } from './daemon.js';
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerList(program, ctx);
-  registerStatus(program, ctx);
   registerInfo(program, ctx);
+  registerStatus(program, ctx);
   registerAddUpdate(program, ctx);
   registerActions(program, ctx);
   registerLogs(program, ctx);
