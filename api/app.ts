@@ -16,6 +16,7 @@ import { notifyRouter } from './routes/notify.js';
 import { otaRouter } from './routes/ota.js';
 import { programsRouter } from './routes/programs.js';
 import { reactionsRouter } from './routes/reactions.js';
+import { logFlushRouter } from './routes/log-flush.js';
 import { stackRouter } from './routes/stack.js';
 import { systemRouter } from './routes/system.js';
 import { storageRouter } from './routes/storage.js';
@@ -52,7 +53,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps), reactionsRouter(deps.reactions, deps.store, deps.config.server.max_body_bytes)];
+  const routers = [programsRouter(deps), logFlushRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps), reactionsRouter(deps.reactions, deps.store, deps.config.server.max_body_bytes)];
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }

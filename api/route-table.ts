@@ -48,6 +48,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/v1/programs/:id/stop': 'program.control',
   'POST /api/v1/programs/:id/restart': 'program.control',
   'POST /api/v1/programs/:id/signal': 'program.control',
+  // Emptying the log files is an operator action, like a restart (svc flush).
+  'POST /api/v1/programs/:id/logs/flush': 'program.control',
   // Back to the previous binary: an incident action, like a restart (docs/ota.md).
   'POST /api/v1/programs/:id/ota/rollback': 'program.control',
   // A batch Remove also needs program.remove: checked by the route once the body is read.

@@ -98,6 +98,12 @@ export interface LogsResult {
   logs: LogLine[];
 }
 
+/** `POST /api/v1/programs/{id}/logs/flush`: the files emptied (a file not written yet is not listed). */
+export interface LogFlushResult {
+  id: string;
+  flushed: string[];
+}
+
 /** `PUT /api/v1/stack`. */
 export interface StackApplyResult {
   status: 'ok';

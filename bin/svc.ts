@@ -1,27 +1,37 @@
 #!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=1024
 import { Command } from 'commander';
-import { ApiError } from '../tui/client/errors.js';
-import { CliError } from '../tui/cli/errors.js';
 import { createContext } from '../tui/cli/context.js';
 import { registerCommands } from '../tui/cli/commands/index.js';
+import { commanderExitCode, errorExitCode, isExpected, jsonError } from '../tui/cli/exit-codes.js';
+import { disableCommanderSuggestions, suggestReadOnly } from '../tui/cli/suggest.js';
 import { VERSION } from './version.js';
+
+// Global options are recognised before and after the command, so this sees `svc list --json` too.
+const jsonMode = process.argv.slice(2).includes('--json');
 
 const program = new Command('svc')
   .description('svc: control the svc process manager daemon (svcd)')
   .version(VERSION, '-v, --version')
-  .option('--url <url>', 'daemon address: http://host:port or unix:/path/svcd.sock (env SVC_URL; default http://127.0.0.1:9002)')
+  .option('--url <url>', 'daemon address: host:port, http(s)://host:port or unix:/path/svcd.sock (env SVC_URL; default http://127.0.0.1:9002)')
   .option('--token <secret>', 'Bearer credential (env SVC_TOKEN; else what svc login saved for this URL)')
-  .option('--json', 'machine-readable output')
-  .showHelpAfterError('(run with --help for usage)')
-  .configureOutput({ outputError: (text, write) => write(text) });
+  .option('--json', 'machine-readable output (errors too, as {"error": {...}} on stderr)')
+  .showHelpAfterError(jsonMode ? false : '(run with --help for usage)')
+  .configureOutput({ outputError: (text, write) => write(jsonMode ? jsonError(text.replace(/^error: /, '').trim(), 2) : text) })
+  // Usage errors exit 2 (docs/cli.md); an unknown command is corrected only to a read-only one.
+  .exitOverride((err) => {
+    const code = commanderExitCode(err);
+    const unknown = err.code === 'commander.unknownCommand' ? /'([^']*)'/.exec(err.message)?.[1] : undefined;
+    const hint = unknown === undefined ? null : suggestReadOnly(unknown);
+    if (hint && !jsonMode) process.stderr.write(`(did you mean: svc ${hint}?)\n`);
+    process.exit(code);
+  });
 
 registerCommands(program, createContext(program));
+disableCommanderSuggestions(program);
 
 program.parseAsync().catch((err: unknown) => {
-  if (err instanceof CliError || err instanceof ApiError) {
-    process.stderr.write(`svc: ${err.message}\n`);
-    process.exit(err instanceof CliError ? err.exitCode : 1);
-  }
-  process.stderr.write(`svc: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
+  const exitCode = errorExitCode(err);
+  const message = isExpected(err) ? (err as Error).message : `unexpected error: ${(err as Error).stack ?? String(err)}`;
+  process.stderr.write(jsonMode ? jsonError(message, exitCode, err) : `svc: ${message}\n`);
+  process.exit(exitCode);
 });

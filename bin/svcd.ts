@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=1
 import { Command } from 'commander';
 import { resolve } from 'node:path';
+import { defaultRoot } from '../conf/default-root.js';
 import { loadConfig, ConfigError } from '../conf/load-config.js';
 import { checkStartup } from '../conf/startup-checks.js';
 import { resolveBindHost } from '../conf/loopback.js';
@@ -15,7 +16,7 @@ import { VERSION } from './version.js';
 const program = new Command('svcd')
   .description('svc daemon: runs and supervises programs, serves the JSON API (default 127.0.0.1:9002)')
   .version(VERSION, '-v, --version')
-  .option('--root <dir>', 'installation root (default: $SVC_ROOT or the current directory)')
+  .option('--root <dir>', 'installation root (default: $SVC_ROOT, else the current directory; ./.svc in a source checkout)')
   .option('--config <file>', 'config file (default: <root>/conf/svc.toml; missing = embedded defaults)')
   .option('--port <port>', 'override [server].port', (v) => Number.parseInt(v, 10))
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
@@ -55,11 +56,13 @@ async function bindAddressOf(host: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const root = resolve(opts.root ?? process.env.SVC_ROOT ?? process.cwd());
+  const fallback = defaultRoot(process.cwd(), process.env);
+  const root = opts.root ? resolve(opts.root) : fallback.root;
   const { config, warnings } = await configure(root);
   const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
   const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
   for (const w of warnings) log.warn(w);
+  if (!opts.root && fallback.checkout) log.info(`run from a source checkout: SVC_ROOT is ${root} (set SVC_ROOT or --root to choose another)`);
   if (opts.repairStore) {
     try {
       process.stdout.write(`${await repairStore(config, log)}\n`);

@@ -21,6 +21,10 @@ export class UsageSampler {
   private unsubscribe: (() => void) | null = null;
   private lastPassAt = -Infinity;
   private inFlight: Promise<void> | null = null;
+  private unsubscribeStarts: (() => void) | null = null;
+  /** Programs whose process just started, sampled once at once (not 0 B until a read's pass). */
+  private readonly started = new Map<string, number>();
+  private cancelStarted: (() => void) | null = null;
 
   constructor(
     private readonly deps: {
@@ -39,14 +43,35 @@ export class UsageSampler {
   start(): void {
     this.unsubscribe = this.deps.observed.onUsageDemand(() => this.arm(0));
     this.deps.observed.setUsageRefresher(() => this.refresh());
+    // A new process shows its memory at once: one sample of the processes that just started.
+    this.unsubscribeStarts = this.deps.observed.subscribe((id, now, prev) => {
+      if (!now?.pid || now.pid === prev?.pid) return;
+      this.started.set(id, now.pid);
+      this.cancelStarted ??= this.deps.clock.setTimer(0, () => void this.sampleStarted());
+    });
   }
 
   stop(): void {
     this.stopped = true;
     this.cancel?.();
     this.cancel = null;
+    this.cancelStarted?.();
+    this.cancelStarted = null;
     this.unsubscribe?.();
+    this.unsubscribeStarts?.();
     this.deps.observed.setUsageRefresher(null);
+  }
+
+  /** One pass over the processes that started since the last one. */
+  private async sampleStarted(): Promise<void> {
+    this.cancelStarted = null;
+    const batch = new Map(this.started);
+    this.started.clear();
+    try {
+      await this.apply(batch);
+    } catch (err) {
+      this.deps.onError?.(err);
+    }
   }
 
   /** Figures at most USAGE_FRESH_MS old: resolves after a pass when the last one is older. */
@@ -70,8 +95,11 @@ export class UsageSampler {
     return this.inFlight;
   }
 
-  private async sample(): Promise<void> {
-    const live = this.deps.livePids();
+  private sample(): Promise<void> {
+    return this.apply(this.deps.livePids());
+  }
+
+  private async apply(live: Map<string, number>): Promise<void> {
     if (live.size === 0) return;
     const usage = await this.deps.os.sampleUsage([...live.values()]);
     for (const [id, pid] of live) {

@@ -69,6 +69,11 @@ DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-
 status=$?
 [ "$own_policy" = 1 ] && "${SUDO[@]}" rm -f "$policy"
 [ "$status" = 0 ] || fail "apt-get install failed"
+# Only promtool is wanted: on a machine that runs systemd, keep the Prometheus server from starting
+# at the next boot too (policy-rc.d above only kept it from starting now). Absent unit: nothing to do.
+if [[ " ${missing[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
+  "${SUDO[@]}" systemctl disable --now prometheus.service >/dev/null 2>&1 || echo "install-system-deps: note: could not disable prometheus.service; stop it with: sudo systemctl disable --now prometheus" >&2
+fi
 for pair in "${NEEDS[@]}"; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || fail "${pair%%:*} still not on PATH after installing ${pair#*:}"
 done

@@ -51,12 +51,15 @@ export function createDaemonMetrics(deps: {
   metrics.onScrape(() => deps.observed.readUsage(deps.clock.now()));
   metrics.add(
     readings([
+      // The spec names this one; it is a current count that can go down, so dashboards should
+      // use the gauge below (docs/observability.md).
       {
         name: 'svc_cgroup_enforced_total',
         type: 'counter',
-        help: 'Programs with active cgroup enforcement (0 when isolation is not in use)',
+        help: 'Programs with active cgroup enforcement (0 when isolation is not in use); named by the spec, a current count: prefer svc_cgroup_enforced_programs',
         read: () => deps.cgroupEnforced?.() ?? 0,
       },
+      { name: 'svc_cgroup_enforced_programs', type: 'gauge', help: 'Programs with active cgroup enforcement now (0 when isolation is not in use)', read: () => deps.cgroupEnforced?.() ?? 0 },
     ]),
   );
   const writer = deps.eventWriter;

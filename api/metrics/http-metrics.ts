@@ -2,7 +2,8 @@ import type { Context, Next } from 'koa';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { MetricSource } from './metrics.js';
 
-const LABELS = ['method', 'route', 'status'] as const;
+// `code`: the HTTP status, as Prometheus' own HTTP metrics name it.
+const LABELS = ['method', 'route', 'code'] as const;
 
 /**
  * Counts and times HTTP requests. `route` is the matched route pattern (`/api/v1/programs/:id`),
@@ -30,7 +31,7 @@ export class HttpMetrics implements MetricSource {
       try {
         await next();
       } finally {
-        const labels = { method: ctx.method, route: routeOf(ctx), status: String(ctx.status) };
+        const labels = { method: ctx.method, route: routeOf(ctx), code: String(ctx.status) };
         this.requests?.inc(labels);
         this.duration?.observe(labels, Number(process.hrtime.bigint() - began) / 1e9);
       }

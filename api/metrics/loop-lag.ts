@@ -43,8 +43,10 @@ export function loopLagMetrics(opts: { prefix: string; setTimer?: (ms: number, f
           await new Promise((r) => setImmediate(r));
           this.set(Number(process.hrtime.bigint() - start) / 1e9);
           if (histogram && histogram.count > 0) {
-            for (const [key, g] of Object.entries(stats)) g.set(histogram[key as keyof typeof stats] / 1e9);
-            for (const [q, g] of quantiles) g.set(histogram.percentile(q) / 1e9);
+            // Node records the whole time between two firings (resolution + delay): the delay is the rest.
+            const delay = (ns: number) => Math.max(0, ns - RESOLUTION_MS * 1e6) / 1e9;
+            for (const [key, g] of Object.entries(stats)) g.set(key === 'stddev' ? histogram.stddev / 1e9 : delay(histogram[key as keyof typeof stats]));
+            for (const [q, g] of quantiles) g.set(delay(histogram.percentile(q)));
             histogram.reset();
           }
           if (!histogram) {

@@ -51,7 +51,8 @@ export class ProgramMetrics implements MetricSource {
       },
     });
     gauge('svc_program_up', 'Whether the program has a live process (1) or not (0)', (o) => (ALIVE.has(o.status) ? 1 : 0));
-    gauge('svc_program_cpu_percent', 'CPU usage of the main process, percent of one core', (o) => o.cpu_usage);
+    // Base unit (Prometheus naming): a ratio of one core, 1 = one full core; the API's cpu_usage is percent.
+    gauge('svc_program_cpu_ratio', 'CPU usage of the main process as a ratio of one core (1 = one full core)', (o) => o.cpu_usage / 100);
     gauge('svc_program_memory_bytes', 'Resident set size of the main process in bytes', (o) => o.mem_usage);
     gauge('svc_program_retries', 'Restarts since the last stable run or manual start', (o) => o.retries);
     const probed = (o: ObservedProgram) => Boolean(o.health?.last);

@@ -1,5 +1,6 @@
 import { programCreateSchema, programUpdateSchema } from '../../state/schema/program-schema.js';
 import { SIGNALS as SIGNAL_NAMES } from '../../state/signals.js';
+import { PROGRAM_STATUSES } from '../../state/status.js';
 import { storageSchema } from './storage-schema.js';
 import { securityPaths } from './security-paths.js';
 import { notifyPaths } from './notify-paths.js';
@@ -59,7 +60,7 @@ export function openApiDocument(version: string): Json {
         ),
       },
       '/api/v1/programs/batch': {
-        post: op('Run one action on many programs', 'programs', { 200: json({ type: 'object' }) }, { requestBody: { required: true, content: { 'application/json': { schema: ref('Batch') } } } }, { 400: 'Invalid batch body', ...NOT_WRITTEN }),
+        post: op('Run one action on many programs', 'programs', { 200: json(ref('BatchResult')) }, { requestBody: { required: true, content: { 'application/json': { schema: ref('Batch') } } } }, { 400: 'Invalid batch body', ...NOT_WRITTEN }),
       },
       '/api/v1/programs/{id}': {
         get: op('Configuration and state of a program', 'programs', { 200: json(ref('ProgramDetail')) }, { parameters: [idParam] }, { 404: 'Unknown program' }),
@@ -97,6 +98,15 @@ export function openApiDocument(version: string): Json {
             ],
           },
           { 400: 'Invalid query', 404: 'Unknown program' },
+        ),
+      },
+      '/api/v1/programs/{id}/logs/flush': {
+        post: op(
+          'Empty the stdout and stderr files in place (svc flush); rotated copies are kept',
+          'programs',
+          { 200: json({ type: 'object', required: ['id', 'flushed'], additionalProperties: false, properties: { id: { type: 'string', format: 'uuid' }, flushed: { type: 'array', items: { type: 'string' } } } }) },
+          { parameters: [idParam] },
+          { 404: 'Unknown program' },
         ),
       },
       ...otaPaths,
@@ -182,13 +192,17 @@ export function openApiDocument(version: string): Json {
         ProgramDetail: {
           allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object' } } }],
         },
-        Status: { enum: ['Stopped', 'Starting', 'Running', 'Healthy', 'Unhealthy', 'Backoff', 'Stopping', 'Exited', 'Fatal'] },
+        // Every status the daemon emits (state/status.ts), Scheduled included (cron programs).
+        Status: { enum: [...PROGRAM_STATUSES] },
         ActionOutcome: {
           type: 'object',
+          required: ['id', 'name', 'ok'],
           properties: {
             id: { type: 'string' },
             name: { type: 'string' },
             ok: { type: 'boolean' },
+            status: { anyOf: [ref('Status'), { const: 'Removed' }], description: 'Status after the action (Removed after a remove)' },
+            pid: { type: ['integer', 'null'] },
             error: { type: 'string' },
             warning: { type: 'string', description: 'The action took effect but is not on disk yet (a stop on a full data disk)' },
           },
@@ -208,6 +222,14 @@ export function openApiDocument(version: string): Json {
                 payload: { type: ['object', 'null'], properties: { force: { type: 'boolean' }, signal: { enum: SIGNALS } } },
               },
             },
+          },
+        },
+        BatchResult: {
+          type: 'object',
+          required: ['action', 'results'],
+          properties: {
+            action: { enum: ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] },
+            results: { type: 'array', items: ref('ActionOutcome'), description: 'One outcome per selected program; an unknown id is an outcome with ok false' },
           },
         },
         Logs: {

@@ -274,7 +274,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
       restarts: s.restarts,
       next_retry_at: s.nextRetryAt,
       last_exit: s.lastExit,
-      detail: s.waiting,
+      // Fatal by a spawn that cannot heal: the reason stays visible in `svc info` and the list.
+      detail: s.waiting ?? (s.status === 'Fatal' && s.lastExit?.reason === 'spawn_failed' ? s.lastExit.msg : null),
       applied_start_seq: s.appliedStart,
       applied_restart_seq: s.appliedRestart,
       ...(live ? {} : { cpu_usage: 0, mem_usage: 0 }),

@@ -3,6 +3,7 @@ import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
 import { backoffDelayMs } from './backoff.js';
+import { isPermanentSpawnError } from './permanent-spawn.js';
 import { describeExit } from './describe-exit.js';
 import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js';
 
@@ -84,6 +85,13 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
     effects.push({ kind: 'post_stop', token, exit: lastExit });
   }
   if (planned || goingDown(input)) return { ...next, status: 'Stopped' };
+
+  // A spawn that cannot succeed until someone fixes it (command not found...): Fatal at once.
+  if (isPermanentSpawnError(exit.error)) {
+    const msg = `spawn failed: ${exit.error}; not retried: it cannot succeed until the command or cwd is fixed (then: svc start ${config!.name})`;
+    effects.push(event(input, { event: 'process_fatal', retry_count: s.retries, exit_code: exit.code, signal: exit.signal, msg }));
+    return { ...next, status: 'Fatal' };
+  }
 
   // RUNNING -> (stable run resets the counter) -> EXITED | FATAL | BACKOFF
   const retries = durationMs >= config!.startsecs * 1000 ? 0 : s.retries;

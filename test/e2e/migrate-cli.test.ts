@@ -101,7 +101,7 @@ test('svc import: stack on stdout (TOML) or -o in the file’s syntax; the repor
   assert.equal(bad.code, 2);
   assert.equal(bad.stderr, "svc: bad.conf:3: parsing error: 'not an option' (expected key = value, or a [section])\n");
   const unknown = await svc('import', 'nginx', 'x.conf');
-  assert.equal(unknown.code, 1);
+  assert.equal(unknown.code, 2); // an invalid choice is a usage error (docs/cli.md)
   assert.match(unknown.stderr, /Allowed choices are pm2, supervisord, process-compose, procfile/);
 });
 

@@ -39,11 +39,11 @@ describe('observability (open daemon, docs disabled)', () => {
     assert.ok(m.text.includes(`svc_program_status{${labels},status="Running"} 1`), m.text);
     assert.ok(m.text.includes(`svc_program_status{${labels},status="Stopped"} 0`));
     assert.ok(m.text.includes(`svc_program_up{${labels}} 1`));
-    for (const family of ['svc_program_restarts_total', 'svc_program_cpu_percent', 'svc_program_memory_bytes']) assert.ok(m.text.includes(`${family}{${labels}}`), family);
+    for (const family of ['svc_program_restarts_total', 'svc_program_cpu_ratio', 'svc_program_memory_bytes']) assert.ok(m.text.includes(`${family}{${labels}}`), family);
     for (const line of ['svc_cgroup_enforced_total 0', 'svc_reconcile_queue_depth ', 'svc_reconcile_passes_total ', 'svc_reconcile_duration_seconds_total ']) assert.ok(m.text.includes(line), line);
     for (const family of ['svc_process_resident_memory_bytes', 'svc_nodejs_heap_size_used_bytes', 'svc_nodejs_eventloop_lag_seconds']) assert.ok(m.text.includes(`# TYPE ${family}`), family);
-    assert.match(m.text, /svc_http_requests_total\{method="POST",route="\/api\/v1\/programs",status="201"\} 1/);
-    assert.match(m.text, /svc_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/programs\/:id",status="200"\}/);
+    assert.match(m.text, /svc_http_requests_total\{method="POST",route="\/api\/v1\/programs",code="201"\} 1/);
+    assert.match(m.text, /svc_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/programs\/:id",code="200"\}/);
 
     assert.equal((await d.request('POST', `/api/v1/programs/${id}/stop`)).status, 200);
     const after = await eventually(async () => {

@@ -41,19 +41,24 @@ test('NUL bytes and out-of-range ids are refused at validation with the field na
   }
 });
 
-test('repeated spawn failures (cwd is a file) leak no file descriptor, and say what is wrong', async () => {
+test('repeated spawn failures (env_file missing) leak no file descriptor, and say what is wrong', async () => {
+  // A cwd that is a file cannot heal: Fatal at once, after one attempt (docs/states.md).
   const file = join(d.root, 'not-a-dir');
   writeFileSync(file, '');
+  const once = await create('cwdfile', node('forever.js', { cwd: file, backoff_secs: 0.01, backoff_max_secs: 0.01, retry_limit: 60 }));
+  assert.equal(await failure(once, 'Fatal'), `spawn failed: cwd ${file} is not a directory`);
+  // A missing env_file may still be deployed: retried by the policy, 61 attempts here.
   const before = daemonFds();
-  const id = await create('cwdfile', node('forever.js', { cwd: file, backoff_secs: 0.01, backoff_max_secs: 0.01, retry_limit: 60 }));
-  assert.equal(await failure(id, 'Fatal'), `spawn failed: cwd ${file} is not a directory`);
+  const id = await create('noenv', node('forever.js', { env_file: join(d.root, 'absent.env'), backoff_secs: 0.01, backoff_max_secs: 0.01, retry_limit: 60 }));
+  assert.match(await failure(id, 'Fatal'), /^spawn failed: env_file: cannot read .*absent\.env/);
   // 61 attempts; a leak of two per attempt would be obvious. Allow small noise (sockets of this client).
   assert.ok(daemonFds() <= before + 4, `fds before ${before}, after ${daemonFds()}`);
 });
 
 test('a missing cwd is reported as such, not as "command not found"', async () => {
   const id = await create('nocwd', node('forever.js', { cwd: 'missing-dir', autorestart: 'false' }));
-  assert.equal(await failure(id), `spawn failed: cwd ${join(d.root, 'missing-dir')} does not exist`);
+  // It cannot heal by itself: Fatal at once, whatever autorestart says (docs/states.md).
+  assert.equal(await failure(id, 'Fatal'), `spawn failed: cwd ${join(d.root, 'missing-dir')} does not exist`);
 });
 
 test('env_file: special files are refused and the daemon environment is never echoed', async () => {

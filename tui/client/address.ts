@@ -14,7 +14,21 @@ export interface DaemonAddress {
 
 export function parseAddress(url: string): DaemonAddress {
   if (url.startsWith('unix:')) return { url, origin: 'http://localhost', socketPath: url.slice('unix:'.length).replace(/^\/\//, '') };
-  return { url, origin: url.replace(/\/+$/, ''), socketPath: null };
+  // `host:port` (or a bare host) without a scheme means plain HTTP, as curl reads it.
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(withScheme);
+  } catch {
+    throw new AddressError(`--url: not an address: '${url}' (use host:port, http://host:port or unix:/path/svcd.sock)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new AddressError(`--url: unsupported scheme '${parsed.protocol}' in '${url}' (use http, https or unix:)`);
+  return { url, origin: withScheme.replace(/\/+$/, ''), socketPath: null };
+}
+
+/** A daemon address that cannot be used (a usage error for the CLI). */
+export class AddressError extends Error {
+  override name = 'AddressError';
 }
 
 /** node:http options for `path` (host, port, base path or socket). */

@@ -1,3 +1,5 @@
+import { startHint } from './start-hint.js';
+
 /**
  * Why a call to svcd failed: `unreachable` (nothing answers at the address, or the link broke),
  * `timeout` (it did not answer in time), `http` (it answered 4xx/5xx; `status` and the server's
@@ -22,9 +24,14 @@ export class ApiError extends Error {
 /** The error for a request that never got an answer. */
 export function connectError(url: string, err: unknown): ApiError {
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-  if (code === 'ECONNREFUSED' || code === 'ENOENT') return new ApiError(`cannot reach svcd at ${url}: connection refused (is svcd running? start it with: svcd)`, 'unreachable');
+  if (code === 'ECONNREFUSED' || code === 'ENOENT') return new ApiError(`cannot reach svcd at ${url}: connection refused (is svcd running? start it with: ${startHint()})`, 'unreachable');
   if (code === 'TIMEOUT') return new ApiError(`svcd at ${url} did not answer in time`, 'timeout');
   return new ApiError(`cannot reach svcd at ${url}: ${(err as Error).message}`, 'unreachable');
+}
+
+/** An answer that is not svcd's (a web server, a proxy page): said in one line, never dumped. */
+export function notSvcdError(url: string, status: number, contentType: string): ApiError {
+  return new ApiError(`${url} answered (HTTP ${status}, ${contentType || 'no content type'}) but is not svcd: check --url or SVC_URL`, 'protocol', status);
 }
 
 /** The error for a 4xx/5xx answer; `body` is the parsed `{status: "error", message}` if any. */

@@ -1,7 +1,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { httpTarget, parseAddress, webSocketUrl, type DaemonAddress } from './address.js';
-import { ApiError, connectError, httpError } from './errors.js';
+import { ApiError, connectError, httpError, notSvcdError } from './errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -71,6 +71,10 @@ export class ApiClient {
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
     const { req, res } = await this.open({ method, headers, timeout: this.opts.timeoutMs ?? 120_000 }, path, payload);
     const text = await this.readAll(req, res);
+    // svcd answers JSON; an HTML page (or any success that is not JSON) is someone else.
+    const type = String(res.headers['content-type'] ?? '');
+    const status = res.statusCode ?? 0;
+    if (text && !type.includes('json') && (status < 400 || type.includes('html'))) throw notSvcdError(this.opts.url, status, type.split(';')[0] ?? '');
     const parsed = text ? safeJson(text) : undefined;
     if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed);
     return parsed as T;

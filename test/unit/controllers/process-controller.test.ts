@@ -258,15 +258,44 @@ test('start on a running program is a no-op; reconcile twice is harmless', async
   await h.close();
 });
 
-test('a spawn failure goes through the restart policy and is recorded', async () => {
+test('a spawn failure that may heal goes through the restart policy and is recorded', async () => {
   const h = await processHarness();
-  h.os.failSpawn.set('missing', 'command not found: missing');
-  const id = await h.add({ name: 'm', command: 'missing', retry_limit: 1, backoff_secs: 0 });
+  h.os.failSpawn.set('busy', 'busy: EAGAIN');
+  const id = await h.add({ name: 'm', command: 'busy', retry_limit: 1, backoff_secs: 0 });
   await h.advance(MIN_RESTART_DELAY_MS);
   assert.equal(h.status(id), 'Fatal');
   const msgs = h.events.map((e) => `${e.event}: ${e.msg}`);
-  assert.ok(msgs.some((m) => m.startsWith('process_exit: spawn failed: command not found')), msgs.join('\n'));
+  assert.ok(msgs.some((m) => m.startsWith('process_exit: spawn failed: busy: EAGAIN')), msgs.join('\n'));
+  assert.ok(msgs.some((m) => m.startsWith('process_backoff: spawn failed: busy: EAGAIN; retry 1/1')), msgs.join('\n'));
   assert.ok(msgs.some((m) => m.startsWith('process_fatal')));
+  await h.close();
+});
+
+test('a spawn failure that cannot heal (command not found, permission denied) goes Fatal at once with the reason', async () => {
+  const h = await processHarness();
+  h.os.failSpawn.set('missing', 'command not found: missing (cwd /srv)');
+  h.os.failSpawn.set('/srv/data.txt', 'permission denied: /srv/data.txt');
+  for (const [name, command] of [['m', 'missing'], ['p', '/srv/data.txt']] as const) {
+    // No retry_limit: before, this looped in Backoff for ever.
+    const id = await h.add({ name, command, backoff_secs: 0 });
+    assert.equal(h.status(id), 'Fatal', name);
+    const o = h.observed.get(id);
+    assert.match(o.detail ?? '', /^spawn failed: (command not found|permission denied): /);
+    assert.equal(o.next_retry_at, null);
+    const fatal = h.events.filter((e) => e.program_id === id && e.event === 'process_fatal');
+    assert.equal(fatal.length, 1, name);
+    assert.match(fatal[0].msg, new RegExp(`not retried: .*svc start ${name}\\)$`));
+    assert.ok(!h.events.some((e) => e.program_id === id && e.event === 'process_backoff'), `${name}: no backoff`);
+  }
+  const spawnsBefore = h.os.spawnCount;
+  await h.advance(MIN_RESTART_DELAY_MS * 10);
+  assert.equal(h.os.spawnCount, spawnsBefore, 'nothing retries by itself');
+  // Fixed (the command exists now): a manual start runs it.
+  h.os.failSpawn.delete('missing');
+  const m = h.store.list().find((r) => r.config.name === 'm')!;
+  await h.actions.start([m]);
+  assert.equal(h.status(m.id), 'Running');
+  assert.equal(h.observed.get(m.id).detail, null);
   await h.close();
 });
 

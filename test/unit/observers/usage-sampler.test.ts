@@ -77,3 +77,34 @@ test('usage: sampled every interval while read, then stops until the next read',
   await flush();
   assert.equal(counter.passes, stoppedAt + 1, 'stopped samplers do not sample');
 });
+
+test('a process that just started is sampled at once, not at the next (idle) pass', async () => {
+  const os = new FakeOs();
+  const clock = new FakeClock();
+  const observed = new ObservedRegistry();
+  const sampled: number[][] = [];
+  const sampleUsage = os.sampleUsage.bind(os);
+  os.sampleUsage = async (pids) => {
+    sampled.push([...pids]);
+    return sampleUsage(pids);
+  };
+  const live = new Map<string, number>();
+  const sampler = new UsageSampler({ os, clock, observed, livePids: () => live, intervalMs: 5000 });
+  sampler.start();
+  clock.advance(0);
+  await flush();
+  assert.deepEqual(sampled, [], 'nothing live: no pass');
+  const { pid } = await os.spawn({ file: 'x', args: [], cwd: '/', env: {}, stdoutPath: '/o', stderrPath: '/e' }, () => undefined);
+  live.set('p', pid);
+  observed.update('p', { pid, status: 'Running' });
+  assert.equal(observed.get('p').mem_usage, 0);
+  clock.advance(0);
+  await flush();
+  assert.deepEqual(sampled, [[pid]], 'sampled at once, only the new process');
+  assert.equal(observed.get('p').mem_usage, 1024 * 1024);
+  observed.update('p', { status: 'Running', cpu_usage: 0 });
+  clock.advance(0);
+  await flush();
+  assert.equal(sampled.length, 1, 'an update that keeps the pid does not sample again');
+  sampler.stop();
+});

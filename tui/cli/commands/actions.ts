@@ -1,36 +1,62 @@
 import type { Command } from 'commander';
-import type { ActionOutcome, BatchActionType, BatchAction } from '../../../api/wire.js';
+import type { ActionOutcome, BatchActionType, BatchAction, BatchRequest } from '../../../api/wire.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
+import { parseSelectors } from '../selectors.js';
 
-interface Selection {
+interface Flags {
   all?: boolean;
   group?: string;
 }
 
-/** start, stop, restart, signal, rm: one program, several, a group (--group) or all (--all). */
+/**
+ * start, stop, restart, signal, rm: programs by name or id, `all`, `GROUP:*`, `GROUP:NAME`,
+ * or the flags --all and --group NAME.
+ */
 export function registerActions(program: Command, ctx: CliContext): void {
-  const selectable = (cmd: Command) => cmd.option('-a, --all', 'every program').option('-g, --group <name>', 'every program in this group (group_name)');
+  const selectable = (cmd: Command) => cmd.option('-a, --all', 'every program (as the word all)').option('-g, --group <name>', 'every program in this group (group_name; as GROUP:*)');
 
-  const run = async (refs: string[], sel: Selection, type: BatchActionType, payload: BatchAction['payload']) => {
-    if (refs.length === 0 && !sel.all && !sel.group) throw new CliError('name a program (name or id), or use --all or --group NAME', 2);
-    const ids = refs.length > 0 ? (await resolvePrograms(ctx.client(), refs)).map((p) => p.id) : undefined;
-    const res = await routes.batch(ctx.client(), { target_ids: ids, group_name: sel.group, select_all: sel.all ?? false, action: { type, payload } });
-    report(ctx, res.results);
+  const run = async (words: string[], flags: Flags, type: BatchActionType, payload: BatchAction['payload']) => {
+    if (words.length === 0 && !flags.all && !flags.group) throw new CliError('name a program (name or id), all, GROUP:*, or use --all or --group NAME', 2);
+    const sel = parseSelectors(words);
+    const action = { type, payload };
+    const requests: BatchRequest[] = [];
+    if (flags.all || sel.all) requests.push({ select_all: true, action });
+    else {
+      for (const group of [...sel.groups, ...(flags.group ? [flags.group] : [])]) requests.push({ group_name: group, select_all: false, action });
+      const ids = await idsOf(ctx, sel.refs, sel.grouped);
+      if (ids.length > 0) requests.push({ target_ids: ids, select_all: false, action });
+    }
+    const results: ActionOutcome[] = [];
+    for (const req of requests) results.push(...(await routes.batch(ctx.client(), req)).results);
+    report(ctx, results);
   };
 
-  selectable(program.command('start [programs...]').description('start programs (clears Fatal)')).action((refs: string[], o: Selection) => run(refs, o, 'Start', null));
+  selectable(program.command('start [programs...]').description('start programs (clears Fatal)')).action((refs: string[], o: Flags) => run(refs, o, 'Start', null));
   selectable(program.command('stop [programs...]').description('stop programs: SIGTERM, then SIGKILL after stopsecs').option('-f, --force', 'SIGKILL at once')).action(
-    (refs: string[], o: Selection & { force?: boolean }) => run(refs, o, 'Stop', { force: o.force ?? false }),
+    (refs: string[], o: Flags & { force?: boolean }) => run(refs, o, 'Stop', { force: o.force ?? false }),
   );
-  selectable(program.command('restart [programs...]').description('stop then start programs')).action((refs: string[], o: Selection) => run(refs, o, 'Restart', null));
-  selectable(program.command('rm [programs...]').alias('remove').description('stop and remove programs')).action((refs: string[], o: Selection) => run(refs, o, 'Remove', null));
+  selectable(program.command('restart [programs...]').description('stop then start programs')).action((refs: string[], o: Flags) => run(refs, o, 'Restart', null));
+  selectable(program.command('rm [programs...]').aliases(['remove', 'delete']).description('stop and remove programs')).action((refs: string[], o: Flags) => run(refs, o, 'Remove', null));
   selectable(program.command('signal <signal> [programs...]').description('send hup, int, term, kill, quit, usr1 or usr2 to the process group')).action(
-    (signal: string, refs: string[], o: Selection) => run(refs, o, 'Signal', { signal }),
+    (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal }),
   );
+}
+
+/** Ids of plain references and of `GROUP:NAME` ones (whose program must be in that group). */
+async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; ref: string }[]): Promise<string[]> {
+  const all = [...refs, ...grouped.map((g) => g.ref)];
+  if (all.length === 0) return [];
+  const found = await resolvePrograms(ctx.client(), all);
+  for (const [i, g] of grouped.entries()) {
+    const p = found[refs.length + i];
+    const detail = await routes.getProgram(ctx.client(), p.id);
+    if (detail.config.group_name !== g.group) throw new CliError(`program '${p.name}' is not in group '${g.group}' (its group: ${detail.config.group_name ?? 'none'})`);
+  }
+  return [...new Set(found.map((p) => p.id))];
 }
 
 function report(ctx: CliContext, results: ActionOutcome[]): void {

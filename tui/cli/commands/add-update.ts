@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { configFromOptions, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
+import { firstSpawnProblem } from '../spawn-check.js';
 import { dottedRoots, mergeWithCurrent } from '../dotted-fields.js';
 
 export function registerAddUpdate(program: Command, ctx: CliContext): void {
@@ -17,7 +18,10 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     if (words.length === 1) config.command = words[0];
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
     const res = await routes.createProgram(ctx.client(), config);
-    ctx.print(ctx.json() ? JSON.stringify(res) : `added ${name} (${res.id})`);
+    // A command that cannot run is said at once, not found later in Fatal (docs/states.md).
+    const problem = config.autostart === false || config.cron !== undefined ? null : await firstSpawnProblem(ctx.client(), res.id ?? res.ids[0] ?? '');
+    ctx.print(ctx.json() ? JSON.stringify(problem ? { ...res, warning: problem } : res) : `added ${name} (${res.id})`);
+    if (problem && !ctx.json()) process.stderr.write(`warning: ${name}: ${problem}\n`);
   });
 
   withConfigOptions(

@@ -6,6 +6,7 @@ import type { ProgramConfig } from '../../../state/program.js';
 import type { ExportContext, ExportedFile, ExportFinding } from '../../../stacks/export/types.js';
 import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
+import { defaultRoot } from '../../../conf/default-root.js';
 
 const tools = () => import('../migrate-tools.js');
 
@@ -34,12 +35,12 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .option('--prefix <prefix>', 'systemd: prefix of the unit names', '')
     .option('--job <id>', 'nomad: ID of the service job (cron programs become <id>-<name> periodic jobs)', 'svc')
     .option('--datacenter <dc...>', 'nomad: datacenters of the jobs', ['*'])
-    .option('--root <dir>', "the daemon's SVC_ROOT, for relative paths (default: $SVC_ROOT, else the current folder)")
+    .option('--root <dir>', "the daemon's SVC_ROOT, for relative paths (default: $SVC_ROOT, else the current folder; ./.svc in a source checkout)")
     .option('--log-dir <dir>', "the daemon's [storage] log_dir, for relative log paths (default: <root>/logs)")
     .option('--stop-timeout <secs>', 'systemd --self: TimeoutStopSec of svcd', '120')
     .action(async (names: string[], o: ExportCliOptions) => {
       const t = await tools();
-      const root = resolve(o.root ?? process.env.SVC_ROOT ?? process.cwd());
+      const root = o.root ? resolve(o.root) : defaultRoot(process.cwd(), process.env).root;
       if (o.self) {
         if (o.format !== 'systemd') throw new CliError('--self: only with --format systemd', 2);
         const svcd = resolve(dirname(fileURLToPath(import.meta.url)), '../../../bin/svcd.js');

@@ -22,14 +22,18 @@ import { registerLicense } from './license.js';
 import { registerPlugins } from './plugins.js';
 import { registerNotify } from './notify.js';
 import { registerToken } from './token.js';
+import { registerStatus } from './status.js';
+import { registerDaemon } from './daemon.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerList(program, ctx);
   registerInfo(program, ctx);
+  registerStatus(program, ctx);
   registerAddUpdate(program, ctx);
   registerActions(program, ctx);
   registerLogs(program, ctx);
+  registerDaemon(program, ctx);
   registerLogin(program, ctx);
   registerEvents(program, ctx);
   registerStack(program, ctx);

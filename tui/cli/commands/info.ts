@@ -2,24 +2,31 @@ import type { Command } from 'commander';
 import type { ProgramConfig, ProgramDetail } from '../../../api/wire.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
-import { bytes, duration, timestamp } from '../../client/format.js';
+import { duration, timestamp } from '../../client/format.js';
 import { resolvePrograms } from '../programs.js';
 import { otaLines } from '../../client/ota-format.js';
+import { usageCells } from './list.js';
 
 export function registerInfo(program: Command, ctx: CliContext): void {
   program
     .command('info <program>')
+    .aliases(['describe', 'show'])
     .description('show the configuration and state of one program (name or id)')
-    .action(async (ref: string) => {
+    .action((ref: string) => printInfo(ctx, ref));
+}
+
+/** `svc info` (and `svc status NAME`). */
+export async function printInfo(ctx: CliContext, ref: string): Promise<void> {
       const [p] = await resolvePrograms(ctx.client(), [ref]);
       const d = await routes.getProgram(ctx.client(), p.id);
       if (ctx.json()) return ctx.print(JSON.stringify(d, null, 2));
       const s = d.state;
+      const [cpu, mem] = usageCells({ pid: s.pid, cpu_usage: s.cpu_usage, mem_usage: s.mem_usage });
       const lines = [
         `name:        ${d.name}`,
         `id:          ${d.id}`,
         `status:      ${s.status}${s.detail ? ` (${s.detail})` : ''}   desired: ${s.desired}`,
-        `pid:         ${s.pid ?? '-'}   uptime: ${duration(s.uptime_secs)}   cpu: ${s.cpu_usage.toFixed(1)}%   mem: ${bytes(s.mem_usage)}`,
+        `pid:         ${s.pid ?? '-'}   uptime: ${duration(s.uptime_secs)}   cpu: ${cpu}   mem: ${mem}`,
         `restarts:    ${s.restarts} (retries since stable: ${s.retries})${s.next_retry_at ? `   next retry: ${timestamp(s.next_retry_at)}` : ''}`,
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
         `health:      ${describeHealth(s.health)}`,
@@ -30,7 +37,6 @@ export function registerInfo(program: Command, ctx: CliContext): void {
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];
       ctx.print(lines.join('\n'));
-    });
 }
 
 function describeHealth(h: ProgramDetail['state']['health']): string {

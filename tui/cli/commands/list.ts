@@ -10,18 +10,26 @@ export function registerList(program: Command, ctx: CliContext): void {
     .command('list')
     .alias('ls')
     .description('list programs with status, pid, cpu and memory')
-    .action(async () => {
-      const [programs, stacks] = await Promise.all([routes.listPrograms(ctx.client()), ctx.client().get<StackStatusBody>('/api/v1/stack/status')]);
-      if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
-      const banner = stackBanner(stacks);
-      if (banner) process.stderr.write(`${banner}\n`);
-      if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
-      const now = Date.now();
-      const rows = [...programs]
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((p) => [p.name, statusText(p), p.pid, `${p.cpu_usage.toFixed(1)}%`, bytes(p.mem_usage), p.started_at ? duration((now - p.started_at) / 1000) : '-', p.restarts, p.id]);
-      ctx.print(table(['NAME', 'STATUS', 'PID', 'CPU', 'MEM', 'UPTIME', 'RESTARTS', 'ID'], rows));
-    });
+    .action(() => printList(ctx));
+}
+
+/** `svc list` (and `svc status` without a name). */
+export async function printList(ctx: CliContext): Promise<void> {
+  const [programs, stacks] = await Promise.all([routes.listPrograms(ctx.client()), ctx.client().get<StackStatusBody>('/api/v1/stack/status')]);
+  if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
+  const banner = stackBanner(stacks);
+  if (banner) process.stderr.write(`${banner}\n`);
+  if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
+  const now = Date.now();
+  const rows = [...programs]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((p) => [p.name, statusText(p), p.pid, ...usageCells(p), p.started_at ? duration((now - p.started_at) / 1000) : '-', p.restarts, p.id]);
+  ctx.print(table(['NAME', 'STATUS', 'PID', 'CPU', 'MEM', 'UPTIME', 'RESTARTS', 'ID'], rows));
+}
+
+/** CPU and memory of a program with a process; `-` for one without (Stopped, Fatal, Backoff...). */
+export function usageCells(p: { pid: number | null; cpu_usage: number; mem_usage: number }): [string, string] {
+  return p.pid === null ? ['-', '-'] : [`${p.cpu_usage.toFixed(1)}%`, bytes(p.mem_usage)];
 }
 
 /** A cron program with several runs in flight shows how many: `Running (2)`. */

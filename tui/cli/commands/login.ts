@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline/promises';
 import { ApiClient } from '../../client/http.js';
+import { ApiError } from '../../client/errors.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { credentialsFile, saveToken } from '../credentials.js';
@@ -15,9 +16,13 @@ export function registerLogin(program: Command, ctx: CliContext): void {
       const url = ctx.client().url;
       const token = program.opts<{ token?: string }>().token ?? process.env.SVC_TOKEN ?? (await prompt());
       if (!token) throw new CliError('no credential given (use --token, SVC_TOKEN, or type it at the prompt)', 2);
-      await routes.login(new ApiClient({ url, token }));
+      await routes.login(new ApiClient({ url, token })).catch((err: unknown) => {
+        // Without auth_secret and the security plugin svcd has no auth routes: say so, save nothing.
+        if (err instanceof ApiError && err.status === 404) throw new CliError(`auth is off on svcd at ${url} (no auth_secret, no security plugin): every command works without logging in`);
+        throw err;
+      });
       saveToken(url, token);
-      ctx.print(`logged in to ${url}; credential saved in ${credentialsFile()}`);
+      ctx.print(ctx.json() ? JSON.stringify({ url, saved_in: credentialsFile() }) : `logged in to ${url}; credential saved in ${credentialsFile()}`);
     });
   program
     .command('logout')
@@ -26,7 +31,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
       const url = ctx.client().url;
       await routes.logout(ctx.client()).catch(() => undefined);
       saveToken(url, null);
-      ctx.print(`logged out of ${url}`);
+      ctx.print(ctx.json() ? JSON.stringify({ url, logged_out: true }) : `logged out of ${url}`);
     });
 }
 

@@ -1,41 +1,64 @@
 import type { Command } from 'commander';
-import type { LogLine } from '../../../api/wire.js';
+import type { LogLine, ProgramSummary } from '../../../api/wire.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
+import { formatLogLine, type LinePrefix } from '../log-lines.js';
 import { resolvePrograms } from '../programs.js';
+
+interface Flags {
+  tail?: string;
+  source: string;
+  follow?: boolean;
+  timestamps?: boolean;
+}
+
+/** Lines per program when `svc logs` shows every program (PM2 shows 15). */
+const ALL_TAIL = '20';
 
 export function registerLogs(program: Command, ctx: CliContext): void {
   program
-    .command('logs <program>')
-    .description('print the last lines of a program\'s stdout and stderr (-f: then follow new lines)')
-    .option('-n, --tail <lines>', 'lines from the end of each file (max 5000)', '200')
+    .command('logs [program]')
+    .description('print the last lines of a program\'s stdout and stderr, or of every program with its name (-f: then follow new lines)')
+    .option('-n, --tail <lines>', 'lines from the end of each file (max 5000; default 200, or 20 per program without a name)')
     .option('-s, --source <source>', 'stdout, stderr or both', 'both')
     .option('-f, --follow', 'keep streaming new lines until Ctrl-C')
-    .action(async (ref: string, o: { tail: string; source: string; follow?: boolean }) => {
-      if (!/^\d+$/.test(o.tail)) throw new CliError(`--tail: must be a whole number, got '${o.tail}'`, 2);
-      const [p] = await resolvePrograms(ctx.client(), [ref]);
-      // Follow: open the stream before reading the tail, so no line falls between the two.
-      // The WebSocket client (ws) is loaded only when following.
-      const stream = o.follow ? await (await import('../../client/log-stream.js')).openLogStream(ctx.client(), p.id) : null;
-      const q = new URLSearchParams({ tail: o.tail, source: o.source });
-      const res = await routes.logs(ctx.client(), p.id, q);
-      const both = o.source === 'both';
-      const print = (line: LogLine) => process.stdout.write(`${both ? `${line.source === 'stderr' ? 'err' : 'out'} | ` : ''}${line.content}\n`);
-      if (!stream) {
-        if (ctx.json()) return ctx.print(JSON.stringify(res, null, 2));
-        for (const line of res.logs) print(line);
-        return;
-      }
-      const show = (line: LogLine) => (ctx.json() ? ctx.print(JSON.stringify(line)) : print(line));
-      for (const line of res.logs) show(line);
-      process.once('SIGINT', () => {
-        stream.close();
-        process.exit(0); // Ctrl-C is the normal way to stop following
-      });
-      stream.start((line) => {
-        if (both || line.source === o.source) show(line);
-      });
-      await stream.done;
+    .option('-t, --timestamps', 'prefix each line with the time svcd read it (always on for every program with -f)')
+    .action(async (ref: string | undefined, o: Flags) => {
+      if (o.tail !== undefined && !/^\d+$/.test(o.tail)) throw new CliError(`--tail: must be a whole number, got '${o.tail}'`, 2);
+      if (!['stdout', 'stderr', 'both'].includes(o.source)) throw new CliError(`--source: must be stdout, stderr or both, got '${o.source}'`, 2);
+      const targets = ref === undefined ? await routes.listPrograms(ctx.client()) : await resolvePrograms(ctx.client(), [ref]);
+      if (targets.length === 0) return ctx.print('no programs');
+      await showLogs(ctx, [...targets].sort((a, b) => a.name.localeCompare(b.name)), ref === undefined, o);
     });
+}
+
+async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolean, o: Flags): Promise<void> {
+  const tail = o.tail ?? (many ? ALL_TAIL : '200');
+  // Follow: open the streams before reading the tails, so no line falls between the two.
+  // The WebSocket client (ws) is loaded only when following.
+  const open = o.follow ? (await import('../../client/log-stream.js')).openLogStream : null;
+  const streams = open ? await Promise.all(targets.map((p) => open(ctx.client(), p.id))) : [];
+  const prefix = (p: ProgramSummary): LinePrefix => ({ name: many ? p.name : undefined, source: o.source === 'both', timestamps: Boolean(o.timestamps) || (many && Boolean(o.follow)) });
+  const show = (p: ProgramSummary, line: LogLine) => (ctx.json() ? ctx.print(JSON.stringify(many ? { name: p.name, id: p.id, ...line } : line)) : ctx.print(formatLogLine(line, prefix(p))));
+  const tails = [];
+  for (const p of targets) tails.push({ p, res: await routes.logs(ctx.client(), p.id, new URLSearchParams({ tail, source: o.source })) });
+  if (!o.follow && ctx.json()) return ctx.print(JSON.stringify(many ? tails.map((t) => ({ name: t.p.name, ...t.res })) : tails[0].res, null, 2));
+  for (const t of tails) for (const line of t.res.logs) show(t.p, line);
+  if (!o.follow) return;
+  process.once('SIGINT', () => {
+    for (const s of streams) s.close();
+    process.exit(0); // Ctrl-C is the normal way to stop following
+  });
+  // Lines of every program print as they arrive: interleaved by the time svcd read them.
+  streams.forEach((s, i) => s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i], line)));
+  if (!many) return streams[0].done;
+  // Every program: one that is removed drops out with a note; the others keep streaming.
+  await Promise.all(
+    streams.map((s, i) =>
+      s.done.catch((err: Error) => {
+        process.stderr.write(`svc: ${targets[i].name}: ${err.message}\n`);
+      }),
+    ),
+  );
 }

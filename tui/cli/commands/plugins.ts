@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { table } from '../format.js';
+import { defaultRoot } from '../../../conf/default-root.js';
 
 /** Where `npm run build` puts the plugin libraries: dist/plugins/<name>.so. */
 const BUILT = fileURLToPath(new URL('../../../plugins/', import.meta.url));
@@ -23,9 +24,9 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
   cmd
     .command('install [names...]')
     .description('copy the built plugin libraries (all, or the named ones) into <root>/plugins/; restart svcd to load them')
-    .option('--root <dir>', 'installation root (default: $SVC_ROOT or the current directory)')
+    .option('--root <dir>', 'installation root (default: $SVC_ROOT, else the current directory; ./.svc in a source checkout)')
     .action((names: string[], o: { root?: string }) => {
-      const root = resolve(o.root ?? process.env.SVC_ROOT ?? process.cwd());
+      const root = o.root ? resolve(o.root) : defaultRoot(process.cwd(), process.env).root;
       const built = readdirSync(BUILT).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length));
       if (built.length === 0) throw new CliError(`no plugin libraries in ${BUILT}: run npm run build first`);
       const unknown = names.filter((n) => !built.includes(n));

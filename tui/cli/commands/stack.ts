@@ -21,6 +21,11 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'show what would change and change nothing')
     .action(async (file: string, o: { prune?: boolean; dryRun?: boolean }) => {
       const source = `stack:${basename(file)}`;
+      // Validate here first, as `svc check` does, so problems keep their `path:line:col:` prefix
+      // (the daemon sees only the text, not the file); what only svcd can judge comes after.
+      const { checkStackFile } = await tools();
+      const checked = checkStackFile(file, read);
+      if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
       const body = await stackBody(file, source);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
       const res = await routes.applyStack(ctx.client(), query, body);
@@ -34,13 +39,20 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .action(async (files: string[]) => {
       const { checkStackFile } = await tools();
       let failed = 0;
-      for (const file of files) {
-        const result = checkStackFile(file, read);
+      const results = files.map((file) => checkStackFile(file, read));
+      // --json: every file's result on stdout (file, services, errors, warnings), exit 1 if any is invalid.
+      if (ctx.json()) ctx.print(JSON.stringify(results.map((r) => ({ ...r, ok: r.errors.length === 0 })), null, 2));
+      for (const result of results) {
+        const file = result.file;
+        if (ctx.json()) {
+          if (result.errors.length > 0) failed++;
+          continue;
+        }
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         if (result.errors.length > 0) {
           failed++;
           for (const e of result.errors) process.stderr.write(`${e}\n`);
-        } else if (!ctx.json()) ctx.print(`${file}: ok (${result.services} service${result.services === 1 ? '' : 's'})`);
+        } else ctx.print(`${file}: ok (${result.services} service${result.services === 1 ? '' : 's'})`);
       }
       if (failed > 0) throw new CliError(`${failed} of ${files.length} file${files.length === 1 ? '' : 's'} invalid`, 1);
     });

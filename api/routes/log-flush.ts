@@ -1,0 +1,35 @@
+import Router from '@koa/router';
+import { truncate } from 'node:fs/promises';
+import { notFound } from '../../state/errors.js';
+import { logPaths } from '../../log-files/paths.js';
+import type { ApiDeps } from '../deps.js';
+import type { LogFlushResult } from '../wire.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `POST /api/v1/programs/{id}/logs/flush` (`svc flush`, as `pm2 flush`): empties the program's
+ * stdout and stderr files in place. The program keeps writing through its O_APPEND descriptors,
+ * so its next line lands at the start of the emptied file; rotated copies (`.1`...) are kept.
+ */
+export function logFlushRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post('/programs/:id/logs/flush', async (ctx) => {
+    const id = String(ctx.params.id);
+    const record = UUID.test(id) ? deps.store.get(id.toLowerCase()) : undefined;
+    if (!record) throw notFound(`program '${id}' not found`);
+    const paths = logPaths(record.id, record.config, deps.config.storage.log_dir);
+    const flushed: string[] = [];
+    for (const file of [paths.stdout, paths.stderr]) {
+      try {
+        await truncate(file, 0);
+        flushed.push(file);
+      } catch (err) {
+        // A program that never wrote has no file yet: nothing to flush.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    ctx.body = { id: record.id, flushed } satisfies LogFlushResult;
+  });
+  return router;
+}

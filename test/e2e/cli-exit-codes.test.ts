@@ -1,0 +1,143 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startDaemon, removeRoot, type RunningDaemon } from '../helpers/daemon.js';
+import { runCli } from '../helpers/cli.js';
+
+let d: RunningDaemon;
+before(async () => {
+  d = await startDaemon();
+});
+after(async () => {
+  await d.stop();
+  removeRoot(d.root);
+});
+
+/**
+ * Bad usage of every command exits 2 (docs/cli.md): a missing argument, an unknown option, an
+ * invalid choice or value. Each row would reach the daemon if the usage were accepted.
+ */
+const BAD_USAGE: string[][] = [
+  ['frobnicate'],
+  ['list', '--bogus'],
+  ['status', 'a', 'b'],
+  ['info'],
+  ['describe'],
+  ['show'],
+  ['add'],
+  ['add', 'x', '--autorestart', 'sometimes'],
+  ['add', 'x', 'y', '--startsecs', 'soon'],
+  ['update'],
+  ['start'],
+  ['stop'],
+  ['restart'],
+  ['rm'],
+  ['delete'],
+  ['signal'],
+  ['start', 'all', 'web'],
+  ['stop', ':*'],
+  ['logs', '--tail', 'many'],
+  ['logs', 'x', '--source', 'both-ish'],
+  ['flush', 'a', 'b'],
+  ['shutdown', 'now'],
+  ['events', '--limit', 'lots'],
+  ['apply'],
+  ['check'],
+  ['export', '--format', 'rpm'],
+  ['import'],
+  ['import', 'pm2'],
+  ['login', 'extra'],
+  ['logout', 'extra'],
+  ['token'],
+  ['token', 'create'],
+  ['token', 'revoke'],
+  ['auth'],
+  ['auth', 'nope'],
+  ['audit', '--limit'],
+  ['license'],
+  ['license', 'inspect'],
+  ['plugins'],
+  ['storage', 'discard'],
+  ['ota'],
+  ['ota', 'rollback'],
+  ['completion', 'tcsh'],
+  ['ui', '--bogus'],
+];
+
+test('every command with bad usage exits 2, with one line of why on stderr', async () => {
+  for (const args of BAD_USAGE) {
+    const res = await runCli(args, { SVC_URL: d.url });
+    assert.equal(res.code, 2, `svc ${args.join(' ')}: exit ${res.code}\n${res.stderr}`);
+    assert.ok(res.stderr.length > 0, `svc ${args.join(' ')}: says why`);
+    assert.doesNotMatch(res.stderr, /\n\s+at /, `svc ${args.join(' ')}: no stack trace`);
+  }
+});
+
+test('help and version exit 0; an API error exits 1; an unreachable daemon exits 3', async () => {
+  assert.equal((await runCli(['--help'])).code, 0);
+  assert.equal((await runCli(['help', 'list'])).code, 0);
+  assert.equal((await runCli(['--version'])).code, 0);
+  const missing = await runCli(['info', 'ghost'], { SVC_URL: d.url });
+  assert.equal(missing.code, 1, missing.stderr);
+  const refused = await runCli(['list'], { SVC_URL: 'http://127.0.0.1:1' });
+  assert.equal(refused.code, 3, refused.stderr);
+  assert.match(refused.stderr, /cannot reach svcd at http:\/\/127\.0\.0\.1:1/);
+});
+
+test('an unknown command suggests only a read-only command, or none', async () => {
+  const near = await runCli(['lisst'], { SVC_URL: d.url });
+  assert.equal(near.code, 2);
+  assert.match(near.stderr, /did you mean: svc list\?/);
+  // `restat` is one letter from `restart`: never suggested, since it changes state.
+  for (const word of ['restat', 'stpo', 'rmm', 'delet', 'shutdwn', 'strat']) {
+    const res = await runCli([word], { SVC_URL: d.url });
+    assert.equal(res.code, 2, word);
+    assert.doesNotMatch(res.stderr, /did you mean: svc (restart|stop|rm|delete|remove|start|shutdown|add|update|signal|apply|flush)\b/, `${word}: ${res.stderr}`);
+  }
+  assert.match((await runCli(['stauts'], { SVC_URL: d.url })).stderr, /did you mean: svc status\?/);
+});
+
+test('--json: errors are one JSON object on stderr, usage errors too', async () => {
+  const api = await runCli(['--json', 'info', 'ghost'], { SVC_URL: d.url });
+  assert.equal(api.code, 1);
+  assert.deepEqual(JSON.parse(api.stderr), { error: { message: "no program named or with id 'ghost' (see: svc list)", exit_code: 1 } });
+  const usage = await runCli(['info', '--json'], { SVC_URL: d.url });
+  assert.equal(usage.code, 2);
+  assert.match((JSON.parse(usage.stderr) as { error: { message: string } }).error.message, /missing required argument/);
+  const refused = await runCli(['list', '--json'], { SVC_URL: 'http://127.0.0.1:1' });
+  assert.equal(refused.code, 3);
+  assert.equal((JSON.parse(refused.stderr) as { error: { kind: string } }).error.kind, 'unreachable');
+});
+
+test('a URL that answers but is not svcd says so (exit 1, no HTML dump)', async () => {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><html><body><h1>It works</h1></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    const res = await runCli(['list', '--url', `127.0.0.1:${port}`]);
+    assert.equal(res.code, 1, res.stderr);
+    assert.match(res.stderr, /is not svcd/);
+    assert.doesNotMatch(res.stderr, /<html|doctype/i);
+  } finally {
+    server.close();
+  }
+});
+
+test('--url takes host:port without a scheme; a bad address is a usage error', async () => {
+  const hostPort = d.url.replace(/^http:\/\//, '');
+  const res = await runCli(['list', '--url', hostPort]);
+  assert.equal(res.code, 0, res.stderr);
+  const bad = await runCli(['list', '--url', 'ftp://example.org']);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /unsupported scheme/);
+});
+
+test('svc login against a daemon without auth says auth is off and saves nothing', async () => {
+  const res = await runCli(['login', '--token', 'whatever'], { SVC_URL: d.url, XDG_CONFIG_HOME: d.root });
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /auth is off on svcd/);
+});

@@ -1,0 +1,116 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { SVC, startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
+import { runCli } from '../helpers/cli.js';
+
+let d: RunningDaemon;
+let svc: (...args: string[]) => ReturnType<typeof runCli>;
+before(async () => {
+  d = await startDaemon();
+  svc = (...args) => runCli(args, { SVC_URL: d.url });
+});
+after(async () => {
+  await d.stop();
+  removeRoot(d.root);
+});
+
+const statusOf = async (name: string) => ((JSON.parse((await svc('--json', 'list')).stdout) as { name: string; status: string }[]).find((p) => p.name === name) ?? { status: 'absent' }).status;
+
+test('PM2 and supervisorctl habits: status, describe/show, all, GROUP:*, GROUP:NAME, delete', async () => {
+  for (const [name, group] of [['web1', 'web'], ['web2', 'web'], ['db', 'data']] as const) {
+    const add = await svc('add', name, '--group', group, '--', process.execPath, fixture('forever.js'));
+    assert.equal(add.code, 0, add.stderr);
+  }
+  await eventually(async () => (await statusOf('db')) === 'Running' && (await statusOf('web2')) === 'Running');
+  const status = await svc('status');
+  assert.match(status.stdout, /^NAME\s+STATUS/);
+  assert.match((await svc('status', 'db')).stdout, /name:\s+db\n/);
+  assert.match((await svc('describe', 'db')).stdout, /name:\s+db\n/);
+  assert.match((await svc('show', 'web1')).stdout, /name:\s+web1\n/);
+
+  const stopGroup = await svc('stop', 'web:*');
+  assert.equal(stopGroup.code, 0, stopGroup.stderr);
+  assert.match(stopGroup.stdout, /web1\s+ok\s+Stopped/);
+  assert.match(stopGroup.stdout, /web2\s+ok\s+Stopped/);
+  assert.doesNotMatch(stopGroup.stdout, /\bdb\b/);
+  // A stopped program has no process: CPU and MEM show '-', not 0.
+  assert.match((await svc('list')).stdout, /\nweb1\s+Stopped\s+-\s+-\s+-\s/);
+
+  assert.match((await svc('start', 'web:web1')).stdout, /web1\s+ok\s+Running/);
+  const wrongGroup = await svc('start', 'data:web2');
+  assert.equal(wrongGroup.code, 1);
+  assert.match(wrongGroup.stderr, /not in group 'data'/);
+
+  const restartAll = await svc('restart', 'all');
+  assert.equal(restartAll.code, 0, restartAll.stderr);
+  for (const name of ['web1', 'web2', 'db']) assert.match(restartAll.stdout, new RegExp(`${name}\\s+ok\\s+Running`));
+
+  assert.match((await svc('delete', 'db')).stdout, /db\s+ok\s+Removed/);
+  assert.equal(await statusOf('db'), 'absent');
+});
+
+test('svc logs without a name: every program, each line with its name; -f adds a timestamp per line', async () => {
+  for (const name of ['tick-a', 'tick-b']) assert.equal((await svc('add', name, '--', process.execPath, fixture('ticker.js'), '100')).code, 0);
+  await eventually(async () => {
+    const out = (await svc('logs', '--source', 'stdout')).stdout;
+    return /^tick-a \| tick \d+$/m.test(out) && /^tick-b \| tick \d+$/m.test(out);
+  }, 10_000, 'both programs in svc logs');
+
+  const child = spawn(process.execPath, [SVC, 'logs', '-f', '--tail', '0', '--source', 'stdout'], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const stamped = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (tick-a|tick-b) \| tick \d+$/;
+    await eventually(() => lines.some((l) => l.includes('tick-a |')) && lines.some((l) => l.includes('tick-b |')), 15_000, `streamed lines of both (${JSON.stringify(lines.slice(0, 4))})`);
+    for (const l of lines) assert.match(l, stamped);
+    // The time is when svcd read the line: today, within the last minute.
+    const age = Date.now() - Date.parse(stamped.exec(lines[0])![1]);
+    assert.ok(age >= -5000 && age < 60_000, `timestamp ${lines[0]} is ${age} ms old`);
+  } finally {
+    process.kill(child.pid!, 'SIGINT');
+  }
+  assert.equal(await exited, 0);
+
+  const one = await svc('logs', 'tick-a', '--timestamps', '--tail', '1', '--source', 'stdout');
+  // Lines read back from the files carry no time: '-' keeps the column.
+  assert.match(one.stdout, /^- +tick \d+\n$/);
+});
+
+test('svc flush empties the log files of one program or all', async () => {
+  await eventually(async () => (await svc('logs', 'tick-a', '--tail', '1')).stdout.includes('tick'));
+  const res = await svc('flush', 'tick-a');
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal(res.stdout, 'flushed tick-a\n');
+  const all = await svc('--json', 'flush');
+  assert.equal(all.code, 0, all.stderr);
+  const names = (JSON.parse(all.stdout) as { name: string; flushed: string[] }[]).map((r) => r.name).sort();
+  assert.ok(names.includes('tick-a') && names.includes('tick-b'), names.join(','));
+  await svc('rm', 'tick-a', 'tick-b');
+});
+
+test('svc add of a command that cannot run warns at once; svc info and the events say why, no Backoff loop', async () => {
+  const missing = await svc('add', 'ghost', '--', '/nonexistent/ghost-binary', '--flag');
+  assert.equal(missing.code, 0, missing.stderr);
+  assert.match(missing.stderr, /^warning: ghost: spawn failed: command not found: \/nonexistent\/ghost-binary/m);
+  const info = await svc('info', 'ghost');
+  assert.match(info.stdout, /status:\s+Fatal \(spawn failed: command not found: \/nonexistent\/ghost-binary/);
+  const events = await svc('--json', 'events', 'ghost');
+  const types = (JSON.parse(events.stdout) as { event: string }[]).map((e) => e.event);
+  assert.ok(types.includes('process_fatal') && !types.includes('process_backoff'), types.join(','));
+
+  const notExec = await svc('add', 'noexec', '--', fixture('package.json'));
+  assert.match(notExec.stderr, /^warning: noexec: spawn failed: permission denied: /m);
+  assert.equal(await statusOf('noexec'), 'Fatal');
+  await svc('rm', 'ghost', 'noexec');
+});
+
+test('svc shutdown stops svcd gracefully; afterwards svc says the daemon is not reachable (exit 3)', async () => {
+  const res = await svc('shutdown');
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /stopping all programs/);
+  await eventually(() => d.proc.exitCode !== null, 30_000, 'svcd exits');
+  assert.equal((await svc('list')).code, 3);
+});
