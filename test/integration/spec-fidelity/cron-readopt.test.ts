@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventually, fixture, pidAlive, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
 
 /**
@@ -32,11 +34,13 @@ for (const mode of MODES) test(`cron runs in flight are re-adopted after a daemo
   const start = () => startDaemon(root, { env: mode.env });
   let d = await start();
   let pid = 0;
+  // The first run lasts until the test releases it: a fixed length raced a slow daemon restart.
+  const release = join(root, 'release-run');
   try {
     const created = await d.request('POST', '/api/v1/programs', {
       name: 'long-job',
       command: process.execPath,
-      args: [fixture('exit-with.js'), '0', '8000'],
+      args: [fixture('exit-on-file.js'), release],
       cron: '* * * * * *',
       on_overlap: 'skip',
       max_concurrent: 1,
@@ -66,9 +70,13 @@ for (const mode of MODES) test(`cron runs in flight are re-adopted after a daemo
     const skipped = await eventually(async () => (await events()).slice(bootEvents).find((e) => e.event === 'cron_skipped'), 10_000, 'a firing skipped for the adopted run');
     assert.match(skipped.msg, /skipped: 1 run in flight \(max_concurrent 1, on_overlap = skip\)$/);
     // Its end is recorded.
+    const releasedAt = Date.now();
+    writeFileSync(release, '');
     const exit = await eventually(async () => (await events()).find((e) => e.event === 'cron_exit' && e.msg.includes(`run pid ${pid} `)), 20_000, 'the cron_exit of the adopted run');
     assert.match(exit.msg, mode.exitMsg);
-    assert.ok(exit.duration_secs !== null && exit.duration_secs >= 7, `duration from the run's real start (8 s), got ${exit.duration_secs}`);
+    // Measured from the run's real start, not from its re-adoption (at least 2.5 s later).
+    const lived = (releasedAt - startedAt) / 1000;
+    assert.ok(exit.duration_secs !== null && exit.duration_secs >= lived - 1, `duration from the run's real start (>= ${lived.toFixed(1)} s), got ${exit.duration_secs}`);
     assert.equal((await detail()).state.cron?.last_run?.reason, mode.reason);
     assert.equal(pidAlive(pid), false);
     // No other run started before it ended; the schedule goes on afterwards.
