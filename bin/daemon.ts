@@ -230,7 +230,7 @@ export class Daemon {
     const { server: cfg } = this.opts.config;
     const handle = app.callback();
     const server = (this.server = createServer(httpServerOptions(), (req, res) => void handle(req, res)));
-    attachWebSocket(app, server);
+    attachWebSocket(app, server, (err) => this.opts.log.error('cannot load the WebSocket server', { error: String(err) }));
     applyHttpLimits(server, cfg);
     checkConnectionsWhileOpen(server, httpServerOptions().connectionsCheckingInterval ?? 1000);
     return new Promise((resolve, reject) => {
