@@ -10,7 +10,7 @@
  * (bench/scenarios/crash-restart.ts): median ms between its starts. With --cpu-prof svcd writes a
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,12 +19,17 @@ import { SvcManager, SVCD } from './managers/svc.js';
 import { crashRestart } from './scenarios/crash-restart.js';
 import { cronSlot } from './scenarios/cron-slot.js';
 import { median } from './stats.js';
+import { cpuSeconds } from './proc.js';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
   options: { n: { type: 'string', default: '1000' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' } },
 });
 const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
+/** Direct children of a pid (svc-spawner). */
+function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number));
+}
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const which = positionals[0];
 if (which !== 's3' && which !== 's8') throw new Error('usage: one-scenario.js s3|s8 [options]');
@@ -38,8 +43,13 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
   try {
     const before = load();
     if (which === 's8') {
-      const ms = await cronSlot(m, Number(args.n));
-      console.log(`S8 ${args.n} cron jobs: last cron_started ${ms} ms after the slot (load average before: ${before}, after: ${load()})`);
+      let spread = '';
+      // CPU seconds of svcd and of its children (svc-spawner) from the slot to the last start.
+      const cpu = () => [cpuSeconds(m.daemonPid()), childrenOf(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
+      let atSlot = [0, 0];
+      const ms = await cronSlot(m, Number(args.n), 5, (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')), () => (atSlot = cpu()));
+      const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
+      console.log(`S8 ${args.n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'svc-s3-'));
       const intervals = await crashRestart(m, join(dir, 'stamps'), Number(args.secs));
