@@ -20,6 +20,14 @@ export async function cronSlot(m: SvcManager, n: number, leadSecs = 5, onOffsets
   if (Date.now() > slot - leadSecs * 1000) throw new Error(`registering ${n} cron programs took ${Date.now() - t0} ms: past the slot`);
   await sleep(Math.max(0, slot - Date.now()));
   atSlot?.();
+  // Wait on the in-memory counter (cheap), then read the N records once: polling the event list
+  // itself every 250 ms cost svcd more CPU than the starts it measures.
+  await waitFor(
+    async () => ((await m.api<{ by_type: Record<string, number> }>('GET', '/api/v1/events/stats')).by_type.cron_started ?? 0) >= n,
+    `${n} cron_started`,
+    120_000,
+    250,
+  );
   const seen = new Map<string, number>();
   await waitFor(
     async () => {
@@ -30,8 +38,8 @@ export async function cronSlot(m: SvcManager, n: number, leadSecs = 5, onOffsets
       }
       return seen.size >= n;
     },
-    `${n} cron_started`,
-    120_000,
+    `${n} cron_started records`,
+    60_000,
     250,
   );
   onOffsets?.([...seen.values()].map((t) => t - slot).sort((a, b) => a - b));
