@@ -1,4 +1,9 @@
-import { CronExpressionParser, type CronExpression } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpression } from 'cron-parser';
+
+/** cron-parser (and its date library) loads with the first schedule: most daemons have none. */
+const requireCjs = createRequire(import.meta.url);
+const cronParser = (): typeof import('cron-parser') => requireCjs('cron-parser') as typeof import('cron-parser');
 
 /**
  * A compiled cron schedule: pure time arithmetic over cron-parser 5 (no clock reads). Slots are
@@ -23,7 +28,7 @@ const MEMO_INTERVALS = 8;
 
 export function compileSchedule(expression: string, tz: string | undefined): Schedule {
   // One parsed expression reused with reset(): parsing costs far more than stepping.
-  const expr: CronExpression = CronExpressionParser.parse(expression, { strict: false, tz });
+  const expr: CronExpression = cronParser().CronExpressionParser.parse(expression, { strict: false, tz });
   // [slot, next slot) intervals already computed, newest use first. Every program on this
   // schedule asks about the same few slots (1,000 jobs due in one second ask 1,000 times), and
   // stepping cron-parser costs tens of microseconds and much garbage each time.
