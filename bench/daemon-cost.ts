@@ -16,6 +16,7 @@ import { installSignalHandlers, killRunProcesses } from './cleanup.js';
 import { SvcManager, SVCD } from './managers/svc.js';
 import { contextSwitches, cpuSeconds, rssMiB, sleep, waitFor } from './proc.js';
 import { sleepPrograms } from './programs.js';
+import { formatBreakdown, rssBreakdown } from './rss-breakdown.js';
 
 const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '0,100,500' }, settle: { type: 'string', default: '20' }, window: { type: 'string', default: '60' }, build: { type: 'string' } } });
 const log = (msg: string) => process.stderr.write(`[daemon-cost] ${msg}\n`);
@@ -66,6 +67,7 @@ async function one(n: number, settleSecs: number, windowSecs: number) {
       heapTotalMiB: Number.NaN,
       externalMiB: Number.NaN,
     };
+    log(`N=${n} svcd RSS by mapping: ${formatBreakdown(rssBreakdown(pid))}`);
     const text = await (await fetch(`${m.baseUrl()}/metrics`)).text();
     row.heapUsedMiB = metric(text, 'svc_nodejs_heap_size_used_bytes') / 2 ** 20;
     row.heapTotalMiB = metric(text, 'svc_nodejs_heap_size_total_bytes') / 2 ** 20;

@@ -138,7 +138,8 @@ export class Daemon {
     if (notify) this.cleanups.push(() => notify.close());
     this.notify = notify?.service ?? null;
     const boot: BootContext = { epoch: store.epoch, adopted: new Set() };
-    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: process.env };
+    // A plain copy: reading process.env goes through getenv() key by key, on every spawn.
+    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: { ...process.env } };
     const warnOf = (what: string) => (err: unknown) => log.warn(what, { error: String(err) });
 
     // Controllers: one registration each; they coordinate only through the store and the
@@ -230,7 +231,7 @@ export class Daemon {
     const { server: cfg } = this.opts.config;
     const handle = app.callback();
     const server = (this.server = createServer(httpServerOptions(), (req, res) => void handle(req, res)));
-    attachWebSocket(app, server);
+    attachWebSocket(app, server, (err) => this.opts.log.error('cannot load the WebSocket server', { error: String(err) }));
     applyHttpLimits(server, cfg);
     checkConnectionsWhileOpen(server, httpServerOptions().connectionsCheckingInterval ?? 1000);
     return new Promise((resolve, reject) => {

@@ -1,9 +1,14 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Node as YamlNode } from 'yaml';
 import { invalid } from '../state/errors.js';
 import { formatJsonPosition, parseJsonDocument, positionOf, type Locator } from '../state/schema/json-body.js';
 import { MAX_NESTING, tooDeepAt, valueTooDeep } from '../state/schema/nesting.js';
 import { tomlLocator } from './toml-locator.js';
+
+/** yaml (CommonJS) is loaded on the first YAML document, not in every daemon at start-up (svcd's memory). */
+const requireCjs = createRequire(import.meta.url);
+const yamlLib = (): typeof import('yaml') => requireCjs('yaml') as typeof import('yaml');
 
 export type DocumentFormat = 'json' | 'toml' | 'yaml';
 
@@ -51,6 +56,7 @@ function parseTomlText(text: string, path: string): unknown {
 }
 
 function parseYamlText(text: string, path: string): ParsedDocument {
+  const { isMap, isPair, isScalar, LineCounter, parseDocument } = yamlLib();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
   const error = doc.errors[0];
@@ -83,7 +89,7 @@ function parseYamlText(text: string, path: string): ParsedDocument {
 /** Aliases expand in toJS: at most MAX_YAML_ALIASES expansions (an "alias bomb" is a 400, not a 500). */
 export const MAX_YAML_ALIASES = 100;
 
-function yamlValue(doc: ReturnType<typeof parseDocument>, path: string): unknown {
+function yamlValue(doc: import('yaml').Document.Parsed, path: string): unknown {
   try {
     return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (err) {

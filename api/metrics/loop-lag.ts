@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { PromClient } from './prom.js';
 import type { MetricSource } from './metrics.js';
 
 /** The lag histogram is switched off when nobody scraped for this long. */
@@ -25,8 +26,8 @@ export function loopLagMetrics(opts: { prefix: string; setTimer?: (ms: number, f
   let histogram: IntervalHistogram | null = null;
   let cancelOff = (): void => undefined;
   return {
-    install(registry: Registry) {
-      const gauge = (suffix: string, help: string) => new Gauge({ name: `${opts.prefix}nodejs_eventloop_lag_${suffix}`, help, registers: [registry] });
+    install(registry: Registry, prom: PromClient) {
+      const gauge = (suffix: string, help: string) => new prom.Gauge({ name: `${opts.prefix}nodejs_eventloop_lag_${suffix}`, help, registers: [registry] });
       const stats = {
         min: gauge('min_seconds', 'The minimum recorded event loop delay (since the previous scrape).'),
         max: gauge('max_seconds', 'The maximum recorded event loop delay (since the previous scrape).'),
@@ -34,7 +35,7 @@ export function loopLagMetrics(opts: { prefix: string; setTimer?: (ms: number, f
         stddev: gauge('stddev_seconds', 'The standard deviation of the recorded event loop delays (since the previous scrape).'),
       };
       const quantiles = QUANTILES.map((q) => [q, gauge(`p${q}_seconds`, `The ${q}th percentile of the recorded event loop delays (since the previous scrape).`)] as const);
-      new Gauge({
+      new prom.Gauge({
         name: `${opts.prefix}nodejs_eventloop_lag_seconds`,
         help: 'Lag of event loop in seconds.',
         registers: [registry],

@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { PromClient } from './prom.js';
 import type { LoopStats } from './daemon-metrics.js';
 import type { MetricSource } from './metrics.js';
 
@@ -19,13 +20,13 @@ const FAMILIES: { name: string; type: 'gauge' | 'counter'; help: string; read: (
 /** Every controller loop's figures (ControllerManager.stats), labelled `controller`. */
 export function loopMetrics(stats: () => LoopStats[]): MetricSource {
   return {
-    install(registry: Registry) {
+    install(registry: Registry, prom: PromClient) {
       for (const f of FAMILIES) {
         const common = { name: f.name, help: f.help, labelNames: ['controller'] as const, registers: [registry] };
         if (f.type === 'gauge') {
-          new Gauge({ ...common, collect() { for (const s of stats()) this.labels(s.controller).set(f.read(s)); } });
+          new prom.Gauge({ ...common, collect() { for (const s of stats()) this.labels(s.controller).set(f.read(s)); } });
         } else {
-          new Counter({
+          new prom.Counter({
             ...common,
             collect() {
               this.reset();

@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { PromClient } from './prom.js';
 import type { LastExit, ObservedProgram, ObservedRegistry } from '../../state/observed.js';
 import { ALIVE, PROGRAM_STATUSES } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
@@ -21,13 +22,15 @@ export class ProgramMetrics implements MetricSource {
     private readonly observed: ObservedRegistry,
     /** Marks usage figures as wanted, so the usage sampler keeps sampling while scraped. */
     private readonly onRead: () => void = () => undefined,
-  ) {}
+  ) {
+    this.follow(); // exits count from svcd's start, not from the first scrape (when install runs)
+  }
 
-  install(registry: Registry): void {
+  install(registry: Registry, prom: PromClient): void {
     const programs = () => this.store.list().map((r) => ({ labels: { name: r.config.name, id: r.id }, o: this.observed.get(r.id) }));
     /** A per-program gauge over the programs `which` selects (all by default). */
     const gauge = (name: string, help: string, value: (o: ObservedProgram) => number, which: (o: ObservedProgram) => boolean = () => true) =>
-      new Gauge({
+      new prom.Gauge({
         name,
         help,
         labelNames: ['name', 'id'],
@@ -39,7 +42,7 @@ export class ProgramMetrics implements MetricSource {
       });
 
     const onRead = this.onRead;
-    new Gauge({
+    new prom.Gauge({
       name: 'svc_program_status',
       help: 'Program status: 1 for the current status, 0 for the others',
       labelNames: ['name', 'id', 'status'],
@@ -64,7 +67,7 @@ export class ProgramMetrics implements MetricSource {
     gauge('svc_cron_queued', 'Cron firings waiting for a free slot', (o) => o.cron?.queued ?? 0, scheduled);
     gauge('svc_cron_next_fire_timestamp_seconds', 'Unix time of the next firing (0 while paused)', (o) => (o.cron?.next_fire_at ?? 0) / 1000, scheduled);
     gauge('svc_cron_last_duration_seconds', 'Duration of the last finished run', (o) => o.cron?.last_run?.duration_secs ?? 0, scheduled);
-    new Counter({
+    new prom.Counter({
       name: 'svc_program_restarts_total',
       help: 'Restarts by policy since svcd started',
       labelNames: ['name', 'id'],
@@ -76,7 +79,7 @@ export class ProgramMetrics implements MetricSource {
     });
     const exitCounts = this.exitCounts;
     const store = this.store;
-    new Counter({
+    new prom.Counter({
       name: 'svc_program_exits_total',
       help: 'Process exits seen since svcd started, by reason',
       labelNames: ['name', 'id', 'reason'],
@@ -90,7 +93,6 @@ export class ProgramMetrics implements MetricSource {
         }
       },
     });
-    this.follow();
   }
 
   /** Stops following the observed registry. */

@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { PromClient } from './prom.js';
 import type { MetricSource } from './metrics.js';
 
 /** One reaction's figures since svcd started (controllers/reactions Reactor.stats). */
@@ -15,8 +16,8 @@ export interface ReactionStats {
  */
 export function reactionMetrics(read: () => { stats: ReactionStats[]; loadFailed: boolean }): MetricSource {
   return {
-    install(registry: Registry) {
-      new Counter({
+    install(registry: Registry, prom: PromClient) {
+      new prom.Counter({
         name: 'svc_reaction_runs_total',
         help: 'Reaction runs that ended, by reaction and outcome (ok, failed, timeout, spawn_failed)',
         labelNames: ['reaction', 'outcome'],
@@ -26,7 +27,7 @@ export function reactionMetrics(read: () => { stats: ReactionStats[]; loadFailed
           for (const s of read().stats) for (const [outcome, n] of Object.entries(s.runs)) this.inc({ reaction: s.name, outcome }, n);
         },
       });
-      new Counter({
+      new prom.Counter({
         name: 'svc_reaction_skipped_total',
         help: 'Matching events that started no run, by reaction and reason (disabled, cooldown, concurrency)',
         labelNames: ['reaction', 'reason'],
@@ -36,7 +37,7 @@ export function reactionMetrics(read: () => { stats: ReactionStats[]; loadFailed
           for (const s of read().stats) for (const [reason, n] of Object.entries(s.skipped)) this.inc({ reaction: s.name, reason }, n);
         },
       });
-      new Gauge({
+      new prom.Gauge({
         name: 'svc_reaction_running',
         help: 'Reaction runs in flight, by reaction',
         labelNames: ['reaction'],
@@ -46,7 +47,7 @@ export function reactionMetrics(read: () => { stats: ReactionStats[]; loadFailed
           for (const s of read().stats) this.set({ reaction: s.name }, s.running);
         },
       });
-      new Gauge({
+      new prom.Gauge({
         name: 'svc_reactions_load_error',
         help: '1 when the last edit of conf/reactions.toml failed to load (the previous reactions stay in force)',
         registers: [registry],

@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import type { PromClient } from './prom.js';
 import type { MetricSource } from './metrics.js';
 
 /** One unlabelled number read at scrape time. */
@@ -18,12 +19,12 @@ export interface Reading {
  */
 export function readings(list: Reading[]): MetricSource {
   return {
-    install(registry: Registry) {
+    install(registry: Registry, prom: PromClient) {
       for (const r of list) {
         if (r.type === 'gauge') {
-          new Gauge({ name: r.name, help: r.help, registers: [registry], collect() { this.set(r.read()); } });
+          new prom.Gauge({ name: r.name, help: r.help, registers: [registry], collect() { this.set(r.read()); } });
         } else {
-          new Counter({
+          new prom.Counter({
             name: r.name,
             help: r.help,
             registers: [registry],

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Router from '@koa/router';
-import { openApiDocument } from '../openapi/document.js';
 
 /** swagger-ui-dist files the page loads, served from node_modules (no CDN: svcd may be offline). */
 const ASSETS: Record<string, string> = {
@@ -45,10 +44,12 @@ const INIT = `window.ui = SwaggerUIBundle({
  */
 export function docsRouter(version: string): Router {
   const assetDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const document = openApiDocument(version);
+  // Built on the first request: the OpenAPI code and document are not part of every daemon's memory.
+  let document: Promise<unknown> | null = null;
   const router = new Router();
-  router.get('/api/v1/openapi.json', (ctx) => {
-    ctx.body = document;
+  router.get('/api/v1/openapi.json', async (ctx) => {
+    document ??= import('../openapi/document.js').then(({ openApiDocument }) => openApiDocument(version));
+    ctx.body = await document;
   });
   router.get('/api/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';

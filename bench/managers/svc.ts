@@ -74,6 +74,11 @@ export class SvcManager implements Manager {
     });
   }
 
+  /** The daemon's temporary SVC_ROOT (its working directory). */
+  rootDir(): string {
+    return this.root;
+  }
+
   /** http://host:port of the running daemon. */
   baseUrl(): string {
     return this.url;

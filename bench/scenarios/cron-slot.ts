@@ -11,7 +11,7 @@ interface Started {
  * The slot is the first whole second at least `leadSecs` after they are all registered; returns
  * ms from the slot until the last of the N `cron_started` events (the event log's own stamps).
  */
-export async function cronSlot(m: SvcManager, n: number, leadSecs = 5): Promise<number> {
+export async function cronSlot(m: SvcManager, n: number, leadSecs = 5, onOffsets?: (sortedMs: number[]) => void, atSlot?: () => void): Promise<number> {
   // 20 s ahead: registering 1,000 programs on a loaded machine takes a few seconds.
   const slot = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
   const second = new Date(slot).getUTCSeconds();
@@ -19,6 +19,15 @@ export async function cronSlot(m: SvcManager, n: number, leadSecs = 5): Promise<
   await m.api('POST', '/api/v1/programs', Array.from({ length: n }, (_, i) => ({ name: `cron-${i}`, command: '/bin/true', cron: `${second} * * * * *`, cron_tz: 'UTC' })));
   if (Date.now() > slot - leadSecs * 1000) throw new Error(`registering ${n} cron programs took ${Date.now() - t0} ms: past the slot`);
   await sleep(Math.max(0, slot - Date.now()));
+  atSlot?.();
+  // Wait on the in-memory counter (cheap), then read the N records once: polling the event list
+  // itself every 250 ms cost svcd more CPU than the starts it measures.
+  await waitFor(
+    async () => ((await m.api<{ by_type: Record<string, number> }>('GET', '/api/v1/events/stats')).by_type.cron_started ?? 0) >= n,
+    `${n} cron_started`,
+    120_000,
+    250,
+  );
   const seen = new Map<string, number>();
   await waitFor(
     async () => {
@@ -29,9 +38,10 @@ export async function cronSlot(m: SvcManager, n: number, leadSecs = 5): Promise<
       }
       return seen.size >= n;
     },
-    `${n} cron_started`,
-    120_000,
+    `${n} cron_started records`,
+    60_000,
     250,
   );
+  onOffsets?.([...seen.values()].map((t) => t - slot).sort((a, b) => a - b));
   return Math.max(...seen.values()) - slot;
 }

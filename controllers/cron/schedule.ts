@@ -1,4 +1,9 @@
-import { CronExpressionParser, type CronExpression } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpression } from 'cron-parser';
+
+/** cron-parser (and its date library) loads with the first schedule: most daemons have none. */
+const requireCjs = createRequire(import.meta.url);
+const cronParser = (): typeof import('cron-parser') => requireCjs('cron-parser') as typeof import('cron-parser');
 
 /**
  * A compiled cron schedule: pure time arithmetic over cron-parser 5 (no clock reads). Slots are
@@ -18,12 +23,48 @@ export function scheduleKey(expression: string, tz: string | undefined): string 
   return `${expression}\u0000${tz ?? ''}`;
 }
 
+/** Slot intervals kept per schedule: enough for the slots a pass looks at, and then some. */
+const MEMO_INTERVALS = 8;
+
 export function compileSchedule(expression: string, tz: string | undefined): Schedule {
   // One parsed expression reused with reset(): parsing costs far more than stepping.
-  const expr: CronExpression = CronExpressionParser.parse(expression, { strict: false, tz });
+  const expr: CronExpression = cronParser().CronExpressionParser.parse(expression, { strict: false, tz });
+  // [slot, next slot) intervals already computed, newest use first. Every program on this
+  // schedule asks about the same few slots (1,000 jobs due in one second ask 1,000 times), and
+  // stepping cron-parser costs tens of microseconds and much garbage each time.
+  const memo: { from: number; to: number }[] = [];
+  /** The interval holding `t`: `from` the newest slot at or before t, `to` the first slot after it. */
+  const around = (t: number): { from: number; to: number } | null => {
+    const hit = memo.findIndex((iv) => iv.from <= t && t < iv.to);
+    if (hit >= 0) {
+      const iv = memo[hit];
+      if (hit > 0) {
+        memo.splice(hit, 1);
+        memo.unshift(iv);
+      }
+      return iv;
+    }
+    try {
+      // prev() is strictly before the current date, so start 1 ms after `t` to include it.
+      expr.reset(new Date(t + 1));
+      const from = expr.prev().getTime();
+      expr.reset(new Date(from));
+      const iv = { from, to: expr.next().getTime() };
+      // cron-parser is not always consistent around a DST change (next() of a shifted slot can
+      // be that slot): such an interval is not kept, the caller steps directly.
+      if (!(iv.from <= t && t < iv.to)) return null;
+      memo.unshift(iv);
+      if (memo.length > MEMO_INTERVALS) memo.pop();
+      return iv;
+    } catch {
+      return null; // no slot at or before t, or none after it: not kept
+    }
+  };
   return {
     key: scheduleKey(expression, tz),
     next(afterMs) {
+      const iv = around(afterMs);
+      if (iv) return iv.to;
       try {
         expr.reset(new Date(afterMs));
         return expr.next().getTime();
@@ -34,16 +75,25 @@ export function compileSchedule(expression: string, tz: string | undefined): Sch
     slotsDesc(afterMs, untilMs, limit) {
       const out: number[] = [];
       if (untilMs <= afterMs || limit <= 0) return out;
-      try {
-        // prev() is strictly before the current date, so start 1 ms after `untilMs` to include it.
-        expr.reset(new Date(untilMs + 1));
-        while (out.length < limit) {
+      let t = untilMs;
+      while (out.length < limit) {
+        const iv = around(t);
+        if (iv) {
+          if (iv.from <= afterMs) break;
+          out.push(iv.from);
+          t = iv.from - 1;
+          continue;
+        }
+        // Outside what the memo can hold (the first or last slot there is): step directly.
+        try {
+          expr.reset(new Date(t + 1));
           const slot = expr.prev().getTime();
           if (slot <= afterMs) break;
           out.push(slot);
+          t = slot - 1;
+        } catch {
+          break; // no earlier slot: the list is complete
         }
-      } catch {
-        // No earlier slot: the list is complete.
       }
       return out;
     },

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { listTar, readTarEntry } from './extract-tar.js';
-import { listZip, readZipEntry } from './extract-zip.js';
 import { choosePayload } from './payload.js';
 import { PermanentStepError, type ExtractRequest, type Extractor } from './ports.js';
 
@@ -25,6 +23,8 @@ async function isZip(file: string): Promise<boolean> {
  */
 export const archiveExtractor: Extractor = {
   async extract(req: ExtractRequest) {
+    // tar and yauzl load on the first update, not in every daemon at start-up (svcd's memory).
+    const [{ listTar, readTarEntry }, { listZip, readZipEntry }] = await Promise.all([import('./extract-tar.js'), import('./extract-zip.js')]);
     const zip = await isZip(req.archive);
     const entries = zip ? await listZip(req.archive, req.signal) : await listTar(req.archive, req.signal);
     const payload = choosePayload(entries, req.name, req.maxBytes);

@@ -49,6 +49,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private readonly stopGate: StopGate;
   /** Programs held back by the stop gate: a program that stops may release them. */
   private readonly waitingToStop = new Set<string>();
+  /** The latest quick restart scheduled (backoff.ts: quick restarts are paced daemon-wide). */
+  private lastQuickRestartAt = -Infinity;
 
   constructor(private readonly deps: ProcessControllerDeps) {
     this.dependants = new DependantsIndex(deps.store);
@@ -143,9 +145,12 @@ export class ProcessController implements ProgramController, ProcessRunner {
       stopBlockedBy: record && state.proc ? this.stopGate.blocker(id) : null,
       shutdown: observed.shuttingDown,
       restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),
+      lastQuickRestartAt: this.lastQuickRestartAt,
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
+    // The pace is shared by every key: record it before any await, so a key reconciled meanwhile sees it.
+    for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = Math.max(this.lastQuickRestartAt, e.at);
     if (plan.next.proc && plan.next.waiting && !plan.next.stopping) this.waitingToStop.add(id);
     else this.waitingToStop.delete(id);
     let requeueNow = false;
@@ -175,6 +180,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
         return false;
       case 'spawn':
         return this.spawn(id, input, clock.now());
+      case 'paced':
+        return false; // recorded in reconcile, before the first await
       case 'pre_start':
       case 'post_stop':
         this.launchHook(id, input, effect);

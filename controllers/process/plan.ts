@@ -2,7 +2,7 @@ import type { EventInput } from '../../state/events/types.js';
 import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
-import { backoffDelayMs } from './backoff.js';
+import { backoffDelayMs, restartPacedAt } from './backoff.js';
 import { isPermanentSpawnError } from './permanent-spawn.js';
 import { describeExit } from './describe-exit.js';
 import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js';
@@ -26,6 +26,8 @@ export interface PlanInput {
   shutdown: boolean;
   /** A restart request (health, OTA) that targets the live process, if any. */
   restartRequest: RestartRequest | null;
+  /** When the daemon's last quick restart was scheduled (Unix ms; -Infinity for none): quick restarts are paced daemon-wide. */
+  lastQuickRestartAt: number;
 }
 
 export type Effect =
@@ -34,7 +36,9 @@ export type Effect =
   | { kind: 'post_stop'; token: number; exit: LastExit }
   | { kind: 'signal'; signal: SignalName }
   | { kind: 'event'; event: EventInput }
-  | { kind: 'forget' };
+  | { kind: 'forget' }
+  /** A quick restart was scheduled at `at`: the daemon-wide pace starts from it. */
+  | { kind: 'paced'; at: number };
 
 export interface Plan {
   next: ProcState;
@@ -104,13 +108,16 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
     return { ...next, retries, status: 'Fatal' };
   }
   const retry = retries + 1;
-  const delay = backoffDelayMs(config!, retry, input.random);
+  const backoff = backoffDelayMs(config!, retry, input.random);
+  const paced = restartPacedAt(now + backoff, backoff, input.lastQuickRestartAt);
+  if (paced.quick) effects.push({ kind: 'paced', at: paced.at });
+  const delay = paced.at - now;
   const limit = config!.retry_limit === undefined ? '' : `/${config!.retry_limit}`;
   const cause = exit.error ? `spawn failed: ${exit.error}; ` : '';
   effects.push(
     event(input, { event: 'process_backoff', retry_count: retry, exit_code: exit.code, signal: exit.signal, msg: `${cause}retry ${retry}${limit} in ${delay} ms` }),
   );
-  return { ...next, retries: retry, restarts: s.restarts + 1, status: 'Backoff', nextRetryAt: now + delay };
+  return { ...next, retries: retry, restarts: s.restarts + 1, status: 'Backoff', nextRetryAt: paced.at };
 }
 
 function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {

@@ -1,8 +1,13 @@
-import koffi, { type LibraryHandle } from 'koffi';
+import type { LibraryHandle } from 'koffi';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { ABI_EXPORTS, LIBRARY_SUFFIX, PLUGIN_ABI } from './abi.js';
 import type { PluginSpec } from './catalog.js';
 import { PluginError } from './plugin-error.js';
+
+/** koffi (a native module) loads with the first plugin: a daemon without plugins never maps it. */
+const requireCjs = createRequire(import.meta.url);
+const koffi = (): typeof import('koffi') => requireCjs('koffi') as typeof import('koffi');
 
 /** A bound C function (koffi converts arguments and the result). */
 export type NativeFunction = ReturnType<LibraryHandle['func']>;
@@ -25,7 +30,7 @@ export interface PluginLibrary {
 export function openPluginLibrary(file: string, spec: PluginSpec): PluginLibrary {
   let library: LibraryHandle;
   try {
-    library = koffi.load(file);
+    library = koffi().load(file);
   } catch (err) {
     throw new PluginError(file, `cannot be loaded: ${(err as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { invalid, forProgram } from '../errors.js';
 import { ARTIFACT_DEFAULTS, PROGRAM_DEFAULTS, type ProgramConfig } from '../program.js';
@@ -6,6 +6,7 @@ import { NO_NUL, programCreateSchema, programUpdateSchema } from './program-sche
 import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
 import { isAllowedArtifactUrl } from './artifact-url.js';
+import { AJV_OPTIONS, schemaDigest } from './validator-options.js';
 
 /** What validation needs to know beyond the body itself. */
 export interface ValidationContext {
@@ -23,19 +24,37 @@ export interface ValidationContext {
   logDirUnknown?: boolean;
 }
 
+const requireCjs = createRequire(import.meta.url);
+
 let compiled: { create: ValidateFunction; update: ValidateFunction } | undefined;
 
 /**
- * The validators, compiled on first use: compiling costs ~100 ms and ~10 MiB, which commands that
- * never validate (`svc list`, `svc info`) should not pay at start-up. The daemon calls this once
- * at boot so that its first write does not pay either.
+ * The validators, on first use: the code `npm run build` generated from these schemas
+ * (scripts/build-validators.mjs), else compiled here with ajv (~100 ms and ~10 MiB, which
+ * commands that never validate, such as `svc list`, should not pay at start-up). The daemon calls
+ * this once at boot so that its first write does not pay either.
  */
 export function validators(): { create: ValidateFunction; update: ValidateFunction } {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    compiled = { create: ajv.compile(programCreateSchema), update: ajv.compile(programUpdateSchema) };
-  }
+  compiled ??= generatedValidators() ?? compileValidators();
   return compiled;
+}
+
+/** The build's generated validators, when they were made from the schemas in this build. */
+function generatedValidators(): { create: ValidateFunction; update: ValidateFunction } | undefined {
+  let generated: { create: ValidateFunction; update: ValidateFunction; digest: string };
+  try {
+    generated = requireCjs('./program-validators.cjs') as typeof generated;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined; // tsc without the build step
+    throw err;
+  }
+  return generated.digest === schemaDigest(programCreateSchema, programUpdateSchema) ? { create: generated.create, update: generated.update } : undefined;
+}
+
+function compileValidators(): { create: ValidateFunction; update: ValidateFunction } {
+  const { Ajv } = requireCjs('ajv') as typeof import('ajv');
+  const ajv = new Ajv(AJV_OPTIONS);
+  return { create: ajv.compile(programCreateSchema), update: ajv.compile(programUpdateSchema) };
 }
 
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -133,7 +152,6 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
 }
 
 // cron-parser (and its date library) is loaded on first use: most daemons never see a cron field.
-const requireCjs = createRequire(import.meta.url);
 type CronParser = typeof import('cron-parser');
 
 /**

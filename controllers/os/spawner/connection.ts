@@ -42,6 +42,7 @@ export class SpawnerConnection {
   private readonly pending = new Map<number, Pending>();
   private nextSeq = 1;
   private ended = false;
+  private corked = false;
   private closing = false;
 
   constructor(
@@ -64,13 +65,26 @@ export class SpawnerConnection {
     this.nextSeq = this.nextSeq >= 0xffffffff ? 1 : this.nextSeq + 1;
     return new Promise<Frame>((resolve, reject) => {
       this.pending.set(seq, { resolve, reject });
-      this.socket.write(encodeFrame(type, seq, fields));
+      this.write(encodeFrame(type, seq, fields));
     });
+  }
+
+  /** Frames written in one tick leave in one writev (a burst of 1,000 cron spawns: a few syscalls, not 1,000). */
+  private write(frame: Buffer): void {
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(frame);
   }
 
   /** Fire and forget (seq 0): only an error is answered, through events.error. */
   send(type: number, fields: FieldList): void {
-    if (!this.ended) this.socket.write(encodeFrame(type, 0, fields));
+    if (!this.ended) this.write(encodeFrame(type, 0, fields));
   }
 
   close(): void {

@@ -35,7 +35,7 @@ export class Deliverer {
   private readonly counters = new Map<string, DeliveryCounters>();
   private inFlight = 0;
   private closed = false;
-  private agent: Agent | null = null;
+  private agent: Promise<Agent> | null = null;
   private readonly waits = new Set<() => void>();
 
   constructor(
@@ -55,7 +55,7 @@ export class Deliverer {
     this.delivery = delivery;
     const old = this.agent;
     this.agent = null;
-    if (old) void old.close().catch(() => undefined); // finishes what it carries, then ends
+    if (old) void old.then((a) => a.close()).catch(() => undefined); // finishes what it carries, then ends
   }
 
   enqueue(job: DeliveryJob): boolean {
@@ -94,7 +94,7 @@ export class Deliverer {
     this.waits.clear();
     const agent = this.agent;
     this.agent = null;
-    await agent?.destroy().catch(() => undefined);
+    await agent?.then((a) => a.destroy()).catch(() => undefined);
   }
 
   private pump(): void {
@@ -133,10 +133,10 @@ export class Deliverer {
     return { ok, status: attempt.status, attempts, error: attempt.error, duration_ms: c.last_at - started };
   }
 
-  private post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
+  private async post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
     if (this.deps.post) return this.deps.post(url, body, headers);
     this.agent ??= deliveryAgent(this.delivery.timeout_secs);
-    return postOnce(this.agent, url, body, headers);
+    return postOnce(await this.agent, url, body, headers);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 
 /** The outcome of one delivery (after its retries): what POST /api/v1/system/notify/test returns. */
 export interface DeliveryResult {
@@ -21,6 +21,7 @@ export interface Attempt {
 /** One POST of a JSON body with svc's timeouts: connect, headers and body each bounded. */
 export async function postOnce(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
   try {
+    const { request } = await import('undici'); // loaded on the first delivery, not at start-up
     const res = await request(url, { method: 'POST', dispatcher: agent, body, headers: { 'content-type': 'application/json', 'user-agent': 'svc-notify/1', ...headers } });
     const text = (await res.body.text()).slice(0, 200);
     const status = res.statusCode;
@@ -32,8 +33,9 @@ export async function postOnce(agent: Agent, url: string, body: string, headers:
   }
 }
 
-/** The HTTP client of the delivery: every timeout is the channel's timeout_secs. */
-export function deliveryAgent(timeoutSecs: number): Agent {
+/** The HTTP client of the delivery: every timeout is the channel's timeout_secs. undici is imported on first use (svcd's memory). */
+export async function deliveryAgent(timeoutSecs: number): Promise<Agent> {
   const ms = timeoutSecs * 1000;
+  const { Agent } = await import('undici');
   return new Agent({ connect: { timeout: ms }, headersTimeout: ms, bodyTimeout: ms, connections: 8 });
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
-import { Registry } from 'prom-client';
+import * as prom from 'prom-client';
 import { checkConnectionsWhileOpen } from '../../../api/http-idle-checks.js';
 import { LOOP_LAG_IDLE_MS, loopLagMetrics } from '../../../api/metrics/loop-lag.js';
 
@@ -13,8 +13,8 @@ test('loop lag: measured only while scraped; switched off LOOP_LAG_IDLE_MS after
     timers.push(t);
     return () => (t.cancelled = true);
   };
-  const registry = new Registry();
-  loopLagMetrics({ prefix: 'svc_', setTimer }).install(registry);
+  const registry = new prom.Registry();
+  loopLagMetrics({ prefix: 'svc_', setTimer }).install(registry, prom);
   assert.equal(timers.length, 0, 'nothing armed before the first scrape');
   const text = await registry.metrics();
   for (const name of ['seconds', 'min_seconds', 'max_seconds', 'mean_seconds', 'stddev_seconds', 'p50_seconds', 'p90_seconds', 'p99_seconds']) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MIN_RESTART_DELAY_MS } from '../../../controllers/process/backoff.js';
+import { QUICK_RESTART_MS, RESTART_PACE_MS } from '../../../controllers/process/backoff.js';
 import { processHarness } from '../../helpers/process-harness.js';
 
 test('a new program is spawned and reported Running with process_started', async () => {
@@ -69,7 +69,7 @@ test('backoff -> fatal when retry_limit is reached, with one process_backoff per
   const id = await h.add({ name: 'doomed', retry_limit: 2, backoff_secs: 0 });
   for (let i = 0; i < 3; i++) {
     h.os.exit(h.pidOf(id), 2);
-    await h.advance(MIN_RESTART_DELAY_MS);
+    await h.advance(QUICK_RESTART_MS);
   }
   assert.equal(h.status(id), 'Fatal');
   assert.deepEqual(
@@ -105,17 +105,26 @@ test('a manual start clears Fatal and resets the retry counter', async () => {
   await h.close();
 });
 
-test('backoff with backoff_secs 0 respawns after the restart floor, never back to back', async () => {
+test('backoff_secs 0: a crash restarts at once; programs crashing together restart RESTART_PACE_MS apart, never back to back', async () => {
   const h = await processHarness();
-  const id = await h.add({ name: 'fast', backoff_secs: 0 });
-  h.os.exit(h.pidOf(id), 1);
+  const ids = [await h.add({ name: 'fast-a', backoff_secs: 0 }), await h.add({ name: 'fast-b', backoff_secs: 0 }), await h.add({ name: 'fast-c', backoff_secs: 0 })];
+  for (const id of ids) h.os.exit(h.pidOf(id), 1);
   await h.settle();
-  assert.equal(h.status(id), 'Backoff');
-  await h.advance(MIN_RESTART_DELAY_MS - 1);
-  assert.equal(h.os.spawnCount, 1, 'not before the floor');
+  assert.equal(h.os.spawnCount, 4, 'the first restarts at once');
+  assert.deepEqual(ids.map((id) => h.status(id)), ['Running', 'Backoff', 'Backoff']);
+  await h.advance(RESTART_PACE_MS - 1);
+  assert.equal(h.os.spawnCount, 4, 'not before the pace');
   await h.advance(1);
-  assert.equal(h.status(id), 'Running');
-  assert.equal(h.os.spawnCount, 2);
+  assert.equal(h.os.spawnCount, 5);
+  await h.advance(RESTART_PACE_MS);
+  assert.equal(h.os.spawnCount, 6);
+  assert.deepEqual(ids.map((id) => h.status(id)), ['Running', 'Running', 'Running']);
+  // A lone crash loop: each crash after the pace has passed restarts at once.
+  await h.advance(RESTART_PACE_MS);
+  h.os.exit(h.pidOf(ids[0]), 1);
+  await h.settle();
+  assert.equal(h.status(ids[0]), 'Running');
+  assert.equal(h.os.spawnCount, 7);
   await h.close();
 });
 
@@ -162,7 +171,7 @@ test('running resets retries after startsecs of stable run', async () => {
   const h = await processHarness();
   const id = await h.add({ name: 'flaky', startsecs: 5, retry_limit: 1, backoff_secs: 0 });
   h.os.exit(h.pidOf(id), 1);
-  await h.advance(MIN_RESTART_DELAY_MS);
+  await h.advance(QUICK_RESTART_MS);
   assert.equal(h.observed.get(id).retries, 1);
   await h.advance(4999);
   assert.equal(h.observed.get(id).retries, 1, 'not yet stable');
@@ -170,7 +179,7 @@ test('running resets retries after startsecs of stable run', async () => {
   assert.equal(h.observed.get(id).retries, 0, 'stable: counter reset');
   h.os.exit(h.pidOf(id), 1);
   await h.settle();
-  assert.equal(h.status(id), 'Backoff', 'a fresh retry budget, not Fatal');
+  assert.equal(h.status(id), 'Running', 'a fresh retry budget, not Fatal: restarted at once (backoff_secs 0)');
   assert.equal(h.observed.get(id).retries, 1);
   await h.close();
 });
@@ -181,7 +190,7 @@ test('every exit counts, not only exits before startsecs: quick crashes after a 
   await h.advance(60_000);
   for (let i = 0; i < 3; i++) {
     h.os.exit(h.pidOf(id), 1);
-    await h.advance(MIN_RESTART_DELAY_MS);
+    await h.advance(QUICK_RESTART_MS);
   }
   assert.equal(h.status(id), 'Fatal');
   await h.close();
@@ -262,7 +271,7 @@ test('a spawn failure that may heal goes through the restart policy and is recor
   const h = await processHarness();
   h.os.failSpawn.set('busy', 'busy: EAGAIN');
   const id = await h.add({ name: 'm', command: 'busy', retry_limit: 1, backoff_secs: 0 });
-  await h.advance(MIN_RESTART_DELAY_MS);
+  await h.advance(QUICK_RESTART_MS);
   assert.equal(h.status(id), 'Fatal');
   const msgs = h.events.map((e) => `${e.event}: ${e.msg}`);
   assert.ok(msgs.some((m) => m.startsWith('process_exit: spawn failed: busy: EAGAIN')), msgs.join('\n'));
@@ -288,7 +297,7 @@ test('a spawn failure that cannot heal (command not found, permission denied) go
     assert.ok(!h.events.some((e) => e.program_id === id && e.event === 'process_backoff'), `${name}: no backoff`);
   }
   const spawnsBefore = h.os.spawnCount;
-  await h.advance(MIN_RESTART_DELAY_MS * 10);
+  await h.advance(QUICK_RESTART_MS * 10);
   assert.equal(h.os.spawnCount, spawnsBefore, 'nothing retries by itself');
   // Fixed (the command exists now): a manual start runs it.
   h.os.failSpawn.delete('missing');

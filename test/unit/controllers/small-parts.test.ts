@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { splitCommand } from '../../../state/command-line.js';
-import { backoffDelayMs, MIN_RESTART_DELAY_MS } from '../../../controllers/process/backoff.js';
+import { backoffDelayMs, QUICK_RESTART_MS, RESTART_PACE_MS, restartPacedAt } from '../../../controllers/process/backoff.js';
 import { tailLines } from '../../../log-files/tail.js';
 import { rotate } from '../../../log-files/rotation.js';
 
@@ -19,14 +19,21 @@ test('splitCommand follows shell quoting without expansion', () => {
 test('backoff doubles from backoff_secs up to backoff_max_secs', () => {
   const c = { backoff_secs: 1, backoff_max_secs: 60 };
   assert.deepEqual([1, 2, 3, 4, 7, 20].map((n) => backoffDelayMs(c, n, 0.5)), [1000, 2000, 4000, 8000, 60000, 60000]);
-  assert.equal(backoffDelayMs({ backoff_secs: 0, backoff_max_secs: 60 }, 5, 0.9), MIN_RESTART_DELAY_MS, 'never under the floor');
+  assert.equal(backoffDelayMs({ backoff_secs: 0, backoff_max_secs: 60 }, 5, 0.9), 0, 'backoff_secs 0: at once (quick restarts are paced daemon-wide instead)');
+});
+
+test('restartPacedAt: quick retries keep RESTART_PACE_MS from the last quick one; others run when due', () => {
+  assert.deepEqual(restartPacedAt(1000, 0, -Infinity), { at: 1000, quick: true });
+  assert.deepEqual(restartPacedAt(1000, 0, 998), { at: 998 + RESTART_PACE_MS, quick: true });
+  assert.deepEqual(restartPacedAt(1000, 20, 990), { at: 1000, quick: true }, 'due after the pace already');
+  assert.deepEqual(restartPacedAt(5000, QUICK_RESTART_MS, 4999), { at: 5000, quick: false });
 });
 
 test('backoff delay stays finite for any retry count (retry 1025 once overflowed to NaN)', () => {
   for (const retry of [1024, 1025, 5000, Number.MAX_SAFE_INTEGER]) {
     for (const c of [{ backoff_secs: 0, backoff_max_secs: 60 }, { backoff_secs: 1, backoff_max_secs: 3600 }]) {
       const delay = backoffDelayMs(c, retry, 0.5);
-      assert.ok(Number.isFinite(delay) && delay >= MIN_RESTART_DELAY_MS && delay <= c.backoff_max_secs * 1000 * 1.2, `retry ${retry}: ${delay}`);
+      assert.ok(Number.isFinite(delay) && delay >= 0 && delay <= c.backoff_max_secs * 1000 * 1.2, `retry ${retry}: ${delay}`);
     }
   }
 });

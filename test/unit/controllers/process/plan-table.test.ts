@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { RESTART_PACE_MS } from '../../../../controllers/process/backoff.js';
 import { planProcess, type PlanInput } from '../../../../controllers/process/plan.js';
 import { initialProcState, type ProcState } from '../../../../controllers/process/proc-state.js';
 import { withDefaults, type Intent } from '../../../../state/program.js';
@@ -32,6 +33,7 @@ function input(state: ProcState, over: Partial<PlanInput> & { cfg?: Record<strin
     stopBlockedBy: null,
     shutdown: false,
     restartRequest: null,
+    lastQuickRestartAt: -Infinity,
     ...rest,
   };
 }
@@ -95,6 +97,18 @@ const TABLE: { edge: string; given: PlanInput; status: string; effects: string[]
     status: 'Stopped',
     effects: ['event:process_exit', 'post_stop'],
   },
+  {
+    edge: 'running -> starting: a quick restart (backoff_secs 0) spawns at once when the daemon-wide pace allows',
+    given: input(exited(1), { cfg: { backoff_secs: 0 }, lastQuickRestartAt: NOW - 5 }),
+    status: 'Starting',
+    effects: ['event:process_exit', 'paced', 'event:process_backoff', 'spawn'],
+  },
+  {
+    edge: 'running -> backoff: a quick restart waits for the daemon-wide pace (another program restarted just now)',
+    given: input(exited(1), { cfg: { backoff_secs: 0 }, lastQuickRestartAt: NOW - 2 }),
+    status: 'Backoff',
+    effects: ['event:process_exit', 'paced', 'event:process_backoff'],
+  },
   { edge: 'removed and idle -> forget', given: input(initialProcState(intent()), { config: undefined, intent: undefined }), status: 'Stopped', effects: ['forget'] },
 ];
 
@@ -106,6 +120,18 @@ for (const row of TABLE) {
     assert.deepEqual(effects, row.effects);
   });
 }
+
+test('quick restarts are paced daemon-wide: RESTART_PACE_MS after the last one, never under it; slow ones are not paced', () => {
+  const quick = planProcess(input(exited(1), { cfg: { backoff_secs: 0 }, lastQuickRestartAt: NOW - 2 }));
+  assert.equal(quick.next.nextRetryAt, NOW - 2 + RESTART_PACE_MS);
+  assert.deepEqual(quick.effects.find((e) => e.kind === 'paced'), { kind: 'paced', at: NOW - 2 + RESTART_PACE_MS });
+  assert.match(quick.effects.map((e) => (e.kind === 'event' ? e.event.msg : '')).join('|'), new RegExp(`retry 1 in ${RESTART_PACE_MS - 2} ms`));
+  const first = planProcess(input(exited(1), { cfg: { backoff_secs: 0 } }));
+  assert.deepEqual(first.effects.find((e) => e.kind === 'paced'), { kind: 'paced', at: NOW }, 'the first quick restart is not delayed');
+  const slow = planProcess(input(exited(1), { cfg: { backoff_secs: 1 }, lastQuickRestartAt: NOW + 50 }));
+  assert.equal(slow.next.nextRetryAt, NOW + 1000);
+  assert.ok(!slow.effects.some((e) => e.kind === 'paced'));
+});
 
 test('planning is pure: the same input gives the same plan twice', () => {
   for (const row of TABLE) assert.deepEqual(planProcess(row.given), planProcess(row.given), row.edge);

@@ -1,0 +1,64 @@
+/**
+ * One svc scenario on its own (not part of `npm run bench`, never asserted): a fresh svcd from
+ * this checkout (or `--build`), the scenario, the figure, the load average beside it.
+ *
+ *   npm run build && node dist/bench/one-scenario.js s8 [--n 1000] [--cpu-prof] [--build /other/dist]
+ *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
+ *
+ * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
+ * last cron_started. s3: one crash-looping program restarted without delay
+ * (bench/scenarios/crash-restart.ts): median ms between its starts. With --cpu-prof svcd writes a
+ * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { installSignalHandlers, killRunProcesses } from './cleanup.js';
+import { SvcManager, SVCD } from './managers/svc.js';
+import { crashRestart } from './scenarios/crash-restart.js';
+import { cronSlot } from './scenarios/cron-slot.js';
+import { median } from './stats.js';
+import { cpuSeconds } from './proc.js';
+
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { n: { type: 'string', default: '1000' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' } },
+});
+const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
+/** Direct children of a pid (svc-spawner). */
+function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number));
+}
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const which = positionals[0];
+if (which !== 's3' && which !== 's8') throw new Error('usage: one-scenario.js s3|s8 [options]');
+
+installSignalHandlers(log);
+const profDir = resolve('bench', 'out', 'prof');
+if (args['cpu-prof']) mkdirSync(profDir, { recursive: true });
+for (let rep = 0; rep < Number(args.reps); rep++) {
+  const m = new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
+  await m.start();
+  try {
+    const before = load();
+    if (which === 's8') {
+      let spread = '';
+      // CPU seconds of svcd and of its children (svc-spawner) from the slot to the last start.
+      const cpu = () => [cpuSeconds(m.daemonPid()), childrenOf(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
+      let atSlot = [0, 0];
+      const ms = await cronSlot(m, Number(args.n), 5, (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')), () => (atSlot = cpu()));
+      const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
+      console.log(`S8 ${args.n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-s3-'));
+      const intervals = await crashRestart(m, join(dir, 'stamps'), Number(args.secs));
+      rmSync(dir, { recursive: true, force: true });
+      console.log(`S3 crash-restart: ${intervals.length + 1} starts in ${args.secs} s, median interval ${median(intervals).toFixed(2)} ms (load average before: ${before}, after: ${load()})`);
+    }
+  } finally {
+    await m.stop();
+    killRunProcesses();
+  }
+}
+process.exit(0);
