@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { SVCD, writeConfig } from './daemon.js';
+import { SVCD, TIME_SCALE, writeConfig } from './daemon.js';
 
 /** Pids of live processes whose command line contains `marker` (each test program gets its own). */
 export function processesWith(marker: string): number[] {
@@ -77,7 +77,7 @@ export interface SvcdRun {
 }
 
 /** Runs svcd to completion (a refusal to start, or `--repair-store`), with a port-0 config. */
-export function runSvcd(root: string, args: string[] = [], timeoutMs = 20_000): Promise<SvcdRun> {
+export function runSvcd(root: string, args: string[] = [], timeoutMs = 20_000 * TIME_SCALE): Promise<SvcdRun> {
   writeConfig(root, '[server]\nport = 0\n');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SVCD, ...args], { env: { ...process.env, SVC_ROOT: root }, stdio: ['ignore', 'pipe', 'pipe'] });

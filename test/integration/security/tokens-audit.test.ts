@@ -84,8 +84,9 @@ describe('Access Tokens, roles and the audit log (CLI and API)', () => {
         ws.on('error', () => undefined);
         ws.once('open', () => {
           const protocol = ws.protocol;
-          // Authorized sockets stay open; refused ones are closed by svcd at once.
-          const timer = setTimeout(() => (ws.close(), resolve({ protocol, code: null })), 500);
+          // Authorized sockets stay open; refused ones are closed by svcd at once (2 s: a slow
+          // machine must not take a refusal that is merely late for an open socket).
+          const timer = setTimeout(() => (ws.close(), resolve({ protocol, code: null })), 2000);
           ws.once('close', (code) => (clearTimeout(timer), resolve({ protocol, code })));
         });
         ws.once('unexpected-response', () => resolve({ protocol: '', code: -1 }));
