@@ -1,20 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { eventually, fixture, useDaemon } from '../helpers/daemon.js';
+import { freePort } from '../helpers/ports.js';
 
 const d = useDaemon();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const node = (script: string, args: (string | number)[], extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [fixture(script), ...args.map(String)], ...extra });
 const create = async (name: string, body: Record<string, unknown>) => {
