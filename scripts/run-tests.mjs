@@ -19,8 +19,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 files.sort();
-// The timeout bounds a hang, per test file as a whole: generous, because a busy machine (npm run
-// test:stress, a shared CI host) makes a passing file slow; tests themselves wait on conditions.
+// The timeout bounds a hang of each test (and hook): generous, because a busy machine (npm run
+// test:stress, a shared CI host) makes a passing test slow; tests themselves wait on conditions.
 const timeoutMs = Number(process.env.SVC_TEST_TIMEOUT_MS ?? 600_000);
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', `--test-timeout=${timeoutMs}`, ...files], { stdio: 'inherit' });
+// --test-force-exit: a file whose tests and hooks are all done exits even if a handle is left
+// open (a stray timer, a child's pipe); without it such a file keeps the whole run waiting, and
+// CI fails on its own time limit with nothing to say why. Failures are all reported by then.
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-force-exit', `--test-timeout=${timeoutMs}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

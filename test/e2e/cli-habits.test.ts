@@ -97,9 +97,13 @@ test('svc add of a command that cannot run warns at once; svc info and the event
   assert.match(missing.stderr, /^warning: ghost: spawn failed: command not found: \/nonexistent\/ghost-binary/m);
   const info = await svc('info', 'ghost');
   assert.match(info.stdout, /status:\s+Fatal \(spawn failed: command not found: \/nonexistent\/ghost-binary/);
-  const events = await svc('--json', 'events', 'ghost');
-  const types = (JSON.parse(events.stdout) as { event: string }[]).map((e) => e.event);
-  assert.ok(types.includes('process_fatal') && !types.includes('process_backoff'), types.join(','));
+  // The history is written behind the state svc add reported: wait for the record.
+  let types: string[] = [];
+  await eventually(async () => {
+    types = (JSON.parse((await svc('--json', 'events', 'ghost')).stdout) as { event: string }[]).map((e) => e.event);
+    return types.includes('process_fatal');
+  }, 10_000, 'process_fatal recorded').catch((err: Error) => assert.fail(`${err.message}: ${types.join(',')}`));
+  assert.ok(!types.includes('process_backoff'), types.join(','));
 
   const notExec = await svc('add', 'noexec', '--', fixture('package.json'));
   assert.match(notExec.stderr, /^warning: noexec: spawn failed: permission denied: /m);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { browserSkip, useBrowser } from '../helpers/browser.js';
+import { browserSkip, PAGE_TIMEOUT, useBrowser } from '../helpers/browser.js';
 import { eventually, useDaemon } from '../helpers/daemon.js';
 
 // The dashboard shows a refused watched stack file on every page (a banner) and on the System page.
@@ -17,7 +17,7 @@ void test('a refused stack file shows a banner on every page and its position on
   await eventually(async () => (await d.request('GET', '/api/v1/stack/status')).body.files.some((f: { state: string }) => f.state === 'error'), 15_000, 'web.toml refused');
   const context = await browser().newContext({ viewport: { width: 1280, height: 760 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(PAGE_TIMEOUT);
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   try {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page, BrowserContextOptions } from 'playwright-core';
 import { useDaemon, startDaemon, removeRoot, fixture, eventually } from '../helpers/daemon.js';
-import { browserSkip, screenshotDir, useBrowser } from '../helpers/browser.js';
+import { browserSkip, PAGE_TIMEOUT, screenshotDir, useBrowser } from '../helpers/browser.js';
 
 // The web dashboard in a real browser (Debian's chromium through playwright-core) against a real
 // svcd. One browser for the file; each test opens its own page. `npm run screenshots` runs this
@@ -20,7 +20,7 @@ const pageErrors = new WeakMap<Page, string[]>();
 async function open(path = '/', options: BrowserContextOptions = {}, base = d.url): Promise<Page> {
   const context = await browser().newContext({ viewport: { width: 1280, height: 760 }, ...options });
   const page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  page.setDefaultTimeout(PAGE_TIMEOUT);
   const errors: string[] = [];
   pageErrors.set(page, errors);
   page.on('pageerror', (err) => errors.push(err.message));
@@ -236,7 +236,7 @@ void test('without the ui plugin no extension panel appears and their routes are
 void test('when the daemon lists extension panels they appear and call the spec routes (daemon side simulated)', { skip }, async () => {
   const context = await browser().newContext({ viewport: { width: 1280, height: 760 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  page.setDefaultTimeout(PAGE_TIMEOUT);
   const created: unknown[] = [];
   const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
   await page.route('**/api/v1/system/ui', (r) => r.fulfill(json({ plugin_version: '1.0.0', panels: [{ id: 'tokens', title: 'Tokens', min_role: 'admin' }, { id: 'audit', title: 'Audit log', min_role: 'admin' }, { id: 'notify', title: 'Notify', min_role: 'operator' }] })));

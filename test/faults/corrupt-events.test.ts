@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
+import { eventually, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
 import { runSvcd } from '../helpers/faults.js';
 import { flipBytes, putRaw, walFiles } from '../helpers/level-damage.js';
@@ -38,7 +38,11 @@ void test('a malformed event record: GET /api/v1/events?limit=1000 answers 200 w
   await putRaw(file, 'e', [['000000000000001-000000000001', '{"id": "000000000000001-000000000001", broken']]);
   const d = await startDaemon(root);
   try {
-    const res = await d.request<{ event: string }[]>('GET', '/api/v1/events?limit=1000');
+    // This start's system_startup is written behind the ready line: wait for it.
+    const res = await eventually(async () => {
+      const r = await d.request<{ event: string }[]>('GET', '/api/v1/events?limit=1000');
+      return r.status !== 200 || r.body.length >= 3 ? r : null;
+    }, 5000, 'three events in the history');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.map((e) => e.event), ['system_startup', 'system_shutdown', 'system_startup']);
     const storage = (await d.request<Storage>('GET', '/api/v1/system/storage')).body;

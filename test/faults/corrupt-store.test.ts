@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
-import { killMarked, processesWith, runSvcd } from '../helpers/faults.js';
+import { killMarked, marker, processesWith, runSvcd } from '../helpers/faults.js';
 import { svcProcesses } from '../helpers/svc-processes.js';
 import { flipBytes, putRaw, walFiles } from '../helpers/level-damage.js';
 
@@ -17,7 +17,7 @@ interface Storage {
   state: { quarantined: { id: string; name: string | null; reason: string }[]; recovered_at_open: string | null };
 }
 
-const program = (name: string, more: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [fixture('forever.js'), name], ...more });
+const program = (name: string, more: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [fixture('forever.js'), marker(name)], ...more });
 const names = async (d: RunningDaemon) => (await d.request<Item[]>('GET', '/api/v1/programs')).body.map((p) => p.name).sort();
 
 /**
@@ -120,11 +120,11 @@ void test('invalid stored records are quarantined by name; svcd runs the rest an
       const id = `aaaaaaaa-0000-4000-8000-${String(++n).padStart(12, '0')}`;
       return [id, JSON.stringify({ id, config, intent, revision: 1, created_at: n, updated_at: n, ...more })];
     };
-    const twinA = raw(program('twin', { args: [fixture('forever.js'), 'twin-a'] }));
+    const twinA = raw(program('twin', { args: [fixture('forever.js'), marker('twin-a')] }));
     await putRaw(location, 'programs', [
       raw(program('grpc', { health_check: { type: 'grpc', port: 1 } })),
       twinA,
-      raw(program('twin', { args: [fixture('forever.js'), 'twin-b'] })),
+      raw(program('twin', { args: [fixture('forever.js'), marker('twin-b')] })),
       raw(program('outside', { stdout_logfile: outside })),
       raw(program('cycle-a', { depends_on: ['cycle-b'] })),
       raw(program('cycle-b', { depends_on: ['cycle-a'] })),

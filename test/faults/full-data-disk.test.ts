@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
-import { fillDisk, freeDisk, killMarked, mountTmpfs, processesWith, runSvcd } from '../helpers/faults.js';
+import { fillDisk, freeDisk, killMarked, marker, mountTmpfs, processesWith, runSvcd } from '../helpers/faults.js';
 import { svcProcesses } from '../helpers/svc-processes.js';
 
 interface Item {
@@ -14,7 +14,7 @@ interface Item {
 }
 
 /** A program whose processes can be counted: its marker is its name. */
-const program = (name: string) => ({ name, command: process.execPath, args: [fixture('forever.js'), name] });
+const program = (name: string) => ({ name, command: process.execPath, args: [fixture('forever.js'), marker(name)] });
 const list = async (d: RunningDaemon) => (await d.request<Item[]>('GET', '/api/v1/programs')).body;
 const byName = async (d: RunningDaemon, name: string) => (await list(d)).find((p) => p.name === name);
 
@@ -121,7 +121,7 @@ void test('a full data disk: nothing acknowledged is lost, no duplicate, a clear
     assert.match(refused.body.message, /^no space left on the data disk \(.*\): the state store cannot record this change; free some space and retry$/);
 
     const steady = (await byName(d, 'steady-1'))!;
-    const update = await d.request<{ message: string }>('PUT', `/api/v1/programs/${steady.id}`, { args: [fixture('forever.js'), 'steady-1', 'x'] });
+    const update = await d.request<{ message: string }>('PUT', `/api/v1/programs/${steady.id}`, { args: [fixture('forever.js'), marker('steady-1'), 'x'] });
     assert.equal(update.status, 507);
     assert.match(update.body.message, /no space left on the data disk/);
 

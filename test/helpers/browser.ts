@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { before, after } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
+import { TIME_SCALE } from './daemon.js';
 
 /** Debian's chromium (scripts/install-system-deps.sh); playwright-core never downloads a browser. */
 export const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
@@ -19,7 +20,7 @@ export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   before(async () => {
     if (browserSkip()) return;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu', '--no-first-run'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu', '--no-first-run'], timeout: 30_000 * TIME_SCALE });
   });
   after(async () => {
     await browser?.close();
@@ -29,6 +30,9 @@ export function useBrowser(): () => Browser {
     return browser;
   };
 }
+
+/** Playwright's wait for an element or a page (15 s times TIME_SCALE: it only bounds a failure). */
+export const PAGE_TIMEOUT = 15_000 * TIME_SCALE;
 
 /** Where screenshots go when SVC_SCREENSHOTS names a folder (`npm run screenshots`); null otherwise. */
 export function screenshotDir(): string | null {

@@ -105,7 +105,8 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
     async stop() {
       await request('GET', '/api/v1/programs').catch(() => undefined);
       if (proc.exitCode === null) proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      // Bounds a hang only (a graceful stop of many programs is slow on a loaded machine).
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000 * TIME_SCALE);
       const code = await exited;
       clearTimeout(timer);
       killLeftovers();
@@ -123,9 +124,10 @@ export async function startDaemon(root = tempRoot(), opts: { config?: string; en
 }
 
 /**
- * Deadlines of `eventually` are multiplied by this (SVC_TEST_TIME_SCALE, default 4): a deadline
- * only bounds a failure, and a passing wait returns as soon as its condition holds, so a busy
- * machine (npm run test:stress) must not turn a slow success into a failure.
+ * Deadlines of `eventually` (and the other waits of the helpers, such as browser and spawner
+ * timeouts) are multiplied by this (SVC_TEST_TIME_SCALE, default 4): a deadline only bounds a
+ * failure, and a passing wait returns as soon as its condition holds, so a busy machine (npm run
+ * test:stress, a slower CI host) must not turn a slow success into a failure.
  */
 export const TIME_SCALE = Number(process.env.SVC_TEST_TIME_SCALE ?? 4);
 

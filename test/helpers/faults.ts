@@ -1,18 +1,28 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { SVCD, writeConfig } from './daemon.js';
+import { SVCD, TIME_SCALE, writeConfig } from './daemon.js';
 
-/** Pids of live processes whose command line contains `marker` (each test program gets its own). */
-export function processesWith(marker: string): number[] {
+/**
+ * The argument that marks a test program's processes: its name, made unique to this test process,
+ * because processesWith and killMarked look machine-wide (another suite on the same machine, such
+ * as npm run test:stress beside a developer's run, starts programs of the same names).
+ */
+export function marker(name: string): string {
+  return `${name}@${process.pid}`;
+}
+
+/** Pids of live processes that carry marker(name) as an argument (each test program gets its own). */
+export function processesWith(name: string): number[] {
+  const wanted = marker(name);
   const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'latin1');
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') continue;
-      if (cmdline.split('\0').includes(marker)) pids.push(Number(name));
+      if (cmdline.split('\0').includes(wanted)) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -20,10 +30,10 @@ export function processesWith(marker: string): number[] {
   return pids;
 }
 
-/** Kills (by pid) every process carrying one of the markers: nothing outlives a fault test. */
-export function killMarked(markers: string[]): void {
-  for (const marker of markers) {
-    for (const pid of processesWith(marker)) {
+/** Kills (by pid) every process carrying marker(name) of one of the names: nothing outlives a fault test. */
+export function killMarked(names: string[]): void {
+  for (const name of names) {
+    for (const pid of processesWith(name)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -77,7 +87,7 @@ export interface SvcdRun {
 }
 
 /** Runs svcd to completion (a refusal to start, or `--repair-store`), with a port-0 config. */
-export function runSvcd(root: string, args: string[] = [], timeoutMs = 20_000): Promise<SvcdRun> {
+export function runSvcd(root: string, args: string[] = [], timeoutMs = 20_000 * TIME_SCALE): Promise<SvcdRun> {
   writeConfig(root, '[server]\nport = 0\n');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SVCD, ...args], { env: { ...process.env, SVC_ROOT: root }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -21,11 +20,4 @@ export function binary(version: string, opts: { listen?: boolean; exitCode?: num
   ].join('\n');
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './ports.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { pidAlive, eventually, tempRoot } from './daemon.js';
+import { pidAlive, eventually, tempRoot, TIME_SCALE } from './daemon.js';
 import { spawnerBinary } from './spawner-binary.js';
 import { connectSocket, startSpawner } from '../../controllers/os/spawner/launch.js';
 import { encodeFrame, FrameDecoder, Field, Msg, WIRE_VERSION, type FieldList, type Frame } from '../../controllers/os/spawner/protocol.js';
@@ -74,7 +74,7 @@ export class RawClient {
     return seq;
   }
 
-  /** The first frame that matches, waiting for it to arrive (10 s at most). */
+  /** The first frame that matches, waiting for it to arrive (10 s at most, times TIME_SCALE: it only bounds a failure). */
   waitFrame(match: (f: Frame) => boolean, what: string): Promise<Frame> {
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -87,7 +87,7 @@ export class RawClient {
       const timer = setTimeout(() => {
         this.waiting.delete(check);
         reject(new Error(`timed out waiting for ${what}`));
-      }, 10_000);
+      }, 10_000 * TIME_SCALE);
       this.waiting.add(check);
       check();
     });

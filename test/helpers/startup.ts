@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { SVCD } from './daemon.js';
+import { SVCD, TIME_SCALE } from './daemon.js';
 
 /**
  * Runs svcd in `root` and waits for it to exit on its own (a refused start). A daemon that
@@ -12,7 +12,7 @@ export function runRefused(root: string, env: Record<string, string> = {}): Prom
     stderr += chunk.toString();
     if (stderr.includes('"msg":"svcd ready"') && proc.exitCode === null) proc.kill('SIGTERM');
   });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000 * TIME_SCALE); // bounds a hang only
   return new Promise((resolve) => {
     proc.once('exit', (code) => {
       clearTimeout(timer);

@@ -21,8 +21,12 @@ test('a 6-field (seconds) schedule fires within seconds: cron_started and cron_e
   });
   assert.equal(created.status, 201);
   const id = created.body.id as string;
-  const first = await detail(id);
-  assert.ok(['Scheduled', 'Running'].includes(first.state.status), first.state.status);
+  // The create answers once the record is stored; the cron controller publishes the schedule on
+  // its first pass right after, so the first read may come before it.
+  const first = await eventually(async () => {
+    const o = await detail(id);
+    return ['Scheduled', 'Running'].includes(o.state.status) && o.state.cron ? o : null;
+  }, 5000, 'the schedule published (Scheduled or Running)');
   assert.ok(first.state.cron!.next_fire_at! > Date.now() - 1000);
   const ran = await eventually(async () => {
     const o = await detail(id);

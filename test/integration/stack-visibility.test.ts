@@ -39,8 +39,9 @@ test('a refused watched file: banner in svc list, path:line:col in svc stack sta
   assert.match(status.stdout, /^ {2}bad\.toml {2}error /m);
   assert.match(status.stdout, /^ {4}bad\.toml:7:\d+: /m);
   assert.match(status.stdout, /^ {2}own\.toml {2}ok /m);
-  const events = (await d.request('GET', '/api/v1/events?event=stack_apply_failed')).body as { msg: string }[] | { events: { msg: string }[] };
-  assert.match(JSON.stringify(events), /stack:bad\.toml: refused, the last good state keeps running: bad\.toml:7:/);
+  // The history is written behind the stack status: wait for the record.
+  const recorded = async (type: string, pattern: RegExp) => eventually(async () => pattern.test(JSON.stringify((await d.request('GET', `/api/v1/events?event_type=${type}&limit=1000`)).body)), 5000, `${type} recorded`);
+  await recorded('stack_apply_failed', /stack:bad\.toml: refused, the last good state keeps running: bad\.toml:7:/);
   const metrics = await (await fetch(`${d.url}/metrics`)).text();
   assert.match(metrics, /^svc_stack_file_error\{file="bad\.toml"\} 1$/m);
   assert.match(metrics, /^svc_stack_file_error\{file="own\.toml"\} 0$/m);
@@ -49,5 +50,5 @@ test('a refused watched file: banner in svc list, path:line:col in svc stack sta
   await eventually(async () => (await fileState('bad.toml'))?.state === 'ok', 15_000, 'bad.toml fixed');
   assert.equal((await runCli(['--url', d.url, 'list'])).stderr, '');
   assert.match(await (await fetch(`${d.url}/metrics`)).text(), /^svc_stack_file_error\{file="bad\.toml"\} 0$/m);
-  assert.match(JSON.stringify((await d.request('GET', '/api/v1/events?event=stack_applied')).body), /stack:bad\.toml: created v-d/);
+  await recorded('stack_applied', /stack:bad\.toml: created v-d/);
 });

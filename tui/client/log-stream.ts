@@ -1,12 +1,14 @@
-import type { LogStreamMessage } from '../../api/wire.js';
+import type { LogLine, LogStreamMessage } from '../../api/wire.js';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { connectLogSocket } from './log-socket.js';
+import { afterTail } from './log-overlap.js';
 
 /**
  * Opens the log stream of a program (`svc logs -f`). Resolves once the socket is open with
- * `start(onLine)`, which delivers lines that arrived before it was called first (so a caller can
- * print the tail in between without losing lines), and `done`, which rejects with an ApiError
+ * `start(onLine, tail)`, which delivers lines that arrived before it was called first (so a caller
+ * can print the tail in between without losing lines; those the printed tail already showed are
+ * left out), and `done`, which rejects with an ApiError
  * when the daemon closes the stream (unknown program, auth, shutdown) and resolves after `close()`.
  */
 export async function openLogStream(client: ApiClient, id: string) {
@@ -31,9 +33,9 @@ export async function openLogStream(client: ApiClient, id: string) {
     });
   });
   return {
-    start(onLine: (line: LogStreamMessage) => void): void {
+    start(onLine: (line: LogStreamMessage) => void, tail: LogLine[] = []): void {
       deliver = onLine;
-      for (const line of early.splice(0)) onLine(line);
+      for (const line of afterTail(tail, early.splice(0))) onLine(line);
     },
     done,
     close(): void {

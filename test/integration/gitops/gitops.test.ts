@@ -105,8 +105,8 @@ test('a bad commit changes nothing, keeps the last good commit, and is visible w
   const status = await cli(alpha, 'stack', 'status');
   assert.match(status.stdout, /git source fleet .*\n {2}applied {3}[0-9a-f]{12} "drop worker"/);
   assert.match(status.stdout, /deploy\/base\/apps\.toml:\d+:\d+:/);
-  const events = (await alpha.request('GET', '/api/v1/events?event=stack_apply_failed')).body;
-  assert.ok(JSON.stringify(events).includes(bad.slice(0, 12)), JSON.stringify(events));
+  // The history is written behind the sync's answer: wait for the record.
+  await eventually(async () => JSON.stringify((await alpha.request('GET', '/api/v1/events?event_type=stack_apply_failed&limit=1000')).body).includes(bad.slice(0, 12)), 5000, 'stack_apply_failed naming the commit');
   const metrics = await (await fetch(`${alpha.url}/metrics`)).text();
   assert.match(metrics, /svc_gitops_source_error\{source="fleet"\} 1/);
   assert.match(metrics, /svc_gitops_sync_failures_total\{source="fleet"\} [1-9]/);

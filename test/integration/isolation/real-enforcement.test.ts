@@ -49,9 +49,12 @@ describe('real cgroup v2 enforcement', { skip: skip ?? false }, () => {
     assert.equal(readFileSync(join(CG, id, 'cpu.max'), 'utf8').trim(), '20000 100000');
     const usage = () => Number(/^usage_usec (\d+)$/m.exec(readFileSync(join(CG, id, 'cpu.stat'), 'utf8'))?.[1]);
     const [u0, t0] = [usage(), performance.now()];
+    // A measurement window, not a synchronisation: the quota caps usage at 20 % whatever the load.
     await new Promise((r) => setTimeout(r, 3000));
     const pct = ((usage() - u0) / 1000 / (performance.now() - t0)) * 100;
-    assert.ok(pct > 12 && pct < 28, `used ${pct.toFixed(1)} % of a core`);
+    // The cap is the point (cpu.max is checked above). On a loaded machine (CI, test:stress) the
+    // loop may get less than its quota, so the lower bound only says that it ran.
+    assert.ok(pct > 1 && pct < 28, `used ${pct.toFixed(1)} % of a core`);
     await d.request('POST', `/api/v1/programs/${id}/stop`, {}, auth);
     await eventually(() => !existsSync(join(CG, id)), 15_000, 'cgroup removed at stop');
   });

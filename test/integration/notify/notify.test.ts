@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../../helpers/daemon.js';
+import { eventually, removeRoot, startDaemon, tempRoot, TIME_SCALE, type RunningDaemon } from '../../helpers/daemon.js';
 import { licensedRoot, testSigner } from '../../helpers/license.js';
 import { webhookReceiver } from '../../helpers/webhook-receiver.js';
 import { runCli } from '../../helpers/cli.js';
@@ -52,7 +52,10 @@ describe('notify plugin: real svcd, notify.so and webhook receivers on loopback'
   test('a crash loop of 50 programs to Fatal gives burst (3) messages and one "and 47 more" summary', async () => {
     const storm = await webhookReceiver([200]);
     try {
-      const res = await put({ suppression: { group_window_secs: 3 }, channels: [{ name: 'storm', kind: 'custom', url: storm.url(), programs: ['crash-*'] }] });
+      // The defaults, as docs/notify.md counts them: a 10 s group window folds each program's
+      // exits and backoffs into its fatal even when a loaded machine spreads its crash loop over
+      // seconds (a 3 s window once let process_exit out first).
+      const res = await put({ channels: [{ name: 'storm', kind: 'custom', url: storm.url(), programs: ['crash-*'] }] });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const ids: string[] = [];
       for (let i = 0; i < 50; i++) ids.push(await create({ name: `crash-${i}`, command: 'sh', args: ['-c', 'exit 3'], retry_limit: 2, backoff_secs: 0.2, backoff_max_secs: 0.2, autostart: false }));
@@ -85,8 +88,10 @@ describe('notify plugin: real svcd, notify.so and webhook receivers on loopback'
       const metrics = await fetch(`${d.url}/metrics`, { headers: admin }).then((r) => r.text());
       assert.match(metrics, /svc_notify_suppressed_total\{channel="storm",reason="rate_limited"\} 47/);
       assert.match(metrics, /svc_notify_deliveries_total\{channel="storm",outcome="delivered"\} 4/);
-      const sent = await d.request('GET', '/api/v1/events?event_type=notify_sent&limit=100', undefined, admin);
-      assert.equal(sent.body.filter((e: { msg: string }) => e.msg.includes('channel storm')).length, 4);
+      // The history is written behind the deliveries: the last notify_sent may still be queued.
+      const stormSent = async () => ((await d.request('GET', '/api/v1/events?event_type=notify_sent&limit=100', undefined, admin)).body as { msg: string }[]).filter((e) => e.msg.includes('channel storm')).length;
+      await eventually(async () => (await stormSent()) >= 4, 5000, 'four notify_sent events');
+      assert.equal(await stormSent(), 4);
       for (const id of ids) await d.request('DELETE', `/api/v1/programs/${id}`, undefined, admin);
     } finally {
       await storm.close();
@@ -107,8 +112,13 @@ describe('notify plugin: real svcd, notify.so and webhook receivers on loopback'
         return ch.status.delivered === 1 && ch.status;
       }, 5000, 'delivered');
       assert.equal(status.retries, 1);
-      const events = await d.request('GET', `/api/v1/programs/${id}/events`, undefined, admin);
-      assert.ok(events.body.some((e: { event: string; msg: string }) => e.event === 'notify_sent' && /HTTP 200, 2 attempts/.test(e.msg)), JSON.stringify(events.body.map((e: { event: string }) => e.event)));
+      // The history is written behind the delivery count: wait for the record.
+      let events: { event: string; msg: string }[] = [];
+      await eventually(async () => {
+        events = (await d.request('GET', `/api/v1/programs/${id}/events`, undefined, admin)).body;
+        return events.some((e) => e.event === 'notify_sent');
+      }, 5000, 'notify_sent recorded').catch((err: Error) => assert.fail(`${err.message}: ${JSON.stringify(events.map((e) => e.event))}`));
+      assert.ok(events.some((e) => e.event === 'notify_sent' && /HTTP 200, 2 attempts/.test(e.msg)), JSON.stringify(events.map((e) => e.msg)));
 
       flaky.setAnswers([404]);
       const tested = await d.request('POST', '/api/v1/system/notify/test', { channel: 'flaky' }, admin);
@@ -138,10 +148,12 @@ describe('notify plugin: real svcd, notify.so and webhook receivers on loopback'
           const p = (await d.request('GET', `/api/v1/programs/${id}`, undefined, admin)).body;
           return p.status === 'Running' && p.pid !== pid;
         }, 10_000, `restart ${i}`);
-        assert.ok(performance.now() - t0 < 5000, `restart ${i} took ${performance.now() - t0} ms`);
+        // A path blocked by the hanging delivery would wait for its 30 s timeout; the bounds stay
+        // well under it without failing a slow machine.
+        assert.ok(performance.now() - t0 < 15_000, `restart ${i} took ${performance.now() - t0} ms`);
         const t1 = performance.now();
         assert.equal((await d.request('GET', '/api/v1/programs', undefined, admin)).status, 200);
-        assert.ok(performance.now() - t1 < 1000, `GET /api/v1/programs took ${performance.now() - t1} ms`);
+        assert.ok(performance.now() - t1 < 5000, `GET /api/v1/programs took ${performance.now() - t1} ms`);
       }
       const queue = (await view()).body.queue;
       assert.ok(queue.in_flight >= 1, `deliveries still hanging: ${JSON.stringify(queue)}`);
@@ -156,7 +168,9 @@ describe('notify plugin: real svcd, notify.so and webhook receivers on loopback'
     writeNotify(d.root, good);
     const t0 = Date.now();
     await eventually(async () => (await view()).body.channels.map((c: { name: string }) => c.name).join() === 'edited', 3000, 'the edit applied');
-    assert.ok(Date.now() - t0 < 1500, `applied after ${Date.now() - t0} ms`);
+    // Within a second on an idle machine (the watch, then follow-up checks up to 1.5 s); nothing
+    // polls slowly behind it, so a loaded one only needs a wider bound.
+    assert.ok(Date.now() - t0 < 1500 * TIME_SCALE, `applied after ${Date.now() - t0} ms`);
     writeNotify(d.root, `${good}min_severity = "loud"\n`);
     const broken = await eventually(async () => (await view()).body.error, 3000, 'the error shown').catch((err) => {
       throw new Error(`${(err as Error).message}\n${d.stderr.filter((l) => l.includes('notify')).join('\n')}`);

@@ -41,6 +41,8 @@ const detail = async (id: string) => (await d.request('GET', `/api/v1/programs/$
 const ota = async (id: string) => (await detail(id)).state.ota;
 const settledOta = (id: string, ms = 20_000) => eventually(async () => ((await ota(id))?.phase === 'idle' && (await ota(id))?.last ? ota(id) : null), ms, 'the update to finish');
 const events = async (id: string) => ((await d.request('GET', `/api/v1/programs/${id}/events?limit=1000`)).body as { event: string; msg: string }[]).filter((e) => e.event.startsWith('ota_'));
+/** The ota_* event types once `count` are in the history (it is written behind the state the API shows). */
+const otaEvents = async (id: string, count: number) => (await eventually(async () => ((await events(id)).length >= count ? events(id) : null), 5000, `${count} ota events`)).map((e) => e.event);
 const temps = (dir: string) => readdirSync(dir).filter((f) => f.includes('.svc-ota-'));
 
 async function update(id: string, name: string, artifact: Record<string, unknown>) {
@@ -67,9 +69,13 @@ test('plain binary: svc update --set artifact.checksum swaps the binary and rest
   const after = await detail(id);
   assert.notEqual(after.pid, before.pid);
   assert.equal(after.config.artifact.verify_timeout, 15, 'the rest of the artifact is kept');
-  const logs = (await d.request('GET', `/api/v1/programs/${id}/logs`)).body.logs.map((l: { content: string }) => l.content);
-  assert.ok(logs.includes('version v2'), logs.join('\n'));
-  assert.deepEqual((await events(id)).map((e) => e.event), ['ota_started', 'ota_swapped', 'ota_applied']);
+  // startsecs (1 s) counts from the spawn: a loaded machine may start node later than that.
+  let logs: string[] = [];
+  await eventually(async () => {
+    logs = (await d.request('GET', `/api/v1/programs/${id}/logs`)).body.logs.map((l: { content: string }) => l.content);
+    return logs.includes('version v2');
+  }, 10_000, 'the v2 process printing its version').catch((err: Error) => assert.fail(`${err.message}\n${logs.join('\n')}`));
+  assert.deepEqual(await otaEvents(id, 3), ['ota_started', 'ota_swapped', 'ota_applied']);
   const status = await runCli(['ota', 'status'], { SVC_URL: d.url });
   assert.match(status.stdout, new RegExp(`${name}\\s+idle\\s+${sha256(V2).slice(0, 12)}\\s+-\\s+applied`));
   const info = await runCli(['info', name], { SVC_URL: d.url });
@@ -131,7 +137,7 @@ test('a binary that fails its health check is rolled back by itself within verif
   assert.equal(done.rejected, sha256(bad));
   assert.equal(readFileSync(dest, 'utf8'), V1);
   await eventually(async () => (await detail(id)).status === 'Healthy', 10_000, 'Healthy on v1 again');
-  assert.deepEqual((await events(id)).map((e) => e.event), ['ota_started', 'ota_swapped', 'ota_failed', 'ota_rolled_back']);
+  assert.deepEqual(await otaEvents(id, 4), ['ota_started', 'ota_swapped', 'ota_failed', 'ota_rolled_back']);
 });
 
 test('svc ota rollback restores the previous binary; with no backup left it says so', async () => {

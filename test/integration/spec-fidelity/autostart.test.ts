@@ -30,7 +30,8 @@ test('autostart controls boot-time start only: a cron program created with autos
   const d = await startDaemon(root);
   try {
     const id = await create(d, { name: 'nightly', command: 'true', cron: EVERY_SECOND, autostart: false });
-    assert.notEqual((await detail(d, id)).state.cron?.next_fire_at ?? null, null, 'the schedule is active from creation');
+    // The create answers once the record is stored; the controller publishes the schedule right after.
+    await eventually(async () => ((await detail(d, id)).state.cron?.next_fire_at ?? null) !== null, 5000, 'the schedule is active from creation');
     await eventually(async () => (await count(d, id, 'cron_exit')) > 0, 15_000, 'a run of the autostart = false cron program');
   } finally {
     await d.stop();
@@ -48,7 +49,12 @@ for (const how of ['graceful', 'kill -9'] as const) {
       await eventually(async () => (await count(d, paused, 'cron_exit')) > 0, 15_000, 'the job ran before the pause');
       assert.equal((await d.request('POST', `/api/v1/programs/${paused}/stop`)).status, 200);
       assert.equal((await detail(d, paused)).status, 'Stopped');
-      const runsBefore = await count(d, paused, 'cron_started');
+      // The history is written behind the state: once every run's cron_exit is on disk, so is every
+      // cron_started (one queue, in order), and the count below is final.
+      const runsBefore = await eventually(async () => {
+        const [started, exited] = [await count(d, paused, 'cron_started'), await count(d, paused, 'cron_exit')];
+        return started > 0 && started === exited ? started : null;
+      }, 10_000, 'the paused job\'s runs all recorded');
       if (how === 'graceful') assert.equal(await d.stop(), 0);
       else await d.crash();
       d = await startDaemon(root);

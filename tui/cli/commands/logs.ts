@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { LogLine, ProgramSummary } from '../../../api/wire.js';
+import type { LogLine, LogsResult, ProgramSummary } from '../../../api/wire.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
@@ -41,7 +41,7 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
   const streams = open ? await Promise.all(targets.map((p) => open(ctx.client(), p.id))) : [];
   const prefix = (p: ProgramSummary): LinePrefix => ({ name: many ? p.name : undefined, source: o.source === 'both', timestamps: Boolean(o.timestamps) || (many && Boolean(o.follow)) });
   const show = (p: ProgramSummary, line: LogLine) => (ctx.json() ? ctx.print(JSON.stringify(many ? { name: p.name, id: p.id, ...line } : line)) : ctx.print(formatLogLine(line, prefix(p))));
-  const tails = [];
+  const tails: { p: ProgramSummary; res: LogsResult }[] = [];
   for (const p of targets) tails.push({ p, res: await routes.logs(ctx.client(), p.id, new URLSearchParams({ tail, source: o.source })) });
   if (!o.follow && ctx.json()) return ctx.print(JSON.stringify(many ? tails.map((t) => ({ name: t.p.name, ...t.res })) : tails[0].res, null, 2));
   for (const t of tails) for (const line of t.res.logs) show(t.p, line);
@@ -51,7 +51,7 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
     process.exit(0); // Ctrl-C is the normal way to stop following
   });
   // Lines of every program print as they arrive: interleaved by the time svcd read them.
-  streams.forEach((s, i) => s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i], line)));
+  streams.forEach((s, i) => s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i], line), tails[i].res.logs));
   if (!many) return streams[0].done;
   // Every program: one that is removed drops out with a note; the others keep streaming.
   await Promise.all(
