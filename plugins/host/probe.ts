@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 export type ProbeResult = { file: string; ok: true; name: string; version: string } | { file: string; ok: false; message: string };
 
 const CHILD = fileURLToPath(new URL('./probe-child.js', import.meta.url));
-const TIMEOUT_MS = 10_000;
+/**
+ * Bounds a library that hangs while loading. Generous: the probe is a fresh Node process, and on
+ * a heavily loaded host (load 17 on 2 cores) its own start-up took over 10 s and svcd refused to
+ * start although no plugin hung.
+ */
+const TIMEOUT_MS = 60_000;
 
 /**
  * Loads each library in a child process before svcd loads it in its own: a library whose
@@ -37,6 +42,8 @@ export function probePlugins(files: string[]): ProbeResult[] {
       const how = run.error ? `did not finish loading within ${TIMEOUT_MS / 1000} s` : `crashed while loading (${run.signal ?? `exit status ${run.status}`})`;
       results.push({ file: current, ok: false, message: `${current}: ${how}` });
       done.add(current);
+    } else if (run.error && !rest.every((f) => done.has(f))) {
+      throw new Error(`the plugin probe did not start loading ${rest[0]} within ${TIMEOUT_MS / 1000} s (${run.error.message})`);
     } else if (run.status !== 0 && !rest.every((f) => done.has(f))) {
       throw new Error(`the plugin probe failed (${run.signal ?? `exit status ${run.status}`}): ${run.stderr.trim().split('\n')[0] ?? ''}`);
     }
