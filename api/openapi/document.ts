@@ -7,6 +7,8 @@ import { notifyPaths } from './notify-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 import { eventRecordSchema, morePaths } from './more-paths.js';
 import { reactionPaths } from './reaction-paths.js';
+import { withOperationIds } from './operation-ids.js';
+import { withConditionalProperties } from './conditional-required.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -35,6 +37,17 @@ const NOT_WRITTEN = { 507: 'No space left on the data disk: nothing was changed'
 const action = (verb: string, extra: Json = {}) =>
   op(`${verb} a program`, 'programs', { 200: json(ref('ActionOutcome')) }, { parameters: [idParam, ...((extra.parameters as Json[] | undefined) ?? [])] }, { 404: 'Unknown program', ...(verb === 'Stop' ? {} : NOT_WRITTEN) });
 
+const TAGS = [
+  { name: 'health', description: 'Liveness, this document and the pages svcd serves (dashboard, API docs)' },
+  { name: 'programs', description: 'Programs: configuration, actions (start, stop, restart, reload, signal), logs, OTA' },
+  { name: 'events', description: 'The event history (docs/events.md)' },
+  { name: 'stacks', description: 'Stacks: apply, export, diff, the watched directory and git sources (docs/stacks.md, docs/gitops.md)' },
+  { name: 'system', description: 'The daemon: host stats, storage health, plugins, license, reactions, shutdown' },
+  { name: 'observability', description: 'Metrics, the log stream (WebSocket) and the watch stream (Server-Sent Events)' },
+  { name: 'auth', description: 'Login, access tokens and the audit log (security plugin; docs/security.md)' },
+  { name: 'notify', description: 'Webhook notifications (notify plugin; docs/notify.md)' },
+];
+
 /**
  * The OpenAPI 3.1 document of the API, built from the same JSON Schemas the server validates
  * request bodies with (programCreateSchema, programUpdateSchema): the document cannot drift
@@ -43,11 +56,11 @@ const action = (verb: string, extra: Json = {}) =>
 export function openApiDocument(version: string): Json {
   return {
     openapi: '3.1.0',
-    info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
+    info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.', license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'events' }, { name: 'stacks' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }, { name: 'notify' }],
-    paths: {
+    tags: TAGS,
+    paths: withOperationIds({
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
         get: op('List programs', 'programs', { 200: json({ type: 'array', items: ref('ProgramSummary') }) }),
@@ -142,7 +155,10 @@ export function openApiDocument(version: string): Json {
             { name: 'id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
             { name: 'token', in: 'query', required: false, schema: { type: 'string' }, description: 'Alternative to the Authorization header for browsers' },
           ],
-          responses: { 101: { description: 'Switching protocols; messages follow the LogLine schema', content: { 'application/json': { schema: ref('LogLine') } } } },
+          responses: {
+            101: { description: 'Switching protocols; messages follow the LogLine schema', content: { 'application/json': { schema: ref('LogLine') } } },
+            404: error('Not a WebSocket upgrade: a plain GET of /ws is not served'),
+          },
         },
       },
       '/api/v1/watch': {
@@ -155,7 +171,7 @@ export function openApiDocument(version: string): Json {
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
       ...morePaths,
       ...securityPaths(),
-      '/': { get: { summary: 'The web dashboard page (docs/web.md)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 304: { description: 'Not modified (ETag)' } } } },
+      '/': { get: { summary: 'The web dashboard page (docs/web.md)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 304: { description: 'Not modified (ETag)' }, 404: error('The dashboard is not built') } } },
       '/assets/{name}': {
         get: {
           summary: 'A hashed asset of the web dashboard (immutable; gzip when accepted)',
@@ -167,13 +183,13 @@ export function openApiDocument(version: string): Json {
       },
       ...notifyPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
-    },
+    }),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret or an Access Token (security plugin); not required in open mode' } },
       schemas: {
-        ProgramCreate: withoutId(programCreateSchema),
+        ProgramCreate: withConditionalProperties(withoutId(programCreateSchema)),
         EventRecord: eventRecordSchema,
-        ProgramUpdate: withoutId(programUpdateSchema),
+        ProgramUpdate: withConditionalProperties(withoutId(programUpdateSchema)),
         Error: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
         Health: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' }, uptime_secs: { type: 'integer' } } },
         ProgramSummary: {
