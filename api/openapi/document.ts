@@ -7,6 +7,8 @@ import { notifyPaths } from './notify-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 import { eventRecordSchema, morePaths } from './more-paths.js';
 import { reactionPaths } from './reaction-paths.js';
+import { BATCH_ACTIONS } from '../../operations/batch.js';
+import { reloadSchemas } from './reload-schemas.js';
 import { withOperationIds } from './operation-ids.js';
 import { withConditionalProperties } from './conditional-required.js';
 
@@ -89,6 +91,15 @@ export function openApiDocument(version: string): Json {
       '/api/v1/programs/{id}/start': { post: action('Start') },
       '/api/v1/programs/{id}/stop': { post: action('Stop', { parameters: [{ name: 'force', in: 'query', schema: { type: 'boolean', default: false }, description: 'SIGKILL at once' }] }) },
       '/api/v1/programs/{id}/restart': { post: action('Restart') },
+      '/api/v1/programs/{id}/reload': {
+        post: {
+          ...action('Reload'),
+          description:
+            'With an enabled health check: starts a new process beside the running one, waits until it is Healthy, then stops the old one (SIGTERM, SIGKILL after stopsecs). ' +
+            'The program must be able to run twice at once, e.g. share its port with SO_REUSEPORT (docs/reload.md). If the new process does not become Healthy in time, it is stopped, ' +
+            'the old one keeps running, and the answer has ok false with the reason in error. Without a health check: a plain restart, and note says so.',
+        },
+      },
       '/api/v1/programs/{id}/signal': {
         post: op(
           'Send a signal to a running program (its process group)',
@@ -206,8 +217,9 @@ export function openApiDocument(version: string): Json {
           },
         },
         ProgramDetail: {
-          allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object' } } }],
+          allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object', properties: { reload: { anyOf: [ref('ReloadView'), { type: 'null' }] }, last_reload: { anyOf: [ref('ReloadOutcome'), { type: 'null' }] } } } } }],
         },
+        ...reloadSchemas,
         // Every status the daemon emits (state/status.ts), Scheduled included (cron programs).
         Status: { enum: [...PROGRAM_STATUSES] },
         ActionOutcome: {
@@ -221,6 +233,7 @@ export function openApiDocument(version: string): Json {
             pid: { type: ['integer', 'null'] },
             error: { type: 'string' },
             warning: { type: 'string', description: 'The action took effect but is not on disk yet (a stop on a full data disk)' },
+            note: { type: 'string', description: 'How the action was carried out (a reload: who took over, or "no health check: restarted, with downtime")' },
           },
         },
         Batch: {
@@ -234,7 +247,7 @@ export function openApiDocument(version: string): Json {
               type: 'object',
               required: ['type'],
               properties: {
-                type: { enum: ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] },
+                type: { enum: [...BATCH_ACTIONS] },
                 payload: { type: ['object', 'null'], properties: { force: { type: 'boolean' }, signal: { enum: SIGNALS } } },
               },
             },
@@ -244,7 +257,7 @@ export function openApiDocument(version: string): Json {
           type: 'object',
           required: ['action', 'results'],
           properties: {
-            action: { enum: ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] },
+            action: { enum: [...BATCH_ACTIONS] },
             results: { type: 'array', items: ref('ActionOutcome'), description: 'One outcome per selected program; an unknown id is an outcome with ok false' },
           },
         },

@@ -32,6 +32,8 @@ function input(state: ProcState, over: Partial<PlanInput> & { cfg?: Record<strin
     stopBlockedBy: null,
     shutdown: false,
     restartRequest: null,
+    reloadTimeoutMs: null,
+    successor: null,
     ...rest,
   };
 }
