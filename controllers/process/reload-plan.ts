@@ -64,7 +64,7 @@ function maybeStartReload(input: PlanInput, s: ProcState, effects: Effect[]): Ov
   if (!s.proc || s.exit || s.stopping || s.proc.pid <= 0 || cancelReason(input, s)) return { state: s };
   const deadline = now + input.reloadTimeoutMs;
   effects.push({ kind: 'spawn_successor', deadline, timeoutMs: input.reloadTimeoutMs });
-  return { state: { ...s, appliedReload: intent.reload_seq ?? 0 } };
+  return { state: { ...s, appliedReload: intent.reload_seq ?? 0 }, requeueAt: deadline };
 }
 
 /** Why a pending successor must go: the program is going down or restarted. */
