@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixture, pidAlive, useDaemon } from '../helpers/daemon.js';
+import { responseChecker } from '../helpers/openapi-responses.js';
 
 /**
  * svc reload against a real svcd (docs/reload.md). The fixture server runs on a port of its own
@@ -10,9 +11,21 @@ import { eventually, fixture, pidAlive, useDaemon } from '../helpers/daemon.js';
  * once the judged process (SVC_PROBE_PID) wrote ready-<pid> in the working directory.
  */
 const d = useDaemon();
+const checker = responseChecker();
+
+/** The answer of a reload route, validated against the OpenAPI document. */
+async function reload(id: string) {
+  const res = await d.request('POST', `/api/v1/programs/${id}/reload`);
+  checker.check('POST', '/api/v1/programs/{id}/reload', res.status, res.body);
+  return res;
+}
 
 const check = { type: 'exec', command: process.execPath, args: [fixture('reload-ready.js')], interval_secs: 0.5, timeout_secs: 2, failure_threshold: 3 };
-const detail = async (id: string) => (await d.request('GET', `/api/v1/programs/${id}`)).body;
+const detail = async (id: string) => {
+  const res = await d.request('GET', `/api/v1/programs/${id}`);
+  checker.check('GET', '/api/v1/programs/{id}', res.status, res.body); // state.reload, state.last_reload as documented
+  return res.body;
+};
 
 async function createWeb(name: string, withCheck: boolean): Promise<{ id: string; dir: string; pid: number }> {
   const dir = mkdtempSync(join(d.root, `${name}-`));
@@ -45,7 +58,7 @@ async function watchPids(id: string, old: number, during: Promise<unknown>) {
 
 test('reload: the new process starts beside the old one, the old pid ends only after the new one is Healthy, never zero processes', async () => {
   const { id, dir, pid: old } = await createWeb('web', true);
-  const answer = d.request('POST', `/api/v1/programs/${id}/reload`);
+  const answer = reload(id);
   const { seen, samples } = await watchPids(id, old, answer);
   const res = await answer;
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -73,7 +86,7 @@ test('reload: the new process starts beside the old one, the old pid ends only a
 test('reload of a never-healthy new process: it is stopped, the old one keeps running, the answer and the history say why', async () => {
   const { id, dir, pid: old } = await createWeb('stuck', true);
   writeFileSync(join(dir, 'broken'), ''); // the next process never becomes ready
-  const answer = d.request('POST', `/api/v1/programs/${id}/reload`);
+  const answer = reload(id);
   const { seen, samples } = await watchPids(id, old, answer);
   const res = await answer;
   assert.equal(res.status, 200);
@@ -95,7 +108,7 @@ test('reload of a never-healthy new process: it is stopped, the old one keeps ru
 
 test('reload of a program without a health check: a plain restart, and the answer says so', async () => {
   const { id, pid: old } = await createWeb('plain', false);
-  const res = await d.request('POST', `/api/v1/programs/${id}/reload`);
+  const res = await reload(id);
   assert.equal(res.status, 200);
   assert.equal(res.body.ok, true);
   assert.equal(res.body.note, 'no health check: restarted, with downtime');
@@ -108,6 +121,7 @@ test('reload of a program without a health check: a plain restart, and the answe
 test('batch Reload over a group answers per program; an unknown id is an outcome, not a failure of the whole', async () => {
   const unknown = '00000000-0000-4000-8000-000000000000';
   const res = await d.request('POST', '/api/v1/programs/batch', { select_all: true, target_ids: [unknown], action: { type: 'reload' } });
+  checker.check('POST', '/api/v1/programs/batch', res.status, res.body);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.action, 'Reload');
   const byName = new Map(res.body.results.map((r: { name: string; id: string }) => [r.name || r.id, r]));
