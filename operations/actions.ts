@@ -60,9 +60,18 @@ export class ProgramActions {
     );
   }
 
-  /** A restart without downtime for programs with a health check; a plain restart otherwise (operations/reload.ts). */
-  reload(records: ProgramRecord[]): Promise<ActionOutcome[]> {
-    return reloadPrograms(this.store, this.observed, records);
+  /**
+   * A restart without downtime for programs with a health check; a plain restart otherwise
+   * (operations/reload.ts). A cron program has no long-running process to hand over: restarted.
+   */
+  async reload(records: ProgramRecord[]): Promise<ActionOutcome[]> {
+    const cron = records.filter((r) => r.config.cron !== undefined);
+    const [reloaded, restarted] = await Promise.all([
+      reloadPrograms(this.store, this.observed, records.filter((r) => r.config.cron === undefined)),
+      cron.length > 0 ? this.restart(cron) : Promise.resolve([]),
+    ]);
+    for (const o of restarted) o.note = 'a cron program: restarted (reload is for long-running programs)';
+    return [...reloaded, ...restarted];
   }
 
   /**

@@ -129,3 +129,12 @@ test('batch Reload over a group answers per program; an unknown id is an outcome
   assert.equal((byName.get('plain') as { note: string }).note, 'no health check: restarted, with downtime');
   assert.match((byName.get(unknown) as { error: string }).error, /not found/);
 });
+
+test('reload of a cron program is a restart of its schedule, and the answer says so', async () => {
+  const res = await d.request('POST', '/api/v1/programs', { name: 'tick', command: 'true', cron: '0 0 1 1 *' });
+  assert.equal(res.status, 201);
+  await eventually(async () => (await detail(res.body.id)).state.status === 'Scheduled', 10_000, 'Scheduled');
+  const answer = await reload(res.body.id);
+  assert.equal(answer.body.ok, true, JSON.stringify(answer.body));
+  assert.match(answer.body.note, /a cron program: restarted/);
+});
