@@ -51,10 +51,12 @@ export class HealthController implements ProgramController {
     const check = record && !record.config.cron ? effectiveCheck(record.config.health_check) : null;
     const o = observed.get(id);
     const alive = o.pid !== null && o.started_at !== null && o.status !== 'Stopping' ? { pid: o.pid, startedAt: o.started_at } : null;
-    let before = this.states.get(id);
-    // A reload handed over: the successor's verdict carries over, so Healthy stays Healthy.
+    const previous = this.states.get(id);
+    let before = previous;
+    // A reload handed over: the successor's verdict carries over, so Healthy stays Healthy. A probe
+    // in flight reports to the successor's slot and is dropped, so the next one is due at once.
     const carried = this.successors.get(id);
-    if (alive && before?.pid !== alive.pid && carried?.pid === alive.pid) before = carried;
+    if (alive && previous?.pid !== alive.pid && carried?.pid === alive.pid) before = carried.probing ? { ...carried, probing: false, nextProbeAt: clock.now() } : carried;
     const successor = this.reconcileSuccessor(id, record, check, o.reload?.phase === 'successor' ? o.reload : null);
     const plan = planHealth({ id, name: record?.config.name ?? '', check, alive, state: before, now: clock.now() });
     if (plan.next) this.states.set(id, plan.next);
@@ -76,7 +78,7 @@ export class HealthController implements ProgramController {
         }
       }
     }
-    this.publish(id, before, plan.next);
+    this.publish(id, previous, plan.next);
     const at = [plan.requeueAt, successor].filter((t): t is number => t !== undefined);
     if (at.length > 0) return { requeueAfterMs: Math.max(0, Math.min(...at) - clock.now()) };
   };

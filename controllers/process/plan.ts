@@ -156,7 +156,8 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     if (reason === 'restart') {
       next.appliedRestart = intent!.restart_seq;
       // A restart answers a pending reload too: it replaces the process, with downtime.
-      if (reloadRequested(input, s)) next.lastReload = { seq: intent!.reload_seq ?? 0, result: 'restarted', msg: NO_HEALTH_CHECK_NOTE, at: now };
+      const msg = input.reloadTimeoutMs === null ? NO_HEALTH_CHECK_NOTE : 'restarted, with downtime: a restart request came first';
+      if (reloadRequested(input, s)) next.lastReload = { seq: intent!.reload_seq ?? 0, result: 'restarted', msg, at: now };
       next.appliedReload = intent!.reload_seq ?? 0;
     }
     return { next, effects, requeueAt: force ? undefined : deadline };

@@ -49,6 +49,9 @@ test('successor -> program process once Healthy; the old one is stopped only the
   assert.match(h.events.find((e) => e.event === 'process_exit')!.msg ?? '', new RegExp(`pid ${old} stopped after a reload`));
   await h.runtime.flush();
   assert.equal((await h.runtime.loadAll()).get(id)?.pid, next, 'the runtime record names the new process');
+  const probes = h.probed.length;
+  await h.advance(2000);
+  assert.deepEqual(h.probed.slice(probes), [next, next], 'the new process is probed on as the program\'s');
   await h.close();
 });
 
