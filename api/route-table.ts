@@ -47,6 +47,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/v1/programs/:id/start': 'program.control',
   'POST /api/v1/programs/:id/stop': 'program.control',
   'POST /api/v1/programs/:id/restart': 'program.control',
+  // A restart without downtime (docs/reload.md): the same permission as restart.
+  'POST /api/v1/programs/:id/reload': 'program.control',
   'POST /api/v1/programs/:id/signal': 'program.control',
   // Emptying the log files is an operator action, like a restart (svc flush).
   'POST /api/v1/programs/:id/logs/flush': 'program.control',

@@ -37,6 +37,9 @@ export function programDetail(record: ProgramRecord, o: ObservedProgram, now: nu
       last_exit: o.last_exit,
       detail: o.detail,
       health: o.health,
+      // A reload under way: the second process (docs/reload.md); and how the last reload ended.
+      reload: o.reload ?? null,
+      last_reload: o.last_reload ?? null,
       cpu_usage: o.cpu_usage,
       mem_usage: o.mem_usage,
       ...(o.cron ? { cron: o.cron } : {}),

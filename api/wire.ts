@@ -15,6 +15,7 @@ import type { IsolationView } from '../state/isolation.js';
 import type { OtaView } from '../state/ota.js';
 import type { Intent, ProgramConfig } from '../state/program.js';
 import type { SystemStats } from '../state/system-stats.js';
+import type { ReloadOutcome, ReloadView } from '../state/reload.js';
 
 export type { ActionOutcome } from '../operations/actions.js';
 export type { BatchActionType, BatchRequest } from '../operations/batch.js';
@@ -53,6 +54,10 @@ export type ProgramStateView = Pick<
 > & {
   desired: Intent['run'];
   uptime_secs: number | null;
+  /** The second process while a reload runs (docs/reload.md), else null. */
+  reload?: ReloadView | null;
+  /** How the last reload request ended, or null. */
+  last_reload?: ReloadOutcome | null;
   /** Programs with an artifact (docs/ota.md). */
   ota?: OtaView;
   /** Programs with resource_limits (docs/isolation.md): enforced, or why not, in `status`. */

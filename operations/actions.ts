@@ -5,6 +5,7 @@ import { SIGNALS, isSignalKey, type Signaller } from '../state/signals.js';
 import { ALIVE } from '../state/status.js';
 import { stopLevels } from '../state/stop-order.js';
 import type { ProgramStore } from '../state/store.js';
+import { reloadPrograms } from './reload.js';
 
 /** The outcome of an action on one program, as views report it. */
 export interface ActionOutcome {
@@ -16,6 +17,8 @@ export interface ActionOutcome {
   error?: string;
   /** Set when the action took effect but is not on disk yet (a full data disk); it is written when space returns. */
   warning?: string;
+  /** How the action was carried out, when that is worth saying (a reload: "no health check: restarted, with downtime"). */
+  note?: string;
 }
 
 /** Extra time beyond stopsecs that a stop request waits for the exit before answering. */
@@ -55,6 +58,20 @@ export class ProgramActions {
         ),
       ),
     );
+  }
+
+  /**
+   * A restart without downtime for programs with a health check; a plain restart otherwise
+   * (operations/reload.ts). A cron program has no long-running process to hand over: restarted.
+   */
+  async reload(records: ProgramRecord[]): Promise<ActionOutcome[]> {
+    const cron = records.filter((r) => r.config.cron !== undefined);
+    const [reloaded, restarted] = await Promise.all([
+      reloadPrograms(this.store, this.observed, records.filter((r) => r.config.cron === undefined)),
+      cron.length > 0 ? this.restart(cron) : Promise.resolve([]),
+    ]);
+    for (const o of restarted) o.note = 'a cron program: restarted (reload is for long-running programs)';
+    return [...reloaded, ...restarted];
   }
 
   /**

@@ -3,7 +3,7 @@ import type { ActionOutcome, ProgramActions } from './actions.js';
 import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
 
-export const BATCH_ACTIONS = ['Start', 'Stop', 'Restart', 'Remove', 'Signal'] as const;
+export const BATCH_ACTIONS = ['Start', 'Stop', 'Restart', 'Reload', 'Remove', 'Signal'] as const;
 export type BatchActionType = (typeof BATCH_ACTIONS)[number];
 
 /** A checked batch request (api/routes/batch.ts parses the body into this). */
@@ -49,6 +49,8 @@ async function perform(req: BatchRequest, records: ProgramRecord[], actions: Pro
       return actions.stop(records, req.action.payload?.force === true);
     case 'Restart':
       return actions.restart(records);
+    case 'Reload':
+      return actions.reload(records);
     case 'Signal':
       return actions.signal(records, req.action.payload?.signal);
     case 'Remove':

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IsolationView } from './isolation.js';
 import type { OtaView } from './ota.js';
+import type { ReloadOutcome, ReloadView } from './reload.js';
 import type { ProgramStatus } from './status.js';
 
 /** Why the last process ended, as data. */
@@ -111,6 +112,14 @@ export interface ObservedProgram {
   ota?: OtaView;
   /** Present for programs with `resource_limits` (isolation controller; docs/isolation.md). */
   isolation?: IsolationView;
+  /** The second process while a reload is under way (process controller; state/reload.ts); null or absent otherwise. */
+  reload?: ReloadView | null;
+  /** How the last reload request ended (process controller). */
+  last_reload?: ReloadOutcome | null;
+  /** The intent reload_seq the process controller has acted on (absent = 0). */
+  applied_reload_seq?: number;
+  /** The health verdict of a reload's successor process, with its pid (health controller). */
+  successor_health?: (HealthView & { pid: number }) | null;
 }
 
 /** One published change: the entry before and after (null when absent). */

@@ -83,6 +83,8 @@ export interface Intent {
   epoch?: number;
   /** Bumped by every `svc ota rollback` request; acted on once by the OTA controller (absent = 0). */
   ota_rollback_seq?: number;
+  /** Bumped by every reload request (`svc reload`, docs/reload.md); acted on once by the process controller (absent = 0). */
+  reload_seq?: number;
 }
 
 /**

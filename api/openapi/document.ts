@@ -7,6 +7,10 @@ import { notifyPaths } from './notify-paths.js';
 import { otaPaths, otaViewSchema } from './ota-paths.js';
 import { eventRecordSchema, morePaths } from './more-paths.js';
 import { reactionPaths } from './reaction-paths.js';
+import { BATCH_ACTIONS } from '../../operations/batch.js';
+import { reloadSchemas } from './reload-schemas.js';
+import { withOperationIds } from './operation-ids.js';
+import { withConditionalProperties } from './conditional-required.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -35,6 +39,17 @@ const NOT_WRITTEN = { 507: 'No space left on the data disk: nothing was changed'
 const action = (verb: string, extra: Json = {}) =>
   op(`${verb} a program`, 'programs', { 200: json(ref('ActionOutcome')) }, { parameters: [idParam, ...((extra.parameters as Json[] | undefined) ?? [])] }, { 404: 'Unknown program', ...(verb === 'Stop' ? {} : NOT_WRITTEN) });
 
+const TAGS = [
+  { name: 'health', description: 'Liveness, this document and the pages svcd serves (dashboard, API docs)' },
+  { name: 'programs', description: 'Programs: configuration, actions (start, stop, restart, reload, signal), logs, OTA' },
+  { name: 'events', description: 'The event history (docs/events.md)' },
+  { name: 'stacks', description: 'Stacks: apply, export, diff, the watched directory and git sources (docs/stacks.md, docs/gitops.md)' },
+  { name: 'system', description: 'The daemon: host stats, storage health, plugins, license, reactions, shutdown' },
+  { name: 'observability', description: 'Metrics, the log stream (WebSocket) and the watch stream (Server-Sent Events)' },
+  { name: 'auth', description: 'Login, access tokens and the audit log (security plugin; docs/security.md)' },
+  { name: 'notify', description: 'Webhook notifications (notify plugin; docs/notify.md)' },
+];
+
 /**
  * The OpenAPI 3.1 document of the API, built from the same JSON Schemas the server validates
  * request bodies with (programCreateSchema, programUpdateSchema): the document cannot drift
@@ -43,11 +58,11 @@ const action = (verb: string, extra: Json = {}) =>
 export function openApiDocument(version: string): Json {
   return {
     openapi: '3.1.0',
-    info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.' },
+    info: { title: 'svc API', version, description: 'svcd, a declarative process manager. Paths are relative to the daemon address.', license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'health' }, { name: 'programs' }, { name: 'events' }, { name: 'stacks' }, { name: 'system' }, { name: 'observability' }, { name: 'auth' }, { name: 'notify' }],
-    paths: {
+    tags: TAGS,
+    paths: withOperationIds({
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
         get: op('List programs', 'programs', { 200: json({ type: 'array', items: ref('ProgramSummary') }) }),
@@ -76,6 +91,15 @@ export function openApiDocument(version: string): Json {
       '/api/v1/programs/{id}/start': { post: action('Start') },
       '/api/v1/programs/{id}/stop': { post: action('Stop', { parameters: [{ name: 'force', in: 'query', schema: { type: 'boolean', default: false }, description: 'SIGKILL at once' }] }) },
       '/api/v1/programs/{id}/restart': { post: action('Restart') },
+      '/api/v1/programs/{id}/reload': {
+        post: {
+          ...action('Reload'),
+          description:
+            'With an enabled health check: starts a new process beside the running one, waits until it is Healthy, then stops the old one (SIGTERM, SIGKILL after stopsecs). ' +
+            'The program must be able to run twice at once, e.g. share its port with SO_REUSEPORT (docs/reload.md). If the new process does not become Healthy in time, it is stopped, ' +
+            'the old one keeps running, and the answer has ok false with the reason in error. Without a health check: a plain restart, and note says so.',
+        },
+      },
       '/api/v1/programs/{id}/signal': {
         post: op(
           'Send a signal to a running program (its process group)',
@@ -142,7 +166,10 @@ export function openApiDocument(version: string): Json {
             { name: 'id', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
             { name: 'token', in: 'query', required: false, schema: { type: 'string' }, description: 'Alternative to the Authorization header for browsers' },
           ],
-          responses: { 101: { description: 'Switching protocols; messages follow the LogLine schema', content: { 'application/json': { schema: ref('LogLine') } } } },
+          responses: {
+            101: { description: 'Switching protocols; messages follow the LogLine schema', content: { 'application/json': { schema: ref('LogLine') } } },
+            404: error('Not a WebSocket upgrade: a plain GET of /ws is not served'),
+          },
         },
       },
       '/api/v1/watch': {
@@ -155,7 +182,7 @@ export function openApiDocument(version: string): Json {
       '/api/v1/openapi.json': { get: { summary: 'This document (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: json({ type: 'object' }), 404: error('Docs disabled') } } },
       ...morePaths,
       ...securityPaths(),
-      '/': { get: { summary: 'The web dashboard page (docs/web.md)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 304: { description: 'Not modified (ETag)' } } } },
+      '/': { get: { summary: 'The web dashboard page (docs/web.md)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 304: { description: 'Not modified (ETag)' }, 404: error('The dashboard is not built') } } },
       '/assets/{name}': {
         get: {
           summary: 'A hashed asset of the web dashboard (immutable; gzip when accepted)',
@@ -167,13 +194,13 @@ export function openApiDocument(version: string): Json {
       },
       ...notifyPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
-    },
+    }),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret or an Access Token (security plugin); not required in open mode' } },
       schemas: {
-        ProgramCreate: withoutId(programCreateSchema),
+        ProgramCreate: withConditionalProperties(withoutId(programCreateSchema)),
         EventRecord: eventRecordSchema,
-        ProgramUpdate: withoutId(programUpdateSchema),
+        ProgramUpdate: withConditionalProperties(withoutId(programUpdateSchema)),
         Error: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
         Health: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' }, uptime_secs: { type: 'integer' } } },
         ProgramSummary: {
@@ -190,8 +217,9 @@ export function openApiDocument(version: string): Json {
           },
         },
         ProgramDetail: {
-          allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object' } } }],
+          allOf: [ref('ProgramSummary'), { type: 'object', properties: { config: ref('ProgramCreate'), state: { type: 'object', properties: { reload: { anyOf: [ref('ReloadView'), { type: 'null' }] }, last_reload: { anyOf: [ref('ReloadOutcome'), { type: 'null' }] } } } } }],
         },
+        ...reloadSchemas,
         // Every status the daemon emits (state/status.ts), Scheduled included (cron programs).
         Status: { enum: [...PROGRAM_STATUSES] },
         ActionOutcome: {
@@ -205,6 +233,7 @@ export function openApiDocument(version: string): Json {
             pid: { type: ['integer', 'null'] },
             error: { type: 'string' },
             warning: { type: 'string', description: 'The action took effect but is not on disk yet (a stop on a full data disk)' },
+            note: { type: 'string', description: 'How the action was carried out (a reload: who took over, or "no health check: restarted, with downtime")' },
           },
         },
         Batch: {
@@ -218,7 +247,7 @@ export function openApiDocument(version: string): Json {
               type: 'object',
               required: ['type'],
               properties: {
-                type: { enum: ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] },
+                type: { enum: [...BATCH_ACTIONS] },
                 payload: { type: ['object', 'null'], properties: { force: { type: 'boolean' }, signal: { enum: SIGNALS } } },
               },
             },
@@ -228,7 +257,7 @@ export function openApiDocument(version: string): Json {
           type: 'object',
           required: ['action', 'results'],
           properties: {
-            action: { enum: ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] },
+            action: { enum: [...BATCH_ACTIONS] },
             results: { type: 'array', items: ref('ActionOutcome'), description: 'One outcome per selected program; an unknown id is an outcome with ok false' },
           },
         },

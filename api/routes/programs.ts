@@ -102,6 +102,11 @@ export function programsRouter(deps: ApiDeps): Router {
     ctx.body = (await actions.restart([find(ctx)]))[0];
   });
 
+  // docs/reload.md: 200 with ok false (and the reason) when the new process never became Healthy.
+  router.post('/programs/:id/reload', async (ctx) => {
+    ctx.body = (await actions.reload([find(ctx)]))[0];
+  });
+
   router.post('/programs/:id/signal', async (ctx) => {
     const record = find(ctx);
     const { value } = await readJson(ctx, maxBody);

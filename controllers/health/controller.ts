@@ -33,13 +33,16 @@ export interface HealthControllerDeps {
 export class HealthController implements ProgramController {
   readonly name = 'health';
   private readonly states = new Map<string, HealthState>();
+  /** Probing of reload successors (docs/reload.md), beside the program's own process. */
+  private readonly successors = new Map<string, HealthState>();
 
   constructor(private readonly deps: HealthControllerDeps) {}
 
   readonly watches = {
     desired: changedIds,
     // A new process, or one that began stopping, changes what to probe.
-    observed: ({ id, prev, next }: ObservedChange): string[] => (prev?.pid !== next?.pid || prev?.status !== next?.status ? [id] : []),
+    observed: ({ id, prev, next }: ObservedChange): string[] =>
+      prev?.pid !== next?.pid || prev?.status !== next?.status || prev?.reload?.pid !== next?.reload?.pid || prev?.reload?.phase !== next?.reload?.phase ? [id] : [],
   };
 
   reconcile = async (id: string): Promise<Result | void> => {
@@ -48,7 +51,13 @@ export class HealthController implements ProgramController {
     const check = record && !record.config.cron ? effectiveCheck(record.config.health_check) : null;
     const o = observed.get(id);
     const alive = o.pid !== null && o.started_at !== null && o.status !== 'Stopping' ? { pid: o.pid, startedAt: o.started_at } : null;
-    const before = this.states.get(id);
+    const previous = this.states.get(id);
+    let before = previous;
+    // A reload handed over: the successor's verdict carries over, so Healthy stays Healthy. A probe
+    // in flight reports to the successor's slot and is dropped, so the next one is due at once.
+    const carried = this.successors.get(id);
+    if (alive && previous?.pid !== alive.pid && carried?.pid === alive.pid) before = carried.probing ? { ...carried, probing: false, nextProbeAt: clock.now() } : carried;
+    const successor = this.reconcileSuccessor(id, record, check, o.reload?.phase === 'successor' ? o.reload : null);
     const plan = planHealth({ id, name: record?.config.name ?? '', check, alive, state: before, now: clock.now() });
     if (plan.next) this.states.set(id, plan.next);
     else this.states.delete(id);
@@ -58,7 +67,7 @@ export class HealthController implements ProgramController {
           this.deps.events.emit(effect.event);
           break;
         case 'probe':
-          this.launch(id, record!, check!, plan.next!.pid);
+          this.launch(id, record!, check!, plan.next!.pid, this.states);
           break;
         case 'restart':
           observed.requestRestart(id, 'health', { pid: plan.next!.pid, reason: 'failing health check', planned: false });
@@ -69,9 +78,29 @@ export class HealthController implements ProgramController {
         }
       }
     }
-    this.publish(id, before, plan.next);
-    if (plan.requeueAt !== undefined) return { requeueAfterMs: Math.max(0, plan.requeueAt - clock.now()) };
+    this.publish(id, previous, plan.next);
+    const at = [plan.requeueAt, successor].filter((t): t is number => t !== undefined);
+    if (at.length > 0) return { requeueAfterMs: Math.max(0, Math.min(...at) - clock.now()) };
   };
+
+  /**
+   * Probes a reload's successor with the program's check and publishes its verdict with its pid
+   * (`successor_health`), which the process controller waits for. Only the verdict: no events and
+   * no restart requests (the reload's own bound and the process planner decide). Returns when to
+   * look again.
+   */
+  private reconcileSuccessor(id: string, record: ProgramRecord | undefined, check: EffectiveCheck | null, successor: { pid: number; started_at: number } | null): number | undefined {
+    const before = this.successors.get(id);
+    const alive = successor ? { pid: successor.pid, startedAt: successor.started_at } : null;
+    const plan = planHealth({ id, name: record?.config.name ?? '', check, alive, state: before, now: this.deps.clock.now() });
+    if (plan.next) this.successors.set(id, plan.next);
+    else this.successors.delete(id);
+    if (plan.effects.some((e) => e.kind === 'probe')) this.launch(id, record!, check!, plan.next!.pid, this.successors);
+    if (before?.view !== plan.next?.view && this.deps.observed.has(id)) {
+      this.deps.observed.update(id, { successor_health: plan.next ? { ...plan.next.view, pid: plan.next.pid } : null });
+    }
+    return plan.requeueAt;
+  }
 
   private publish(id: string, before: HealthState | undefined, after: HealthState | null): void {
     // A request for an earlier process is withdrawn once that process is gone.
@@ -81,18 +110,18 @@ export class HealthController implements ProgramController {
     this.deps.observed.update(id, { health: after?.view ?? null });
   }
 
-  private launch(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number): void {
+  private launch(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number, states: Map<string, HealthState>): void {
     const started = this.deps.clock.now();
-    void this.probe(id, record, check).then((outcome) => {
-      const state = this.states.get(id);
+    void this.probe(id, record, check, pid).then((outcome) => {
+      const state = states.get(id);
       if (!state || state.pid !== pid) return; // the process changed while probing
       const at = this.deps.clock.now();
-      this.states.set(id, { ...state, pending: { at, ok: outcome.ok, latency_ms: at - started, message: outcome.message } });
+      states.set(id, { ...state, pending: { at, ok: outcome.ok, latency_ms: at - started, message: outcome.message } });
       this.deps.wake(id);
     });
   }
 
-  private async probe(id: string, record: ProgramRecord, check: EffectiveCheck): Promise<ProbeOutcome> {
+  private async probe(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number): Promise<ProbeOutcome> {
     const timeoutMs = check.timeout_secs * 1000;
     try {
       switch (check.type) {
@@ -104,7 +133,8 @@ export class HealthController implements ProgramController {
           // The probe runs in the program's own environment and working directory.
           const spec = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
           const [file, ...args] = check.args ? [check.command!, ...check.args] : splitCommand(check.command!);
-          return await this.deps.probes.exec({ file, args, cwd: spec.cwd, env: { ...spec.env, SVC_PROBE: 'exec' } }, timeoutMs);
+          // SVC_PROBE_PID: the process being judged (during a reload, two run: docs/reload.md).
+          return await this.deps.probes.exec({ file, args, cwd: spec.cwd, env: { ...spec.env, SVC_PROBE: 'exec', SVC_PROBE_PID: String(pid) } }, timeoutMs);
         }
       }
     } catch (err) {

@@ -17,6 +17,7 @@ import { runHook } from './hooks.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
 import { initialProcState, type HookRun, type ProcState } from './proc-state.js';
 import { buildSpawnSpec, type SpawnContext } from './spawn-spec.js';
+import { reloadInputs, reloadView, spawnSuccessor } from './reload-apply.js';
 
 export interface ProcessControllerDeps {
   store: ProgramStore;
@@ -63,6 +64,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
       const keys: string[] = [];
       // Own conditions published by others: the health verdict refines Running; restart requests.
       if (next && ((prev?.health?.healthy ?? null) !== (next.health?.healthy ?? null) || prev?.restart_requests !== next.restart_requests)) keys.push(id);
+      // A reload's successor judged by the health controller.
+      if (next && (prev?.successor_health?.healthy ?? null) !== (next.successor_health?.healthy ?? null)) keys.push(id);
       if ((prev?.status ?? null) !== (next?.status ?? null)) {
         // The start gate of dependants may have opened; the stop gate of others may have.
         const name = this.deps.store.get(id)?.config.name;
@@ -146,6 +149,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       shutdown: observed.shuttingDown,
       restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),
       lastQuickRestartAt: this.lastQuickRestartAt,
+      ...reloadInputs(record?.config, state, observed.get(id)),
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
@@ -186,6 +190,19 @@ export class ProcessController implements ProgramController, ProcessRunner {
       case 'post_stop':
         this.launchHook(id, input, effect);
         return false;
+      case 'spawn_successor':
+        return spawnSuccessor(this.reloadDeps(id), input, effect);
+      case 'signal_overlap': {
+        const pid = this.states.get(id)?.overlap?.proc.pid;
+        if (pid) os.signal(pid, effect.signal, true);
+        return false;
+      }
+      case 'promote': {
+        // The successor is the program's process: a restarted daemon re-adopts it, not the old one.
+        const proc = this.states.get(id)?.proc;
+        if (proc) this.deps.runtime?.set(id, { pid: proc.pid, startTime: proc.startTime, startedAt: proc.startedAt, stopsecs: proc.stopsecs });
+        return false;
+      }
       default: {
         const never: never = effect;
         throw new TypeError(`unknown effect ${JSON.stringify(never)}`);
@@ -243,10 +260,30 @@ export class ProcessController implements ProgramController, ProcessRunner {
   /** Records an exit reported by the OS (an observation, not a decision) and wakes the key. */
   private observeExit(id: string, pid: number, exit: ExitInfo): void {
     const state = this.states.get(id);
+    if (state?.overlap?.proc.pid === pid) {
+      // A reload's second process (successor, or the old one being retired).
+      this.states.set(id, { ...state, overlap: { ...state.overlap, exit } });
+      this.deps.wake(id);
+      return;
+    }
     if (!state?.proc || state.proc.pid !== pid) return;
     this.states.set(id, { ...state, exit });
     this.deps.runtime?.set(id, null);
     this.deps.wake(id);
+  }
+
+  /** What the reload applier (reload-apply.ts) may touch for one program. */
+  private reloadDeps(id: string) {
+    return {
+      id,
+      os: this.deps.os,
+      clock: this.deps.clock,
+      events: this.deps.events,
+      spawnContext: this.deps.spawnContext,
+      get: () => this.states.get(id)!,
+      set: (next: ProcState) => this.states.set(id, next),
+      onExit: (pid: number, exit: ExitInfo) => this.observeExit(id, pid, exit),
+    };
   }
 
   owns(id: string): boolean {
@@ -269,10 +306,12 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private publish(id: string): void {
     const s = this.states.get(id);
     if (!s || !runsHere(this.deps.store.get(id))) return;
-    const live = s.proc && s.proc.pid > 0 ? s.proc : null;
+    // With only a reload's second process left (being stopped), that one is what is alive.
+    const second = !s.proc && s.overlap && s.overlap.proc.pid > 0 ? s.overlap.proc : null;
+    const live = s.proc && s.proc.pid > 0 ? s.proc : second;
     const healthy = this.deps.observed.get(id).health?.healthy ?? null;
     // Running is refined by the health verdict (a condition the health controller publishes).
-    const status = s.status === 'Running' && healthy !== null ? (healthy ? 'Healthy' : 'Unhealthy') : s.status;
+    const status = second ? 'Stopping' : s.status === 'Running' && healthy !== null ? (healthy ? 'Healthy' : 'Unhealthy') : s.status;
     this.deps.observed.update(id, {
       status,
       pid: live?.pid ?? null,
@@ -285,6 +324,9 @@ export class ProcessController implements ProgramController, ProcessRunner {
       detail: s.waiting ?? (s.status === 'Fatal' && s.lastExit?.reason === 'spawn_failed' ? s.lastExit.msg : null),
       applied_start_seq: s.appliedStart,
       applied_restart_seq: s.appliedRestart,
+      applied_reload_seq: s.appliedReload,
+      reload: reloadView(s.overlap),
+      last_reload: s.lastReload,
       ...(live ? {} : { cpu_usage: 0, mem_usage: 0 }),
     });
   }

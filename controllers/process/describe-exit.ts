@@ -9,6 +9,7 @@ const REASONS: Record<string, string> = {
   remove: 'stopped because the program was removed',
   shutdown: 'stopped by daemon shutdown',
   health: 'stopped for a restart by its failing health check',
+  reload: 'stopped after a reload handed over to its new process',
   crash: 'crashed',
   exit: 'exited',
 };

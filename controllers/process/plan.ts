@@ -6,6 +6,8 @@ import { backoffDelayMs, restartPacedAt } from './backoff.js';
 import { isPermanentSpawnError } from './permanent-spawn.js';
 import { describeExit } from './describe-exit.js';
 import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js';
+import { planOverlap, reloadRequested } from './reload-plan.js';
+import { NO_HEALTH_CHECK_NOTE } from '../../state/reload.js';
 
 export interface PlanInput {
   id: string;
@@ -28,6 +30,10 @@ export interface PlanInput {
   restartRequest: RestartRequest | null;
   /** When the daemon's last quick restart was scheduled (Unix ms; -Infinity for none): quick restarts are paced daemon-wide. */
   lastQuickRestartAt: number;
+  /** How long a reload's successor may take to be Healthy (state/reload.ts); null without an enabled health check (a reload is then a plain restart). */
+  reloadTimeoutMs: number | null;
+  /** The health verdict of the reload's successor process (null: none yet), and its last probe message. */
+  successor: { healthy: boolean | null; last: string | null } | null;
 }
 
 export type Effect =
@@ -38,7 +44,11 @@ export type Effect =
   | { kind: 'event'; event: EventInput }
   | { kind: 'forget' }
   /** A quick restart was scheduled at `at`: the daemon-wide pace starts from it. */
-  | { kind: 'paced'; at: number };
+  | { kind: 'paced'; at: number }
+  /** Reload (reload-plan.ts): start the successor beside the live process; signal the second process; make the successor the program's process. */
+  | { kind: 'spawn_successor'; deadline: number; timeoutMs: number }
+  | { kind: 'signal_overlap'; signal: SignalName }
+  | { kind: 'promote' };
 
 export interface Plan {
   next: ProcState;
@@ -53,9 +63,16 @@ export interface Plan {
  */
 export function planProcess(input: PlanInput): Plan {
   const effects: Effect[] = [];
-  let s = input.state;
+  // A reload's second process first: a successor may take over from a process that just ended.
+  const overlap = planOverlap(input, input.state, effects);
+  let s = overlap.state;
   if (s.proc && s.exit) s = judgeExit(input, s, effects);
-  return s.proc ? planAlive(input, s, effects) : planIdle(input, s, effects);
+  const plan = s.proc ? planAlive(input, s, effects) : planIdle(input, s, effects);
+  return { ...plan, requeueAt: earliest(plan.requeueAt, overlap.requeueAt) };
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 /** Whether the program should have no process: removed, stopped by intent, or daemon shutdown. */
@@ -143,7 +160,13 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     effects.push({ kind: 'signal', signal: force ? 'SIGKILL' : 'SIGTERM' });
     const deadline = now + stopsecs * 1000;
     const next: ProcState = { ...s, status: 'Stopping', waiting: null, stopping: { reason, deadline, killed: force } };
-    if (reason === 'restart') next.appliedRestart = intent!.restart_seq;
+    if (reason === 'restart') {
+      next.appliedRestart = intent!.restart_seq;
+      // A restart answers a pending reload too: it replaces the process, with downtime.
+      const msg = input.reloadTimeoutMs === null ? NO_HEALTH_CHECK_NOTE : 'restarted, with downtime: a restart request came first';
+      if (reloadRequested(input, s)) next.lastReload = { seq: intent!.reload_seq ?? 0, result: 'restarted', msg, at: now };
+      next.appliedReload = intent!.reload_seq ?? 0;
+    }
     return { next, effects, requeueAt: force ? undefined : deadline };
   }
   // RUNNING: a start request for a live program is already satisfied.
@@ -162,13 +185,17 @@ function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   if (input.shutdown) return 'shutdown';
   if (input.run === 'stopped') return 'stop';
   if (intent.restart_seq > s.appliedRestart) return 'restart';
-  if (input.restartRequest) return input.restartRequest.planned ? 'restart' : 'health';
+  // A reload without an enabled health check is a plain restart (docs/reload.md).
+  if (reloadRequested(input, s) && input.reloadTimeoutMs === null) return 'restart';
+  // A successor is about to replace the process: the reload's outcome decides, not the request.
+  if (input.restartRequest && s.overlap?.phase !== 'successor') return input.restartRequest.planned ? 'restart' : 'health';
   return null;
 }
 
 function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   const { config, intent, now } = input;
   if (!config || !intent) {
+    if (s.overlap) return { next: s, effects }; // a reload's second process is still being stopped; its exit wakes the key
     effects.push({ kind: 'forget' });
     return { next: s, effects };
   }
@@ -179,7 +206,7 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     }
     return { next: s, effects };
   }
-  const requested = intent.start_seq > s.appliedStart || intent.restart_seq > s.appliedRestart;
+  const requested = intent.start_seq > s.appliedStart || intent.restart_seq > s.appliedRestart || reloadRequested(input, s);
   const due = s.status === 'Stopped' || s.status === 'Starting' || (s.status === 'Backoff' && now >= (s.nextRetryAt ?? 0));
   if (!requested && !due) {
     return { next: s, effects, requeueAt: s.status === 'Backoff' ? (s.nextRetryAt ?? undefined) : undefined };
@@ -201,6 +228,9 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     retries: requested ? 0 : s.retries,
     appliedStart: intent.start_seq,
     appliedRestart: intent.restart_seq,
+    appliedReload: intent.reload_seq ?? 0,
+    // A reload of a program with no process is a start.
+    lastReload: reloadRequested(input, s) ? { seq: intent.reload_seq ?? 0, result: 'started', msg: 'was not running: started', at: now } : s.lastReload,
   };
   if (config.hooks?.pre_start) {
     if (!s.preStart || requested) {

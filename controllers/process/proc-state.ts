@@ -1,4 +1,5 @@
 import type { LastExit } from '../../state/observed.js';
+import type { ReloadOutcome, ReloadView } from '../../state/reload.js';
 import type { Intent } from '../../state/program.js';
 import type { ProgramStatus } from '../../state/status.js';
 import type { ExitInfo } from '../os/port.js';
@@ -57,6 +58,27 @@ export interface ProcState {
   postStop: HookRun | null;
   /** Last hook token handed out. */
   hookToken: number;
+  /** The second process of a reload (controllers/process/reload-plan.ts), or null. */
+  overlap: Overlap | null;
+  /** The intent reload_seq already acted on. */
+  appliedReload: number;
+  lastReload: ReloadOutcome | null;
+}
+
+/**
+ * The second process of a program during a reload: the successor until it is Healthy (or fails,
+ * then it is aborting), the old process once the successor took over (retiring).
+ */
+export interface Overlap {
+  phase: ReloadView['phase'];
+  proc: LiveProcess;
+  /** Its exit, seen by the OS port and not yet judged. */
+  exit: ExitInfo | null;
+  /** successor: Healthy by then or the reload fails; retiring, aborting: SIGKILL then. */
+  deadline: number;
+  /** The successor phase's whole bound (ms). */
+  timeoutMs: number;
+  killed: boolean;
 }
 
 export function initialProcState(intent: Intent | undefined): ProcState {
@@ -75,5 +97,8 @@ export function initialProcState(intent: Intent | undefined): ProcState {
     preStart: null,
     postStop: null,
     hookToken: 0,
+    overlap: null,
+    appliedReload: intent?.reload_seq ?? 0,
+    lastReload: null,
   };
 }

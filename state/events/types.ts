@@ -6,6 +6,10 @@ export const EVENT_TYPES = [
   'process_fatal',
   'process_recovered',
   'health_restart',
+  /** svc additions (docs/reload.md): a reload started its new process, handed over to it, or kept the old one. */
+  'reload_started',
+  'reload_succeeded',
+  'reload_failed',
   'cron_started',
   'cron_exit',
   'cron_spawn_failed',

@@ -32,6 +32,7 @@ const BAD_USAGE: string[][] = [
   ['start'],
   ['stop'],
   ['restart'],
+  ['reload'],
   ['rm'],
   ['delete'],
   ['signal'],
@@ -93,7 +94,7 @@ test('an unknown command suggests only a read-only command, or none', async () =
   for (const word of ['restat', 'stpo', 'rmm', 'delet', 'shutdwn', 'strat']) {
     const res = await runCli([word], { SVC_URL: d.url });
     assert.equal(res.code, 2, word);
-    assert.doesNotMatch(res.stderr, /did you mean: svc (restart|stop|rm|delete|remove|start|shutdown|add|update|signal|apply|flush)\b/, `${word}: ${res.stderr}`);
+    assert.doesNotMatch(res.stderr, /did you mean: svc (restart|reload|stop|rm|delete|remove|start|shutdown|add|update|signal|apply|flush)\b/, `${word}: ${res.stderr}`);
   }
   assert.match((await runCli(['stauts'], { SVC_URL: d.url })).stderr, /did you mean: svc status\?/);
 });

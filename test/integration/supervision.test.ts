@@ -103,7 +103,7 @@ test('batch: by group, by ids (unknown ids reported, others done), select_all, b
   assert.deepEqual(byId, { [a]: true, [ghost]: false });
   const bad = await d.request('POST', '/api/v1/programs/batch', { select_all: true, action: { type: 'Explode', payload: null } });
   assert.equal(bad.status, 400);
-  assert.equal(bad.body.message, 'action.type: must be one of Start, Stop, Restart, Remove, Signal');
+  assert.equal(bad.body.message, 'action.type: must be one of Start, Stop, Restart, Reload, Remove, Signal');
   const badSignal = await d.request('POST', '/api/v1/programs/batch', { select_all: true, action: { type: 'Signal', payload: { signal: 'stop' } } });
   assert.equal(badSignal.status, 400);
   const remove = await d.request('POST', '/api/v1/programs/batch', { target_ids: [a, b], action: { type: 'Remove', payload: null } });

@@ -72,6 +72,7 @@ function recipes(): Record<string, Recipe> {
     'POST /api/v1/programs/:id/start': { path: `${missing}/start`, ok: [404] },
     'POST /api/v1/programs/:id/stop': { path: `${missing}/stop`, ok: [404] },
     'POST /api/v1/programs/:id/restart': { path: `${missing}/restart`, ok: [404] },
+    'POST /api/v1/programs/:id/reload': { path: `${missing}/reload`, ok: [404] },
     'POST /api/v1/programs/:id/signal': { path: `${missing}/signal`, body: { signal: 'hup' }, ok: [404] },
     'POST /api/v1/programs/:id/logs/flush': { path: `${missing}/logs/flush`, ok: [404] },
     'POST /api/v1/programs/:id/ota/rollback': { path: `${missing}/ota/rollback`, ok: [404] },

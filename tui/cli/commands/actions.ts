@@ -13,7 +13,7 @@ interface Flags {
 }
 
 /**
- * start, stop, restart, signal, rm: programs by name or id, `all`, `GROUP:*`, `GROUP:NAME`,
+ * start, stop, restart, reload, signal, rm: programs by name or id, `all`, `GROUP:*`, `GROUP:NAME`,
  * or the flags --all and --group NAME.
  */
 export function registerActions(program: Command, ctx: CliContext): void {
@@ -40,6 +40,9 @@ export function registerActions(program: Command, ctx: CliContext): void {
     (refs: string[], o: Flags & { force?: boolean }) => run(refs, o, 'Stop', { force: o.force ?? false }),
   );
   selectable(program.command('restart [programs...]').description('stop then start programs')).action((refs: string[], o: Flags) => run(refs, o, 'Restart', null));
+  selectable(program.command('reload [programs...]').description('restart without downtime: a new process beside the old one, which stops once the new one is Healthy (needs a health check; docs/reload.md)')).action(
+    (refs: string[], o: Flags) => run(refs, o, 'Reload', null),
+  );
   selectable(program.command('rm [programs...]').aliases(['remove', 'delete']).description('stop and remove programs')).action((refs: string[], o: Flags) => run(refs, o, 'Remove', null));
   selectable(program.command('signal <signal> [programs...]').description('send hup, int, term, kill, quit, usr1 or usr2 to the process group')).action(
     (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal }),
@@ -65,5 +68,7 @@ function report(ctx: CliContext, results: ActionOutcome[]): void {
   else ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
   // A stop on a full data disk took effect but is not on disk yet (docs/operations.md).
   if (!ctx.json()) for (const r of results) if (r.warning) ctx.print(`warning: ${r.name || r.id}: ${r.warning}`);
+  // How a reload was carried out: who took over, or "no health check: restarted, with downtime".
+  if (!ctx.json()) for (const r of results) if (r.note) ctx.print(`${r.name || r.id}: ${r.note}`);
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }

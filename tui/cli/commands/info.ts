@@ -30,6 +30,7 @@ export async function printInfo(ctx: CliContext, ref: string): Promise<void> {
         `restarts:    ${s.restarts} (retries since stable: ${s.retries})${s.next_retry_at ? `   next retry: ${timestamp(s.next_retry_at)}` : ''}`,
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
         `health:      ${describeHealth(s.health)}`,
+        ...reloadLines(s),
         ...(s.cron ? cronLines(d.config, s.cron) : []),
         ...(s.ota ? otaLines(s.ota) : []),
         ...(s.isolation ? [`limits:      ${s.isolation.status}${s.isolation.oom_kills > 0 ? `   OOM kills: ${s.isolation.oom_kills}` : ''}`] : []),
@@ -37,6 +38,18 @@ export async function printInfo(ctx: CliContext, ref: string): Promise<void> {
         ...Object.entries(d.config).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`),
       ];
       ctx.print(lines.join('\n'));
+}
+
+/** A reload under way (two processes run) and how the last one ended (docs/reload.md). */
+function reloadLines(s: ProgramDetail['state']): string[] {
+  const lines: string[] = [];
+  const r = s.reload;
+  if (r) {
+    const what = { successor: 'new process, waiting for Healthy until', retiring: 'old process, stopping (SIGKILL at', aborting: 'failed new process, stopping (SIGKILL at' }[r.phase];
+    lines.push(`reloading:   pid ${r.pid} (${what} ${timestamp(r.deadline)}${r.phase === 'successor' ? '' : ')'})`);
+  }
+  if (s.last_reload) lines.push(`last reload: ${s.last_reload.result}: ${s.last_reload.msg} at ${timestamp(s.last_reload.at)}`);
+  return lines;
 }
 
 function describeHealth(h: ProgramDetail['state']['health']): string {

@@ -8,6 +8,7 @@ export const KEY_HELP: [string, string][] = [
   ['o / O', 'next sort column / reverse the sort'],
   ['s', 'start'],
   ['r', 'restart'],
+  ['R', 'reload: restart without downtime (health check needed; docs/reload.md)'],
   ['x / X', 'stop / force stop (asks first)'],
   ['k', 'send a signal (pick one; kill asks first)'],
   ['d', 'remove (asks first)'],

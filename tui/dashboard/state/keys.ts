@@ -103,6 +103,8 @@ function normalKey(s: UiState, input: string, key: KeyInfo, layout: Layout): Key
       return act('Start');
     case 'r':
       return act('Restart');
+    case 'R':
+      return act('Reload');
     case 'k':
       return ask('Signal', null, 'signal');
     case '/':

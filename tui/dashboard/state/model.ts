@@ -81,6 +81,7 @@ export const DONE: Record<BatchActionType, string> = {
   Start: 'started',
   Stop: 'stopped',
   Restart: 'restarted',
+  Reload: 'reloaded',
   Remove: 'removed',
   Signal: 'signalled',
 };

@@ -129,6 +129,8 @@ export function outcomeMessage(outcomes: ActionOutcome[], verb: keyof typeof DON
   const parts: string[] = [];
   if (ok.length) parts.push(`${DONE[verb]} ${ok.map((o) => o.name || o.id).join(', ')}`);
   for (const f of failed) parts.push(`${f.name || f.id}: ${f.error ?? 'failed'}`);
+  // How it was done, when that matters (a reload without a health check restarted with downtime).
+  for (const o of ok) if (o.note && verb === 'Reload') parts.push(`${o.name || o.id}: ${o.note}`);
   if (parts.length === 0) parts.push('nothing to do');
   return { kind: failed.length ? 'error' : 'info', text: parts.join('; ') };
 }

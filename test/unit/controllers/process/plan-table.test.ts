@@ -34,6 +34,8 @@ function input(state: ProcState, over: Partial<PlanInput> & { cfg?: Record<strin
     shutdown: false,
     restartRequest: null,
     lastQuickRestartAt: -Infinity,
+    reloadTimeoutMs: null,
+    successor: null,
     ...rest,
   };
 }

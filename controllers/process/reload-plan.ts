@@ -1,0 +1,121 @@
+import type { EventInput } from '../../state/events/types.js';
+import type { ReloadOutcome } from '../../state/reload.js';
+import { describeExit } from './describe-exit.js';
+import type { Effect, PlanInput } from './plan.js';
+import type { ProcState } from './proc-state.js';
+
+/** What the reload planner decided: the state to continue with, and when to look again. */
+export interface OverlapStep {
+  state: ProcState;
+  requeueAt?: number;
+}
+
+/** A reload request not acted on yet. */
+export const reloadRequested = (input: PlanInput, s: ProcState): boolean => (input.intent?.reload_seq ?? 0) > s.appliedReload;
+
+/**
+ * The reload part of the process planner (docs/reload.md). Pure. It runs before the rest of the
+ * plan and owns the program's second process: it starts a successor beside the live process on a
+ * reload request (programs with a health check), hands over when the successor is Healthy and
+ * stops the old process, or stops the successor when it exits, is judged Unhealthy, misses its
+ * deadline, or the program is stopped, restarted or removed meanwhile. Programs without a health
+ * check get a plain restart (plan.ts, stopReason). The old process is never touched before the
+ * successor is Healthy, so the program always has a live process.
+ */
+export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): OverlapStep {
+  const o = s.overlap;
+  if (!o) return maybeStartReload(input, s, effects);
+  const { now } = input;
+  if (o.exit) return { state: overlapEnded(input, s, effects) };
+  if (o.phase !== 'successor') {
+    // RETIRING | ABORTING: SIGKILL at the deadline, as any stop.
+    if (!o.killed && now >= o.deadline) {
+      effects.push({ kind: 'signal_overlap', signal: 'SIGKILL' });
+      return { state: { ...s, overlap: { ...o, killed: true } } };
+    }
+    return { state: s, requeueAt: o.killed ? undefined : o.deadline };
+  }
+  const old = s.proc;
+  const cancelled = cancelReason(input, s);
+  if (cancelled) return { state: abort(input, s, effects, `cancelled by ${cancelled}`) };
+  if (!old || s.exit) {
+    // The old process ended on its own during the reload: the successor is the program's process now.
+    if (old && s.exit) effects.push(event(input, { event: 'process_exit', exit_code: s.exit.code, signal: s.exit.signal, msg: `pid ${old.pid}: ${describeExit(s.exit, 'exit', old.adopted)} (during a reload)` }));
+    return { state: promote(input, s, effects, `the old process ended during the reload; pid ${o.proc.pid} took over before its first Healthy verdict`) };
+  }
+  const verdict = input.successor;
+  if (verdict?.healthy === true) {
+    // SUCCESSOR -> program's process; old process -> RETIRING (SIGTERM, SIGKILL after its stopsecs).
+    const retiring = { phase: 'retiring' as const, proc: old, exit: null, deadline: now + old.stopsecs * 1000, timeoutMs: o.timeoutMs, killed: false };
+    const next = promote(input, s, effects, `pid ${o.proc.pid} is Healthy and took over from pid ${old.pid}`);
+    effects.push({ kind: 'signal_overlap', signal: 'SIGTERM' });
+    return { state: { ...next, overlap: retiring }, requeueAt: retiring.deadline };
+  }
+  if (verdict?.healthy === false) return { state: abort(input, s, effects, `pid ${o.proc.pid} is Unhealthy${lastProbe(input)}`) };
+  if (now >= o.deadline) return { state: abort(input, s, effects, `pid ${o.proc.pid} was not Healthy within ${Math.round(o.timeoutMs / 1000)} s${lastProbe(input)}`) };
+  return { state: s, requeueAt: o.deadline };
+}
+
+/** A reload request for a live, settled program with a health check: start the successor. */
+function maybeStartReload(input: PlanInput, s: ProcState, effects: Effect[]): OverlapStep {
+  const { config, intent, now } = input;
+  if (!reloadRequested(input, s) || input.reloadTimeoutMs === null || !config || !intent) return { state: s };
+  // Not now: no process (plan.ts starts one), one going away, or a stop or restart that comes first.
+  if (!s.proc || s.exit || s.stopping || s.proc.pid <= 0 || cancelReason(input, s)) return { state: s };
+  const deadline = now + input.reloadTimeoutMs;
+  effects.push({ kind: 'spawn_successor', deadline, timeoutMs: input.reloadTimeoutMs });
+  return { state: { ...s, appliedReload: intent.reload_seq ?? 0 }, requeueAt: deadline };
+}
+
+/** Why a pending successor must go: the program is going down or restarted. */
+function cancelReason(input: PlanInput, s: ProcState): string | null {
+  if (!input.config || !input.intent) return 'remove';
+  if (input.shutdown) return 'shutdown';
+  if (input.run === 'stopped') return 'stop';
+  if (input.intent.restart_seq > s.appliedRestart) return 'restart';
+  return null;
+}
+
+function promote(input: PlanInput, s: ProcState, effects: Effect[], msg: string): ProcState {
+  const o = s.overlap!;
+  effects.push({ kind: 'promote' }, event(input, { event: 'reload_succeeded', msg }));
+  return { ...s, proc: o.proc, exit: null, overlap: null, status: 'Running', lastReload: outcome(input, s, 'reloaded', msg) };
+}
+
+/** SUCCESSOR -> ABORTING: stop it (SIGTERM, SIGKILL after stopsecs); the old process keeps running. */
+function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string): ProcState {
+  const o = s.overlap!;
+  const keeps = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '';
+  const msg = `reload failed: ${why}; stopping pid ${o.proc.pid}${keeps}`;
+  effects.push({ kind: 'signal_overlap', signal: 'SIGTERM' }, event(input, { event: 'reload_failed', msg }));
+  const deadline = input.now + (input.config?.stopsecs ?? o.proc.stopsecs) * 1000;
+  return { ...s, overlap: { ...o, phase: 'aborting', deadline }, lastReload: outcome(input, s, 'failed', msg) };
+}
+
+/** The second process ended: a successor that died (or never started) fails the reload. */
+function overlapEnded(input: PlanInput, s: ProcState, effects: Effect[]): ProcState {
+  const o = s.overlap!;
+  const exit = o.exit!;
+  const next: ProcState = { ...s, overlap: null };
+  if (o.phase === 'successor') {
+    const keeps = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '';
+    const why = exit.error ? `the new process could not start: ${exit.error}` : `new pid ${o.proc.pid} ended before it was Healthy: ${describeExit(exit, 'crash', false)}`;
+    const msg = `reload failed: ${why}${keeps}`;
+    effects.push(event(input, { event: 'reload_failed', exit_code: exit.code, signal: exit.signal, msg }));
+    return { ...next, lastReload: outcome(input, s, 'failed', msg) };
+  }
+  if (o.phase === 'retiring') {
+    effects.push(event(input, { event: 'process_exit', exit_code: exit.code, signal: exit.signal, msg: `pid ${o.proc.pid} ${describeExit(exit, 'reload', o.proc.adopted)}` }));
+  }
+  return next;
+}
+
+function outcome(input: PlanInput, s: ProcState, result: ReloadOutcome['result'], msg: string): ReloadOutcome {
+  return { seq: s.appliedReload, result, msg, at: input.now };
+}
+
+const lastProbe = (input: PlanInput): string => (input.successor?.last ? ` (last probe: ${input.successor.last})` : '');
+
+function event(input: PlanInput, e: EventInput): Effect {
+  return { kind: 'event', event: { program_id: input.id, program_name: input.config?.name ?? null, ...e } };
+}

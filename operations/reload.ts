@@ -1,0 +1,43 @@
+import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
+import { withDefaults, type ProgramRecord } from '../state/program.js';
+import type { ProgramStore } from '../state/store.js';
+import type { ActionOutcome } from './actions.js';
+
+/** How long a reload request waits for the controller to act on it (start the successor, or restart). */
+const ACT_WAIT_MS = 10_000;
+/** Slack beyond the successor's bound and stopsecs before the answer says "still pending". */
+const GRACE_MS = 5000;
+
+/**
+ * `svc reload` (docs/reload.md): one intent write (`reload_seq`, run = running) for every target;
+ * the process controller starts a successor beside each live process with a health check and
+ * hands over once it is Healthy, or restarts programs without one. The answer waits (bounded)
+ * for the outcome the controller records (`last_reload`): ok with a note, or the failure.
+ */
+export async function reloadPrograms(store: ProgramStore, observed: ObservedRegistry, records: ProgramRecord[]): Promise<ActionOutcome[]> {
+  const ordered = [...records].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority);
+  const written = await store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'running', reload_seq: (i.reload_seq ?? 0) + 1, force: false }));
+  return Promise.all(written.map((r) => waitReload(observed, r)));
+}
+
+async function waitReload(observed: ObservedRegistry, r: ProgramRecord): Promise<ActionOutcome> {
+  const seq = r.intent.reload_seq ?? 0;
+  const stopMs = withDefaults(r.config).stopsecs * 1000;
+  const answered = (o: ObservedProgram | null) => o === null || (o.last_reload?.seq ?? 0) >= seq;
+  // Done: the outcome is recorded, no second process is left, and a restart or start has settled.
+  const done = (o: ObservedProgram | null) => o === null || (answered(o) && !o.reload && o.status !== 'Starting' && o.status !== 'Stopping');
+  let seen = await observed.waitFor(r.id, (o) => done(o) || (o?.reload?.phase === 'successor' && (o.applied_reload_seq ?? 0) >= seq), ACT_WAIT_MS + stopMs);
+  let waited = ACT_WAIT_MS + stopMs;
+  if (seen && !done(seen)) {
+    // A successor runs: its bound, then the old (or failed) process's stop window.
+    const more = (seen.reload?.timeout_ms ?? 0) + stopMs + GRACE_MS;
+    seen = await observed.waitFor(r.id, done, more);
+    waited += more;
+  }
+  const outcome: ActionOutcome = { id: r.id, name: r.config.name, ok: true, status: seen?.status ?? 'Removed', pid: seen?.pid ?? null };
+  const last = seen?.last_reload?.seq === seq ? seen.last_reload : null;
+  if (!done(seen)) outcome.error = `still ${seen?.reload ? `reloading (${seen.reload.phase} pid ${seen.reload.pid})` : (seen?.status ?? 'pending')} after ${Math.round(waited / 1000)} s; the controller keeps trying`;
+  else if (last?.result === 'failed') Object.assign(outcome, { ok: false, error: last.msg });
+  else if (last) outcome.note = last.msg;
+  return outcome;
+}

@@ -1,0 +1,237 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EXEC_CHECK, reloadHarness } from '../../../helpers/reload-harness.js';
+import { NO_HEALTH_CHECK_NOTE, reloadTimeoutMs } from '../../../../state/reload.js';
+
+/**
+ * svc reload as the process and health controllers converge it (docs/reload.md): the edges of
+ * the reload, with the fake clock and the fake OS; exec probes pass for the pids in `healthy`.
+ */
+
+async function healthyProgram(h: Awaited<ReturnType<typeof reloadHarness>>, over: Record<string, unknown> = {}) {
+  const id = await h.add({ name: 'web', health_check: { ...EXEC_CHECK }, ...over });
+  h.healthy.add(h.pidOf(id));
+  await h.advance(1000);
+  assert.equal(h.observed.get(id).status, 'Healthy');
+  return { id, old: h.pidOf(id) };
+}
+
+const successorPid = (h: Awaited<ReturnType<typeof reloadHarness>>, id: string) => h.observed.get(id).reload!.pid;
+
+test('reload bound: start period, then enough probes to pass or fail, each an interval plus its timeout', () => {
+  assert.equal(reloadTimeoutMs({ start_period_secs: 0, interval_secs: 10, timeout_secs: 5, failure_threshold: 3, success_threshold: 1 }), 60_000, 'the defaults: 60 s');
+  assert.equal(reloadTimeoutMs({ start_period_secs: 20, interval_secs: 1, timeout_secs: 1, failure_threshold: 3, success_threshold: 1 }), 28_000);
+});
+
+test('successor -> program process once Healthy; the old one is stopped only then, and Healthy never lapses', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  assert.deepEqual(h.alivePids().sort(), [old, next].sort(), 'both run side by side');
+  assert.equal(h.observed.get(id).pid, old, 'the old process is still the program\'s process');
+  assert.equal(h.observed.get(id).reload?.phase, 'successor');
+  assert.equal(h.os.processes.get(next)!.spec.env.SVC_PROGRAM_ID, id, 'the successor is the program (same spawn spec)');
+  await h.advance(1000); // its first probe fails: still waiting
+  assert.deepEqual(h.os.processes.get(old)!.signals, [], 'the old process is untouched while the successor is not Healthy');
+  const statuses: string[] = [];
+  h.observed.subscribe((cid, o) => cid === id && o && statuses.push(o.status));
+  h.healthy.add(next);
+  await h.advance(1000);
+  assert.equal(h.observed.get(id).pid, next);
+  assert.deepEqual(h.os.processes.get(old)!.signals, ['SIGTERM']);
+  assert.deepEqual(h.alivePids(), [next]);
+  assert.equal(h.observed.get(id).status, 'Healthy');
+  assert.ok(!statuses.includes('Running') && !statuses.includes('Stopped'), `no lapse: ${statuses.join(' ')}`);
+  assert.equal(h.observed.get(id).reload, null);
+  assert.equal(h.observed.get(id).last_reload?.result, 'reloaded');
+  assert.deepEqual(h.types().filter((t) => t.startsWith('reload_') || t === 'process_exit'), ['reload_started', 'reload_succeeded', 'process_exit']);
+  assert.match(h.events.find((e) => e.event === 'process_exit')!.msg ?? '', new RegExp(`pid ${old} stopped after a reload`));
+  await h.runtime.flush();
+  assert.equal((await h.runtime.loadAll()).get(id)?.pid, next, 'the runtime record names the new process');
+  const probes = h.probed.length;
+  await h.advance(2000);
+  assert.deepEqual(h.probed.slice(probes), [next, next], 'the new process is probed on as the program\'s');
+  await h.close();
+});
+
+test('successor judged Unhealthy: it is stopped, the old one keeps running, reload_failed says why', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  await h.advance(3000); // three failed probes: failure_threshold
+  assert.deepEqual(h.os.processes.get(next)!.signals, ['SIGTERM']);
+  assert.deepEqual(h.alivePids(), [old]);
+  assert.deepEqual(h.os.processes.get(old)!.signals, []);
+  const o = h.observed.get(id);
+  assert.equal(o.pid, old);
+  assert.equal(o.status, 'Healthy');
+  assert.equal(o.last_reload?.result, 'failed');
+  const failed = h.events.find((e) => e.event === 'reload_failed')!;
+  assert.match(failed.msg ?? '', new RegExp(`pid ${next} is Unhealthy \\(last probe: pid ${next} not ready\\); stopping pid ${next}; pid ${old} keeps running`));
+  await h.close();
+});
+
+test('failures in start_period do not count: the successor has the start period, then failure_threshold probes', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h, { health_check: { ...EXEC_CHECK, start_period_secs: 100 } });
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  assert.equal(h.observed.get(id).reload?.timeout_ms, 100_000 + 4 * 2000);
+  await h.advance(100_000);
+  assert.deepEqual(h.alivePids().sort(), [old, next].sort(), 'still in its start period');
+  await h.advance(3000);
+  assert.deepEqual(h.alivePids(), [old], 'Unhealthy after the start period and three failures');
+  await h.close();
+});
+
+test('no verdict by the bound (probes that never answer): the successor is stopped at the deadline', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  h.hanging.add(old + 1); // the successor's pid (the fake OS counts up)
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  assert.equal(next, old + 1);
+  await h.advance(8000 - 1);
+  assert.deepEqual(h.alivePids().sort(), [old, next].sort());
+  await h.advance(1);
+  assert.deepEqual(h.alivePids(), [old]);
+  assert.match(h.observed.get(id).last_reload?.msg ?? '', /was not Healthy within 8 s/);
+  await h.close();
+});
+
+test('a successor that exits (or cannot start) fails the reload; the old one keeps running', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  await h.requestReload(id);
+  h.os.exit(successorPid(h, id), 1);
+  await h.settle();
+  assert.equal(h.observed.get(id).last_reload?.result, 'failed');
+  assert.match(h.observed.get(id).last_reload?.msg ?? '', /ended before it was Healthy: crashed: exit code 1; pid \d+ keeps running/);
+  h.os.failSpawn.set('app', 'command not found: app');
+  await h.requestReload(id);
+  assert.match(h.observed.get(id).last_reload?.msg ?? '', /could not start: command not found: app/);
+  assert.deepEqual(h.alivePids(), [old]);
+  assert.equal(h.observed.get(id).status, 'Healthy');
+  await h.close();
+});
+
+test('without a health check a reload is a plain restart, and says so', async () => {
+  const h = await reloadHarness();
+  const id = await h.add({ name: 'plain' });
+  const old = h.pidOf(id);
+  const answer = h.actions.reload([h.store.get(id)!]);
+  await h.settle();
+  const [outcome] = await answer;
+  assert.notEqual(h.pidOf(id), old);
+  assert.deepEqual(h.alivePids(), [h.pidOf(id)]);
+  assert.equal(outcome.ok, true);
+  assert.equal(outcome.note, NO_HEALTH_CHECK_NOTE);
+  assert.ok(!h.types().includes('reload_started'));
+  await h.close();
+});
+
+test('a reload of a stopped program starts it', async () => {
+  const h = await reloadHarness();
+  const id = await h.add({ name: 'idle', autostart: false, health_check: { ...EXEC_CHECK } });
+  await h.requestReload(id);
+  assert.equal(h.alivePids().length, 1);
+  assert.equal(h.observed.get(id).last_reload?.result, 'started');
+  await h.close();
+});
+
+test('the API answer: ok with who took over, or ok false with the reason', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  let answer = h.actions.reload([h.store.get(id)!]);
+  await h.settle();
+  h.healthy.add(successorPid(h, id));
+  await h.advance(1000);
+  let [outcome] = await answer;
+  assert.equal(outcome.ok, true);
+  assert.match(outcome.note ?? '', new RegExp(`is Healthy and took over from pid ${old}`));
+  answer = h.actions.reload([h.store.get(id)!]);
+  await h.settle();
+  await h.advance(3000);
+  [outcome] = await answer;
+  assert.equal(outcome.ok, false);
+  assert.match(outcome.error ?? '', /reload failed: pid \d+ is Unhealthy/);
+  await h.close();
+});
+
+test('a stop during a reload stops both processes; a restart cancels the successor', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: false }));
+  await h.settle();
+  assert.deepEqual(h.alivePids(), []);
+  assert.equal(h.observed.get(id).status, 'Stopped');
+  assert.match(h.observed.get(id).last_reload?.msg ?? '', /cancelled by stop/);
+  assert.deepEqual([h.os.processes.get(old)!.signals, h.os.processes.get(next)!.signals], [['SIGTERM'], ['SIGTERM']]);
+  await h.close();
+});
+
+test('a successor that ignores SIGTERM is killed after stopsecs; the status shows Stopping while only it remains', async () => {
+  const h = await reloadHarness();
+  const { id } = await healthyProgram(h, { stopsecs: 5 });
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  h.os.ignoreTerm.add(next);
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: false }));
+  await h.settle();
+  assert.deepEqual(h.alivePids(), [next]);
+  assert.equal(h.observed.get(id).status, 'Stopping');
+  assert.equal(h.observed.get(id).pid, next);
+  await h.advance(5000);
+  assert.deepEqual(h.os.processes.get(next)!.signals, ['SIGTERM', 'SIGKILL']);
+  assert.equal(h.observed.get(id).status, 'Stopped');
+  await h.close();
+});
+
+test('the old process ending during a reload hands over to the successor at once (no restart, no gap)', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  h.os.exit(old, 1);
+  await h.settle();
+  assert.equal(h.observed.get(id).pid, next);
+  assert.deepEqual(h.alivePids(), [next]);
+  assert.equal(h.observed.get(id).last_reload?.result, 'reloaded');
+  assert.ok(!h.types().includes('process_backoff'));
+  await h.close();
+});
+
+test('daemon killed while the successor runs: the next daemon keeps the recorded (old) process and ends the successor', async () => {
+  const h1 = await reloadHarness();
+  const { id, old } = await healthyProgram(h1);
+  await h1.requestReload(id);
+  assert.equal(h1.alivePids().length, 2);
+  await h1.crash();
+  const h2 = await reloadHarness({ db: h1.db, os: h1.os });
+  await h2.settle();
+  assert.deepEqual(h2.alivePids(), [old], 'one process: not two, not zero');
+  assert.equal(h2.observed.get(id).pid, old);
+  await h2.close();
+});
+
+test('daemon killed after the hand-over, the old process still stopping: the next daemon keeps the new one', async () => {
+  const h1 = await reloadHarness();
+  const { id, old } = await healthyProgram(h1);
+  h1.os.ignoreTerm.add(old);
+  await h1.requestReload(id);
+  const next = successorPid(h1, id);
+  h1.healthy.add(next);
+  await h1.advance(1000);
+  assert.equal(h1.observed.get(id).reload?.phase, 'retiring');
+  assert.deepEqual(h1.alivePids().sort(), [old, next].sort());
+  await h1.crash();
+  const h2 = await reloadHarness({ db: h1.db, os: h1.os });
+  await h2.settle();
+  assert.deepEqual(h2.alivePids(), [next]);
+  assert.equal(h2.observed.get(id).pid, next);
+  await h2.close();
+});
