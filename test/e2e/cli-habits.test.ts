@@ -1,20 +1,12 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { SVC, startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
-import { runCli } from '../helpers/cli.js';
+import { SVC, fixture, eventually, useDaemon } from '../helpers/daemon.js';
+import { svcAgainst } from '../helpers/cli.js';
 
-let d: RunningDaemon;
-let svc: (...args: string[]) => ReturnType<typeof runCli>;
-before(async () => {
-  d = await startDaemon();
-  svc = (...args) => runCli(args, { SVC_URL: d.url });
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
+const svc = svcAgainst(d);
 
 const statusOf = async (name: string) => ((JSON.parse((await svc('--json', 'list')).stdout) as { name: string; status: string }[]).find((p) => p.name === name) ?? { status: 'absent' }).status;
 

@@ -1,20 +1,12 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDaemon, removeRoot, fixture, eventually, REPO, type RunningDaemon } from '../helpers/daemon.js';
-import { runCli } from '../helpers/cli.js';
+import { fixture, eventually, REPO, useDaemon } from '../helpers/daemon.js';
+import { runCli, svcAgainst } from '../helpers/cli.js';
 
-let d: RunningDaemon;
-let svc: (...args: string[]) => ReturnType<typeof runCli>;
-before(async () => {
-  d = await startDaemon();
-  svc = (...args) => runCli(args, { SVC_URL: d.url });
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
+const svc = svcAgainst(d);
 
 test('svc --help and --version', async () => {
   const help = await runCli(['--help']);

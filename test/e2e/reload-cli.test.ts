@@ -1,21 +1,13 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDaemon, removeRoot, fixture, eventually, type RunningDaemon } from '../helpers/daemon.js';
-import { runCli } from '../helpers/cli.js';
+import { fixture, eventually, useDaemon } from '../helpers/daemon.js';
+import { svcAgainst } from '../helpers/cli.js';
 
 /** `svc reload` (docs/cli.md, docs/reload.md): what a user types and reads. */
-let d: RunningDaemon;
-let svc: (...args: string[]) => ReturnType<typeof runCli>;
-before(async () => {
-  d = await startDaemon();
-  svc = (...args) => runCli(args, { SVC_URL: d.url });
-});
-after(async () => {
-  await d.stop();
-  removeRoot(d.root);
-});
+const d = useDaemon();
+const svc = svcAgainst(d);
 
 const check = { type: 'exec', command: process.execPath, args: [fixture('reload-ready.js')], interval_secs: 0.5, timeout_secs: 2, failure_threshold: 2 };
 

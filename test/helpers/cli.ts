@@ -18,3 +18,8 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd?: s
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** `svc ARGS...` against one daemon: the e2e files' shorthand. */
+export function svcAgainst(d: { url: string }): (...args: string[]) => Promise<CliResult> {
+  return (...args) => runCli(args, { SVC_URL: d.url });
+}
