@@ -1,7 +1,7 @@
 /**
  * svcd's idle cost on its own (not part of `npm run bench`, never asserted):
  *
- *   npm run build && node dist/bench/daemon-cost.js [--sizes 0,100,500] [--settle 20] [--window 60] [--build /other/dist]
+ *   npm run build && node dist/bench/daemon-cost.js [--sizes 0,100,500] [--settle 20] [--window 60] [--build /other/dist] [--node-flags '--lite-mode ...']
  *
  * For each size: a fresh svcd in a temporary SVC_ROOT, N `sleep 3600` programs in one POST, wait
  * until all run, let it settle (nothing reads), then over the window count the context switches
@@ -18,7 +18,7 @@ import { contextSwitches, cpuSeconds, rssMiB, sleep, waitFor } from './proc.js';
 import { sleepPrograms } from './programs.js';
 import { formatBreakdown, rssBreakdown } from './rss-breakdown.js';
 
-const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '0,100,500' }, settle: { type: 'string', default: '20' }, window: { type: 'string', default: '60' }, build: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { sizes: { type: 'string', default: '0,100,500' }, settle: { type: 'string', default: '20' }, window: { type: 'string', default: '60' }, build: { type: 'string' }, 'node-flags': { type: 'string', default: '' } } });
 const log = (msg: string) => process.stderr.write(`[daemon-cost] ${msg}\n`);
 
 /** Direct children of a pid (the spawner). */
@@ -40,7 +40,7 @@ function metric(text: string, name: string): number {
 }
 
 async function one(n: number, settleSecs: number, windowSecs: number) {
-  const m = new SvcManager('array', 16, [], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
+  const m = new SvcManager('array', 16, args['node-flags'].split(/\s+/).filter(Boolean), {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
   await m.start();
   try {
     if (n > 0) {

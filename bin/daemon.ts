@@ -53,6 +53,7 @@ import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { ALIVE } from '../state/status.js';
 import { ProgramStore } from '../state/store.js';
+import type { ProgramRecord } from '../state/program.js';
 
 /** Beyond the stop windows of every stop level, how long shutdown waits before giving up. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -181,6 +182,7 @@ export class Daemon {
     const sampler = new UsageSampler({ os, clock, observed, livePids: () => allLivePids(runners), wholeProgram: (id) => isolation.usage(id), intervalMs: config.supervisor.sample_interval_secs * 1000, onError: warnOf('usage sampling failed') });
     sampler.start();
     this.cleanups.push(() => sampler.stop());
+    const logDirsOf = (records: ProgramRecord[]) => records.flatMap((r) => Object.values(logPaths(r.id, r.config, config.storage.log_dir)).map((f) => dirname(f)));
     const rotator = new LogRotator({
       clock,
       // svcd.log too: the daemon's own log must not be what fills the log disk.
@@ -192,7 +194,7 @@ export class Daemon {
         }),
         ...reactions.reactor.logFiles(),
       ],
-      dirs: () => [config.storage.log_dir, ...store.list().flatMap((r) => Object.values(logPaths(r.id, r.config, config.storage.log_dir)).map((f) => dirname(f))), ...reactions.reactor.logFiles().map((f) => dirname(f))],
+      dirs: () => [config.storage.log_dir, ...logDirsOf(store.list()), ...reactions.reactor.logFiles().map((f) => dirname(f))],
       maxBytes: config.storage.log_max_bytes,
       keep: config.storage.log_keep,
       intervalMs: 10_000,
@@ -200,7 +202,8 @@ export class Daemon {
       onInPlace: (file, info) => log.warn('log rotated in place (no space for a copy): the newest bytes were kept', { file, ...info }),
     });
     rotator.start();
-    this.cleanups.push(store.onChange(() => rotator.sync()), () => rotator.stop());
+    // Only the changed programs' directories: a pass over every program per write is O(N²) in a bulk create.
+    this.cleanups.push(store.onChange((ids) => rotator.sync(logDirsOf(ids.flatMap((id) => store.get(id) ?? [])))), () => rotator.stop());
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${boot.adopted.size} re-adopted)` });
 

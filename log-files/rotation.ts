@@ -67,10 +67,10 @@ export class LogRotator {
     this.watching.clear();
   }
 
-  /** Watches the directories of files added since (call when programs are added). */
-  sync(): void {
+  /** Watches the directories of files added since (call when programs are added): `dirs`, or all of them. */
+  sync(dirs: Iterable<string> = this.dirs()): void {
     if (this.stopped || this.deps.maxBytes <= 0) return;
-    for (const dir of this.dirs()) {
+    for (const dir of dirs) {
       if (this.watching.has(dir) || this.dirty.has(dir)) continue;
       try {
         this.watching.set(dir, (this.deps.watch ?? watchDir)(dir, () => this.written(dir), (err) => this.unwatchable(dir, err)));

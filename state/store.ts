@@ -16,10 +16,31 @@ import { StateDb, type Db } from './state-db.js';
 import { ManifestKeeper } from './manifest-keeper.js';
 import { HeldWrites } from './held-writes.js';
 import { ProgramManifest } from './program-manifest.js';
+import { applyChange, WriteView } from './write-view.js';
 import { systemClock, type Change, type ChangeListener, type MetaArea, type StateStoreReport, type StoreOptions } from './store-types.js';
 
 export { StoreOpenError } from './level/store-errors.js';
 export type { Change, ChangeListener, StateStoreReport, StoreOptions } from './store-types.js';
+
+/** A write prepared against a group's view: its change, and its answer once the change is in the view. */
+interface Prepared<T> {
+  change: Change;
+  answer: (after: WriteView) => T;
+}
+
+interface Written<T> {
+  value: T;
+  /** Why a deferrable write is held in memory only (a full disk), or null when it is on disk. */
+  deferred: string | null;
+}
+
+interface QueuedWrite {
+  prepare: (view: WriteView) => Prepared<unknown>;
+  /** Stop and boot intents: applied in memory when the disk refuses them. */
+  deferrable: boolean;
+  resolve: (written: Written<unknown>) => void;
+  reject: (err: unknown) => void;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,6 +57,8 @@ export class ProgramStore {
   private readonly names = new Map<string, string>();
   private readonly feed = new EventEmitter();
   private readonly lock = new Mutex();
+  private readonly queue: QueuedWrite[] = [];
+  private draining: Promise<void> | null = null;
   private readonly held = new HeldWrites();
   private readonly sdb: StateDb;
   private readonly manifest: ManifestKeeper;
@@ -99,6 +122,7 @@ export class ProgramStore {
 
   /** Flushes intents held in memory (when it can), stops retrying, closes the database. */
   async close(): Promise<void> {
+    await this.draining;
     if (!this.held.empty && this.sdb.guard.refusedWith === null) await this.lock.run(() => this.flushHeldLocked());
     await this.sdb.close();
   }
@@ -155,10 +179,10 @@ export class ProgramStore {
    * program's schedule is active whatever `autostart` says (`initialRun`, docs/cron.md).
    */
   async create(configs: ProgramConfig[], now = this.now()): Promise<ProgramRecord[]> {
-    return this.lock.run(async () => {
+    const { value } = await this.write((view) => {
       const seen = new Set<string>();
       for (const config of configs) {
-        if (this.names.has(config.name) || seen.has(config.name)) {
+        if (view.names.has(config.name) || seen.has(config.name)) {
           throw conflict(forProgram(config.name, `name: a program named '${config.name}' already exists`));
         }
         seen.add(config.name);
@@ -171,9 +195,9 @@ export class ProgramStore {
         created_at: now,
         updated_at: now,
       }));
-      await this.commitLocked({ put: records, del: [] });
-      return records.map((r) => this.records.get(r.id)!);
+      return { change: { put: records, del: [] }, answer: (after) => records.map((r) => after.records.get(r.id)!) };
     });
+    return value;
   }
 
   /**
@@ -181,40 +205,36 @@ export class ProgramStore {
    * a 400 (spec: update of a program that is not found).
    */
   async update(id: string, merge: (current: ProgramConfig) => ProgramConfig, now = this.now()): Promise<ProgramRecord> {
-    return this.lock.run(async () => {
-      const current = this.records.get(id);
+    const { value } = await this.write((view) => {
+      const current = view.records.get(id);
       if (!current) throw invalid(`id: program '${id}' not found`);
       const config = merge(current.config);
-      const owner = this.names.get(config.name);
+      const owner = view.names.get(config.name);
       if (owner !== undefined && owner !== id) {
         throw conflict(forProgram(config.name, `name: a program named '${config.name}' already exists`));
       }
       const record = { ...current, config, revision: current.revision + 1, updated_at: now };
-      await this.commitLocked({ put: [record], del: [] });
-      return this.records.get(id)!;
+      return { change: { put: [record], del: [] }, answer: (after) => after.records.get(id)! };
     });
+    return value;
   }
 
   /** Removes programs; refused while a program outside the set depends on one inside it. */
   async remove(ids: string[]): Promise<ProgramRecord[]> {
-    return this.lock.run(async () => {
+    const { value } = await this.write((view) => {
       const removed = ids.map((id) => {
-        const record = this.records.get(id);
+        const record = view.records.get(id);
         if (!record) throw notFound(`program '${id}' not found`);
         return record;
       });
-      await this.commitLocked({ put: [], del: removed.map((r) => r.id) });
-      return removed;
+      return { change: { put: [], del: removed.map((r) => r.id) }, answer: () => removed };
     });
+    return value;
   }
 
   /** Rewrites the intent of each program (start/stop/restart requests) in one batch. */
   async setIntents(ids: string[], next: (intent: Intent) => Intent, now = this.now()): Promise<ProgramRecord[]> {
-    return this.lock.run(async () => {
-      const records = this.nextIntents(ids, next, now);
-      await this.commitLocked({ put: records, del: [] });
-      return records.map((r) => this.records.get(r.id)!);
-    });
+    return (await this.write((view) => this.nextIntents(view, ids, next, now))).value;
   }
 
   /**
@@ -224,42 +244,89 @@ export class ProgramStore {
    * the reason they are not on disk yet, or null when they are.
    */
   async setIntentsOrDefer(ids: string[], next: (intent: Intent) => Intent, now = this.now()): Promise<{ records: ProgramRecord[]; deferred: string | null }> {
-    return this.lock.run(async () => {
-      const records = this.nextIntents(ids, next, now);
-      try {
-        await this.commitLocked({ put: records, del: [] });
-        return { records: records.map((r) => this.records.get(r.id)!), deferred: null };
-      } catch (err) {
-        if (!(err instanceof StoreWriteError)) throw err;
-        this.applyInMemory(this.stamped({ put: records, del: [] }));
-        this.held.hold(records.map((r) => r.id));
-        this.opts.log?.warn('intents applied in memory only; written when the state store can write again', { programs: records.map((r) => r.config.name), reason: err.message });
-        return { records: records.map((r) => this.records.get(r.id)!), deferred: err.message };
-      }
-    });
+    const { value, deferred } = await this.write((view) => this.nextIntents(view, ids, next, now), true);
+    return { records: value, deferred };
   }
 
-  private nextIntents(ids: string[], next: (intent: Intent) => Intent, now: number): ProgramRecord[] {
-    return ids.map((id) => {
-      const current = this.records.get(id);
+  private nextIntents(view: WriteView, ids: string[], next: (intent: Intent) => Intent, now: number): Prepared<ProgramRecord[]> {
+    const records = ids.map((id) => {
+      const current = view.records.get(id);
       if (!current) throw notFound(`program '${id}' not found`);
       return { ...current, intent: next(current.intent), revision: current.revision + 1, updated_at: now };
     });
+    return { change: { put: records, del: [] }, answer: (after) => records.map((r) => after.records.get(r.id)!) };
   }
 
   /** Commits a prepared change (stack apply) after the same checks as single writes. */
   async commit(change: Change): Promise<void> {
-    await this.lock.run(() => this.commitLocked(change));
+    await this.write(() => ({ change, answer: () => undefined }));
+  }
+
+  /**
+   * Queues a write for the next group commit. Writes that arrive while one is on its way to the
+   * disk are committed together, in arrival order, in one synced batch: 16 clients creating one
+   * program each cost one fsync per group, not one each, and each still gets its own answer.
+   */
+  private write<T>(prepare: (view: WriteView) => Prepared<T>, deferrable = false): Promise<Written<T>> {
+    return new Promise<Written<T>>((resolve, reject) => {
+      this.queue.push({ prepare, deferrable, resolve: resolve as (w: Written<unknown>) => void, reject });
+      this.draining ??= this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0);
+        await this.lock.run(() => this.commitGroup(group)).catch((err: unknown) => group.forEach((w) => w.reject(err)));
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  /** Prepares and checks each write against the group's view; writes what passed in one batch. */
+  private async commitGroup(group: QueuedWrite[]): Promise<void> {
+    const view = new WriteView(this.records, this.names);
+    const accepted: { write: QueuedWrite; change: Change; value: unknown }[] = [];
+    for (const write of group) {
+      try {
+        const prepared = write.prepare(view);
+        const change = this.stamped(prepared.change, view.records);
+        checkResultingSet(view.records, change, (r) => view.records.get(r.id)?.config !== r.config);
+        view.apply(change);
+        accepted.push({ write, change, value: prepared.answer(view) });
+      } catch (err) {
+        write.reject(err);
+      }
+    }
+    if (accepted.length === 0) return;
+    try {
+      await this.commitLocked(view.change());
+    } catch (err) {
+      if (accepted.length > 1) {
+        // One at a time, as if they had never met: each gets its own answer (a deferred stop too).
+        for (const { write } of accepted) await this.commitGroup([write]);
+        return;
+      }
+      const [{ write, change, value }] = accepted;
+      if (!write.deferrable || !(err instanceof StoreWriteError)) return write.reject(err);
+      this.applyInMemory(change);
+      this.held.hold(change.put.map((r) => r.id));
+      this.opts.log?.warn('intents applied in memory only; written when the state store can write again', { programs: change.put.map((r) => r.config.name), reason: err.message });
+      return write.resolve({ value, deferred: err.message });
+    }
+    for (const { write, value } of accepted) write.resolve({ value, deferred: null });
   }
 
   /** A new or rewritten intent belongs to this daemon run (state/boot.ts). */
-  private stamped(change: Change): Change {
-    const put = change.put.map((r) => (r.intent.epoch !== this.epoch && r.intent !== this.records.get(r.id)?.intent ? { ...r, intent: { ...r.intent, epoch: this.epoch } } : r));
+  private stamped(change: Change, current: ReadonlyMap<string, ProgramRecord>): Change {
+    const put = change.put.map((r) => (r.intent.epoch !== this.epoch && r.intent !== current.get(r.id)?.intent ? { ...r, intent: { ...r.intent, epoch: this.epoch } } : r));
     return { put, del: change.del };
   }
 
-  private async commitLocked(unstamped: Change): Promise<void> {
-    const change = this.stamped(unstamped);
+  /** Writes one checked, stamped change in one synced batch, then applies it in memory. */
+  private async commitLocked(change: Change): Promise<void> {
     checkResultingSet(this.records, change, (r) => this.configChanged(r));
     // The array form of batch: one call into LevelDB, several times cheaper than a chained batch.
     // What is held in memory (this run's epoch, intents) rides along with the next write that reaches the disk.
@@ -292,17 +359,7 @@ export class ProgramStore {
   }
 
   private applyInMemory(change: Change): void {
-    for (const id of change.del) {
-      const old = this.records.get(id);
-      if (old) this.names.delete(old.config.name);
-      this.records.delete(id);
-    }
-    for (const record of change.put) {
-      const old = this.records.get(record.id);
-      if (old && this.names.get(old.config.name) === record.id) this.names.delete(old.config.name);
-      this.records.set(record.id, record);
-      this.names.set(record.config.name, record.id);
-    }
+    applyChange(this.records, this.names, change);
     this.feed.emit('change', [...change.del, ...change.put.map((r) => r.id)]);
   }
 

@@ -148,6 +148,8 @@ void test('invalid stored records are quarantined by name; svcd runs the rest an
       assert.match(reasons.negative, /startsecs: must be >= 0/);
       assert.match(reasons['no-intent'], /intent: is required/);
       assert.match(reasons.twin, /another stored program .* has the name 'twin'/);
+      // Running is reported at the spawn; a process shows its own command line only after its exec.
+      await eventually(async () => markers.every((m) => processesWith(m).length === (['good', 'twin-a'].includes(m) ? 1 : 0)), 15_000, 'processes exec-ed').catch(() => undefined);
       for (const m of markers) assert.equal(processesWith(m).length, ['good', 'twin-a'].includes(m) ? 1 : 0, `boot ${boot}: processes of ${m}`);
       assert.equal(svcProcesses(root).filter((p) => p.role === 'program').length, 2, `boot ${boot}: no untracked process`);
       assert.equal(existsSync(outside), false, 'nothing is written outside log_dir');

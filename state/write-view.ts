@@ -1,0 +1,54 @@
+import type { ProgramRecord } from './program.js';
+import type { Change } from './store-types.js';
+
+/** Applies a change to a record map and its name index (the store's memory, or a group's view). */
+export function applyChange(records: Map<string, ProgramRecord>, names: Map<string, string>, change: Change): void {
+  for (const id of change.del) {
+    const old = records.get(id);
+    if (old && names.get(old.config.name) === id) names.delete(old.config.name);
+    records.delete(id);
+  }
+  for (const record of change.put) {
+    const old = records.get(record.id);
+    if (old && names.get(old.config.name) === record.id) names.delete(old.config.name);
+    records.set(record.id, record);
+    names.set(record.config.name, record.id);
+  }
+}
+
+/**
+ * The programs as one group commit sees them (store.ts): what is committed plus the writes
+ * accepted before this one in the same group. Each write is prepared and checked against it, so a
+ * group answers exactly as its writes would one after another; only the synced disk write (and
+ * the manifest rewrite) is shared.
+ */
+export class WriteView {
+  readonly records: Map<string, ProgramRecord>;
+  readonly names: Map<string, string>;
+  private readonly touched = new Set<string>();
+
+  constructor(
+    private readonly committed: ReadonlyMap<string, ProgramRecord>,
+    names: ReadonlyMap<string, string>,
+  ) {
+    this.records = new Map(committed);
+    this.names = new Map(names);
+  }
+
+  apply(change: Change): void {
+    applyChange(this.records, this.names, change);
+    for (const id of change.del) this.touched.add(id);
+    for (const record of change.put) this.touched.add(record.id);
+  }
+
+  /** The one change that takes the committed programs to this view. */
+  change(): Change {
+    const out: Change = { put: [], del: [] };
+    for (const id of this.touched) {
+      const record = this.records.get(id);
+      if (record) out.put.push(record);
+      else if (this.committed.has(id)) out.del.push(id);
+    }
+    return out;
+  }
+}
