@@ -5,6 +5,7 @@ import { coreAuthenticator } from './auth/core.js';
 import { auditMiddleware } from './auth/audit.js';
 import { authMiddleware } from './auth/middleware.js';
 import type { ApiDeps } from './deps.js';
+import { drainUnreadBody } from './drain-body.js';
 import { errorMiddleware } from './errors.js';
 import { auditRouter } from './routes/audit.js';
 import { authRouter } from './routes/auth.js';
@@ -42,6 +43,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
   if (deps.metrics) app.use(deps.metrics.http.middleware()); // outermost: sees the final status
   if (security) app.use(auditMiddleware(security.audit, () => deps.clock.now(), (err) => deps.log.error('audit record write failed', { error: String(err) })));
+  app.use(drainUnreadBody(deps.config.server.max_body_bytes));
   app.use(errorMiddleware(deps.log));
   app.use(auth);
   app.ws.use(auth);
