@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { VERSION } from '../bin/version.js';
+import { VERSION } from '../conf/version.js';
 import { cleanupAll, installSignalHandlers, killRunProcesses, onCleanup } from './cleanup.js';
 import { describeMachine } from './machine.js';
 import type { Manager } from './managers/manager.js';

@@ -11,7 +11,7 @@ import { bootPlugins } from '../plugins/boot/boot.js';
 import { StartupRefusal } from '../plugins/boot/refusal.js';
 import { Daemon } from './daemon.js';
 import { repairStore } from './repair-store.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../conf/version.js';
 
 const program = new Command('svcd')
   .description('svc daemon: runs and supervises programs, serves the JSON API (default 127.0.0.1:9002)')

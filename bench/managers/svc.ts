@@ -130,7 +130,7 @@ export class SvcManager implements Manager {
   statusQueries(): { api: StatusQuery; cli: StatusQuery } {
     return {
       api: { label: 'GET /api/v1/programs', run: () => this.api('GET', '/api/v1/programs') },
-      cli: { label: 'svc list', run: () => mustRun(process.execPath, [SVC, '--url', this.url, 'list']) },
+      cli: { label: 'svc list', run: () => mustRun(process.execPath, [...shippedNodeFlags(SVC), SVC, '--url', this.url, 'list']) },
     };
   }
 

@@ -1,12 +1,12 @@
 import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { ExportContext, ExportedFile, ExportFinding } from '../../../stacks/export/types.js';
 import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { defaultRoot } from '../../../conf/default-root.js';
+import { distPath } from '../../../conf/dist-path.js';
 
 const tools = () => import('../migrate-tools.js');
 
@@ -43,7 +43,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       const root = o.root ? resolve(o.root) : defaultRoot(process.cwd(), process.env).root;
       if (o.self) {
         if (o.format !== 'systemd') throw new CliError('--self: only with --format systemd', 2);
-        const svcd = resolve(dirname(fileURLToPath(import.meta.url)), '../../../bin/svcd.js');
+        const svcd = distPath('bin/svcd.js');
         const content = t.svcdUnit({ node: process.execPath, svcd, root, stopTimeoutSecs: Number(o.stopTimeout) || 120 });
         return emit([{ name: 'svcd.service', content }], [], o, ctx);
       }

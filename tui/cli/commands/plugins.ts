@@ -1,14 +1,14 @@
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { table } from '../format.js';
 import { defaultRoot } from '../../../conf/default-root.js';
+import { distPath } from '../../../conf/dist-path.js';
 
 /** Where `npm run build` puts the plugin libraries: dist/plugins/<name>.so. */
-const BUILT = fileURLToPath(new URL('../../../plugins/', import.meta.url));
+const BUILT = distPath('plugins/');
 const SUFFIX = process.platform === 'darwin' ? '.dylib' : '.so';
 
 interface PluginsView {

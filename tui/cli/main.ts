@@ -1,10 +1,10 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --max-old-space-size=1024
+#!/usr/bin/env -S node --max-old-space-size=1024
 import { Command } from 'commander';
-import { createContext } from '../tui/cli/context.js';
-import { registerCommands } from '../tui/cli/commands/index.js';
-import { commanderExitCode, errorExitCode, isExpected, jsonError } from '../tui/cli/exit-codes.js';
-import { disableCommanderSuggestions, suggestReadOnly } from '../tui/cli/suggest.js';
-import { VERSION } from './version.js';
+import { createContext } from './context.js';
+import { registerCommands } from './commands/index.js';
+import { commanderExitCode, errorExitCode, isExpected, jsonError } from './exit-codes.js';
+import { disableCommanderSuggestions, suggestReadOnly } from './suggest.js';
+import { VERSION } from '../../conf/version.js';
 
 // Global options are recognised before and after the command, so this sees `svc list --json` too.
 const jsonMode = process.argv.slice(2).includes('--json');
