@@ -4,10 +4,15 @@
  *
  *   npm run build && node dist/bench/one-scenario.js s8 [--n 1000] [--cpu-prof] [--build /other/dist]
  *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
+ *   node dist/bench/one-scenario.js s1 [--n 500] [--each] [--reps 3]
+ *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3]
  *
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
  * last cron_started. s3: one crash-looping program restarted without delay
- * (bench/scenarios/crash-restart.ts): median ms between its starts. With --cpu-prof svcd writes a
+ * (bench/scenarios/crash-restart.ts): median ms between its starts. s1: N `sleep 3600` registered
+and started by one POST (`--each`: one POST each, 16 at a time) until all run, and svcd's RSS
+(bench/scenarios/bulk-start.ts). s5: the same N started, then ms from the stop-all request until
+every child is gone (bench/scenarios/stop-all.ts). With --cpu-prof svcd writes a
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,12 +23,14 @@ import { installSignalHandlers, killRunProcesses } from './cleanup.js';
 import { SvcManager, SVCD } from './managers/svc.js';
 import { crashRestart } from './scenarios/crash-restart.js';
 import { cronSlot } from './scenarios/cron-slot.js';
+import { bulkStart } from './scenarios/bulk-start.js';
+import { stopAll } from './scenarios/stop-all.js';
 import { median } from './stats.js';
 import { cpuSeconds } from './proc.js';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { n: { type: 'string', default: '1000' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' } },
+  options: { n: { type: 'string' }, each: { type: 'boolean' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' } },
 });
 const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
 /** Direct children of a pid (svc-spawner). */
@@ -32,13 +39,14 @@ function childrenOf(pid: number): number[] {
 }
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const which = positionals[0];
-if (which !== 's3' && which !== 's8') throw new Error('usage: one-scenario.js s3|s8 [options]');
+if (which !== 's1' && which !== 's3' && which !== 's5' && which !== 's8') throw new Error('usage: one-scenario.js s1|s3|s5|s8 [options]');
+const n = Number(args.n ?? (which === 's8' ? 1000 : 500));
 
 installSignalHandlers(log);
 const profDir = resolve('bench', 'out', 'prof');
 if (args['cpu-prof']) mkdirSync(profDir, { recursive: true });
 for (let rep = 0; rep < Number(args.reps); rep++) {
-  const m = new SvcManager('array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
+  const m = new SvcManager(args.each ? 'each' : 'array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
   await m.start();
   try {
     const before = load();
@@ -47,9 +55,14 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
       // CPU seconds of svcd and of its children (svc-spawner) from the slot to the last start.
       const cpu = () => [cpuSeconds(m.daemonPid()), childrenOf(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
       let atSlot = [0, 0];
-      const ms = await cronSlot(m, Number(args.n), 5, (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')), () => (atSlot = cpu()));
+      const ms = await cronSlot(m, n, 5, (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')), () => (atSlot = cpu()));
       const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
-      console.log(`S8 ${args.n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
+      console.log(`S8 ${n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
+    } else if (which === 's1' || which === 's5') {
+      const started = await bulkStart(m, n);
+      const how = args.each ? 'one POST each, 16 at a time' : 'one POST';
+      if (which === 's1') console.log(`S1 start ${n} (${how}): ${started.ms.toFixed(0)} ms, svcd+spawner RSS ${started.rss0MiB.toFixed(1)} -> ${started.rssMiB.toFixed(1)} MiB (load average before: ${before}, after: ${load()})`);
+      else console.log(`S5 stop all ${n}: ${(await stopAll(m)).toFixed(0)} ms (load average before: ${before}, after: ${load()})`);
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'svc-s3-'));
       const intervals = await crashRestart(m, join(dir, 'stamps'), Number(args.secs));
