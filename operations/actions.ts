@@ -82,8 +82,9 @@ export class ProgramActions {
    * (ProgramStore.setIntentsOrDefer), and the outcome says so.
    */
   async stop(records: ProgramRecord[], force: boolean): Promise<ActionOutcome[]> {
-    const ordered = stopLevels(records).flat();
-    const waitMs = stopLevels(records).reduce((sum, level) => sum + Math.max(...level.map(stopWaitMs)), 0);
+    const levels = stopLevels(records);
+    const ordered = levels.flat();
+    const waitMs = levels.reduce((sum, level) => sum + Math.max(...level.map(stopWaitMs)), 0);
     const { records: written, deferred } = await this.store.setIntentsOrDefer(ordered.map((r) => r.id), (i) => ({ ...i, run: 'stopped', force }));
     const outcomes = await Promise.all(written.map((r) => this.waitOutcome(r, (o) => !o || !ALIVE.has(o.status), waitMs)));
     if (deferred) for (const o of outcomes) o.warning = `stopped, but not recorded on disk yet (${deferred})`;

@@ -8,7 +8,7 @@ export function stopLevels(records: ProgramRecord[]): ProgramRecord[][] {
   const byName = new Map(records.map((r) => [r.config.name, r]));
   // rank: length of the longest chain of dependants above a program, within this set.
   const dependants = new Map<string, string[]>();
-  for (const r of records) for (const dep of r.config.depends_on ?? []) if (byName.has(dep)) dependants.set(dep, [...(dependants.get(dep) ?? []), r.config.name]);
+  for (const r of records) for (const dep of r.config.depends_on ?? []) if (byName.has(dep)) pushTo(dependants, dep, r.config.name);
   const rank = new Map<string, number>();
   const rankOf = (name: string, seen: Set<string>): number => {
     const known = rank.get(name);
@@ -22,7 +22,7 @@ export function stopLevels(records: ProgramRecord[]): ProgramRecord[][] {
   const levels = new Map<string, ProgramRecord[]>();
   for (const r of records) {
     const key = `${rankOf(r.config.name, new Set())}:${withDefaults(r.config).priority}`;
-    levels.set(key, [...(levels.get(key) ?? []), r]);
+    pushTo(levels, key, r);
   }
   return [...levels.entries()]
     .sort(([a], [b]) => {
@@ -31,4 +31,11 @@ export function stopLevels(records: ProgramRecord[]): ProgramRecord[][] {
       return ra - rb || pb - pa;
     })
     .map(([, level]) => level);
+}
+
+/** Appends in place: copying the list on every add made one level of 500 programs O(n²). */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
