@@ -4,6 +4,7 @@ import { bytes, duration } from '../../client/format.js';
 import { table } from '../format.js';
 import { routes } from '../../client/routes.js';
 import { stackBanner, type StackStatusBody } from '../../../stacks/stack-problems.js';
+import { compareNames } from '../../client/compare-names.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
@@ -22,7 +23,7 @@ export async function printList(ctx: CliContext): Promise<void> {
   if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
   const now = Date.now();
   const rows = [...programs]
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => compareNames(a.name, b.name))
     .map((p) => [p.name, statusText(p), p.pid, ...usageCells(p), p.started_at ? duration((now - p.started_at) / 1000) : '-', p.restarts, p.id]);
   ctx.print(table(['NAME', 'STATUS', 'PID', 'CPU', 'MEM', 'UPTIME', 'RESTARTS', 'ID'], rows));
 }

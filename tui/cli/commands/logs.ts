@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatLogLine, type LinePrefix } from '../log-lines.js';
 import { resolvePrograms } from '../programs.js';
+import { compareNames } from '../../client/compare-names.js';
 
 interface Flags {
   tail?: string;
@@ -29,7 +30,7 @@ export function registerLogs(program: Command, ctx: CliContext): void {
       if (!['stdout', 'stderr', 'both'].includes(o.source)) throw new CliError(`--source: must be stdout, stderr or both, got '${o.source}'`, 2);
       const targets = ref === undefined ? await routes.listPrograms(ctx.client()) : await resolvePrograms(ctx.client(), [ref]);
       if (targets.length === 0) return ctx.print('no programs');
-      await showLogs(ctx, [...targets].sort((a, b) => a.name.localeCompare(b.name)), ref === undefined, o);
+      await showLogs(ctx, [...targets].sort((a, b) => compareNames(a.name, b.name)), ref === undefined, o);
     });
 }
 

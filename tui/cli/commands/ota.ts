@@ -6,6 +6,7 @@ import { timestamp } from '../../client/format.js';
 import { table } from '../format.js';
 import { otaLines } from '../../client/ota-format.js';
 import { resolvePrograms } from '../programs.js';
+import { compareNames } from '../../client/compare-names.js';
 
 interface OtaStatus {
   id: string;
@@ -45,7 +46,7 @@ export function registerOta(program: Command, ctx: CliContext): void {
       if (ctx.json()) return ctx.print(JSON.stringify(all, null, 2));
       if (all.length === 0) return ctx.print('no program has an artifact');
       const rows = all
-        .sort((a, b) => a.name.localeCompare(b.name))
+        .sort((a, b) => compareNames(a.name, b.name))
         .map((s) => [
           s.name,
           s.ota?.phase ?? '-',

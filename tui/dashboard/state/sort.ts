@@ -1,5 +1,6 @@
 import type { WatchProgram } from '../../../api/wire.js';
 import { statusRank } from './status.js';
+import { compareNames } from '../../client/compare-names.js';
 
 export const SORT_COLUMNS = ['name', 'status', 'pid', 'uptime', 'restarts', 'cpu', 'mem'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
@@ -31,7 +32,7 @@ export function sortPrograms(programs: readonly WatchProgram[], order: SortOrder
     const kb = key(b);
     if (ka < kb) return -dir;
     if (ka > kb) return dir;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    return compareNames(a.name, b.name);
   });
 }
 
