@@ -14,6 +14,7 @@ import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { initialCronState, type CronRun, type CronState, type Firing } from './cron-state.js';
 import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js';
 import { ScheduleCache } from './schedule.js';
+import { logPaths } from '../../log-files/paths.js';
 
 export interface CronControllerDeps {
   store: ProgramStore;
@@ -44,6 +45,8 @@ export class CronController implements ProgramController, ProcessRunner {
   private readonly states = new Map<string, CronState>();
   private readonly exits = new Map<string, { pid: number; exit: ExitInfo }[]>();
   private readonly schedules = new ScheduleCache();
+  /** The log paths created ahead of each program's first slot (prepareLogFiles). */
+  private readonly logFilesReady = new Map<string, string>();
 
   constructor(private readonly deps: CronControllerDeps) {}
 
@@ -84,6 +87,7 @@ export class CronController implements ProgramController, ProcessRunner {
     const current = this.states.get(id);
     if (!owned && !current) return;
     const config = owned ? withDefaults(record.config) : undefined;
+    if (config) this.prepareLogFiles(id, config);
     const exits = this.exits.get(id) ?? [];
     this.exits.delete(id);
     const plan = planCron({
@@ -125,6 +129,7 @@ export class CronController implements ProgramController, ProcessRunner {
       case 'forget':
         this.states.delete(id);
         this.exits.delete(id);
+        this.logFilesReady.delete(id);
         // A program that lost its `cron` belongs to the process controller now: keep its entry.
         if (store.get(id)) observed.update(id, { cron: undefined });
         else observed.delete(id);
@@ -167,6 +172,23 @@ export class CronController implements ProgramController, ProcessRunner {
       events.emit({ event: 'cron_spawn_failed', program_id: id, program_name: config.name, msg });
       return true;
     }
+  }
+
+  /**
+   * Creates a program's log files when it is registered (or its log paths change), so that its
+   * first slot opens them instead: 1,000 jobs due in one second would otherwise allocate 2,000
+   * inodes while the slot is served, most of the spawner's time in the bench's S8 on ext4
+   * (bench/FINDINGS.md). A failure is left to the spawn, which opens (or creates) the files at
+   * every run and reports what is wrong, as before.
+   */
+  private prepareLogFiles(id: string, config: EffectiveConfig): void {
+    const { stdout, stderr } = logPaths(id, config, this.deps.spawnContext.logDir);
+    const key = `${stdout}\0${stderr}`;
+    if (this.logFilesReady.get(id) === key) return;
+    this.logFilesReady.set(id, key);
+    this.deps.os.createLogFiles([stdout, stderr]).catch(() => {
+      if (this.logFilesReady.get(id) === key) this.logFilesReady.delete(id);
+    });
   }
 
   /** Records an exit reported by the OS (an observation, not a decision) and wakes the key. */

@@ -139,6 +139,13 @@ export class FakeOs implements OsPort {
     return new Map(pids.filter((p) => this.processes.get(p)?.alive).map((p) => [p, { cpu: 1, memory: 1024 * 1024 }]));
   }
 
+  /** Log files created ahead of a run (createLogFiles), in call order. */
+  readonly createdLogFiles: string[] = [];
+
+  async createLogFiles(paths: readonly string[]): Promise<void> {
+    this.createdLogFiles.push(...paths);
+  }
+
   readTextFile(path: string): string {
     const text = this.files.get(path);
     if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });

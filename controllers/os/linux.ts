@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,6 +186,10 @@ export class LinuxOs implements OsPort {
     return readEnvFileBounded(path, as);
   }
 
+  async createLogFiles(paths: readonly string[]): Promise<void> {
+    await Promise.all([...new Set(paths)].map(createLogFile));
+  }
+
   lookupUser(nameOrId: string | number): UserInfo | null {
     const row = findRow('/etc/passwd', nameOrId);
     return row ? { name: row[0] ?? '', uid: Number(row[2]), gid: Number(row[3]), home: row[5] ?? '/' } : null;
@@ -212,6 +217,11 @@ function throughCgroupExec(spec: SpawnSpec): SpawnSpec | Error {
   if (!spec.cgroup) return spec;
   if (!existsSync(CGROUP_EXEC)) return new Error(`cannot join cgroup ${spec.cgroup}: ${CGROUP_EXEC} is missing (run npm run build)`);
   return { ...spec, file: CGROUP_EXEC, args: [spec.cgroup, spec.file, ...spec.args] };
+}
+
+async function createLogFile(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await (await open(path, 'a', 0o640)).close();
 }
 
 function openLog(path: string): number {

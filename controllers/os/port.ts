@@ -157,6 +157,12 @@ export interface OsPort {
    * Errors carry a short reason in `message`, never the file's contents.
    */
   readTextFile(path: string, as?: { uid: number; gid: number }): string;
+  /**
+   * Creates log files ahead of a program's first run, off the main thread (missing parent
+   * directories too, mode 0640 like the spawner's), leaving existing ones as they are. Rejects
+   * with the first failure; a spawn opens (and if need be creates) the files again anyway.
+   */
+  createLogFiles(paths: readonly string[]): Promise<void>;
   lookupUser(nameOrId: string | number): UserInfo | null;
   lookupGroup(nameOrId: string | number): number | null;
   /** Effective uid of the daemon. */

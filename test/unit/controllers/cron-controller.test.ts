@@ -452,3 +452,19 @@ test('a re-adopted cron run that ends by itself records cron_exit with an unknow
   assert.equal(h.status(id), 'Scheduled');
   await h.close();
 });
+
+test("a cron program's log files are created when it is registered, not in its first slot, and again when its paths change", async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'nightly', cron: '0 3 * * *' });
+  assert.deepEqual(h.os.createdLogFiles, [`/srv/logs/${id}.out`, `/srv/logs/${id}.err`]);
+  assert.equal(h.os.spawnCount, 0, 'created ahead of any run');
+  await h.advance(3 * 60 * MIN);
+  assert.equal(h.os.spawnCount, 1);
+  h.os.exit(h.alive()[0].pid, 0);
+  await h.settle();
+  assert.equal(h.os.createdLogFiles.length, 2, 'once per program, not per slot or exit');
+  await h.store.update(id, (c) => ({ ...c, stdout_logfile: 'nightly.log' }));
+  await h.settle();
+  assert.deepEqual(h.os.createdLogFiles.slice(2), ['/srv/logs/nightly.log', `/srv/logs/${id}.err`]);
+  await h.close();
+});
