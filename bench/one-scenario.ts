@@ -10,9 +10,9 @@
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
  * last cron_started. s3: one crash-looping program restarted without delay
  * (bench/scenarios/crash-restart.ts): median ms between its starts. s1: N `sleep 3600` registered
-and started by one POST (`--each`: one POST each, 16 at a time) until all run, and svcd's RSS
-(bench/scenarios/bulk-start.ts). s5: the same N started, then ms from the stop-all request until
-every child is gone (bench/scenarios/stop-all.ts). With --cpu-prof svcd writes a
+ * and started by one POST (`--each`: one POST each, 16 at a time) until all run, and svcd's RSS
+ * (bench/scenarios/bulk-start.ts). s5: the same N started, then ms from the stop-all request until
+ * every child is gone (bench/scenarios/stop-all.ts). With --cpu-prof svcd writes a
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

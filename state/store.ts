@@ -338,10 +338,11 @@ export class ProgramStore {
     }
     for (const record of change.put) {
       const old = this.records.get(record.id);
-      if (old && old.config.name !== record.config.name) ops.push({ type: 'del', key: old.config.name, sublevel: this.sdb.nameIndex });
-      ops.push({ type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.sdb.programs });
       // The name index changes only with the name: an intent write (stop all) is half the ops.
-      if (old?.config.name !== record.config.name) ops.push({ type: 'put', key: record.config.name, value: record.id, sublevel: this.sdb.nameIndex });
+      const named = old?.config.name !== record.config.name;
+      if (old && named) ops.push({ type: 'del', key: old.config.name, sublevel: this.sdb.nameIndex });
+      ops.push({ type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.sdb.programs });
+      if (named) ops.push({ type: 'put', key: record.config.name, value: record.id, sublevel: this.sdb.nameIndex });
     }
     const grew = ManifestKeeper.grows(this.records, change);
     await this.manifest.beforeCommit(this.records, change);

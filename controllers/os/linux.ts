@@ -219,14 +219,17 @@ function throughCgroupExec(spec: SpawnSpec): SpawnSpec | Error {
   return { ...spec, file: CGROUP_EXEC, args: [spec.cgroup, spec.file, ...spec.args] };
 }
 
+/** Program log files, as svc-spawner creates them (native/spawner/spawn-request.c). */
+const LOG_FILE_MODE = 0o640;
+
 async function createLogFile(path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await (await open(path, 'a', 0o640)).close();
+  await (await open(path, 'a', LOG_FILE_MODE)).close();
 }
 
 function openLog(path: string): number {
   mkdirSync(dirname(path), { recursive: true });
-  return openSync(path, 'a', 0o640);
+  return openSync(path, 'a', LOG_FILE_MODE);
 }
 
 function closeFds(...fds: (number | undefined)[]): void {
