@@ -6,6 +6,7 @@
  *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
  *   node dist/bench/one-scenario.js s1 [--n 500] [--each] [--reps 3]
  *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3]
+ *   any of them with --node-flags='--lite-mode ...' (added to the flags svcd ships with)
  *
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
  * last cron_started. s3: one crash-looping program restarted without delay
@@ -15,8 +16,8 @@
  * every child is gone (bench/scenarios/stop-all.ts). With --cpu-prof svcd writes a
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installSignalHandlers, killRunProcesses } from './cleanup.js';
@@ -27,10 +28,11 @@ import { bulkStart } from './scenarios/bulk-start.js';
 import { stopAll } from './scenarios/stop-all.js';
 import { median } from './stats.js';
 import { cpuSeconds } from './proc.js';
+import { scratchDir } from './scratch.js';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { n: { type: 'string' }, each: { type: 'boolean' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' } },
+  options: { n: { type: 'string' }, each: { type: 'boolean' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' }, 'node-flags': { type: 'string', default: '' } },
 });
 const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
 /** Direct children of a pid (svc-spawner). */
@@ -46,27 +48,28 @@ installSignalHandlers(log);
 const profDir = resolve('bench', 'out', 'prof');
 if (args['cpu-prof']) mkdirSync(profDir, { recursive: true });
 for (let rep = 0; rep < Number(args.reps); rep++) {
-  const m = new SvcManager(args.each ? 'each' : 'array', 16, args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
+  const m = new SvcManager(args.each ? 'each' : 'array', 16, [...args['node-flags'].split(/\s+/).filter(Boolean), ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
   await m.start();
   try {
     const before = load();
+    // CPU seconds of svcd and of its children (svc-spawner).
+    const cpu = () => [cpuSeconds(m.daemonPid()), childrenOf(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
     if (which === 's8') {
       let spread = '';
-      // CPU seconds of svcd and of its children (svc-spawner) from the slot to the last start.
-      const cpu = () => [cpuSeconds(m.daemonPid()), childrenOf(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
       let atSlot = [0, 0];
       const ms = await cronSlot(m, n, 5, (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')), () => (atSlot = cpu()));
       const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
       console.log(`S8 ${n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
     } else if (which === 's1' || which === 's5') {
+      const cpu0 = cpu();
       const started = await bulkStart(m, n);
+      const used = cpu().map((v, i) => ((v - cpu0[i]) * 1000).toFixed(0));
       const how = args.each ? 'one POST each, 16 at a time' : 'one POST';
-      if (which === 's1') console.log(`S1 start ${n} (${how}): ${started.ms.toFixed(0)} ms, svcd+spawner RSS ${started.rss0MiB.toFixed(1)} -> ${started.rssMiB.toFixed(1)} MiB (load average before: ${before}, after: ${load()})`);
+      if (which === 's1') console.log(`S1 start ${n} (${how}): ${started.ms.toFixed(0)} ms, CPU svcd ${used[0]} ms, svc-spawner ${used[1]} ms, svcd+spawner RSS ${started.rss0MiB.toFixed(1)} -> ${started.rssMiB.toFixed(1)} MiB (load average before: ${before}, after: ${load()})`);
       else console.log(`S5 stop all ${n}: ${(await stopAll(m)).toFixed(0)} ms (load average before: ${before}, after: ${load()})`);
     } else {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-s3-'));
+      const dir = scratchDir('s3-');
       const intervals = await crashRestart(m, join(dir, 'stamps'), Number(args.secs));
-      rmSync(dir, { recursive: true, force: true });
       console.log(`S3 crash-restart: ${intervals.length + 1} starts in ${args.secs} s, median interval ${median(intervals).toFixed(2)} ms (load average before: ${before}, after: ${load()})`);
     }
   } finally {

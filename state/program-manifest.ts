@@ -1,8 +1,12 @@
 import { open, readFile, rename } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The file's name inside the LevelDB directory; LevelDB leaves names it does not know alone. */
 export const MANIFEST_FILE = 'SVC-PROGRAMS';
+
+/** One appended line: a program listed (added or renamed) or no longer listed. */
+export type ManifestLine = { add: string; name: string } | { del: string };
 
 /**
  * The id and name of every program, in a small file next to LevelDB's own files, so that a
@@ -10,11 +14,18 @@ export const MANIFEST_FILE = 'SVC-PROGRAMS';
  * does not notice, is noticed at open. It lives in `state.db/`, so a backup or a move of the
  * store carries it along.
  *
- * It never lists a program the store does not have: the store rewrites it before a write that
- * removes programs and after one that adds them, each time through a synced temporary file and
- * a rename. So after a crash at any point it is a subset of the stored programs.
+ * The file is a snapshot line (`{"version":2,"programs":{id: name}}`, written through a synced
+ * temporary file and a rename) followed by appended lines (`["+",id,name]`, `["-",id]`), each
+ * batch made durable by one fdatasync: a group of writes that adds programs costs a few lines and
+ * one sync, not a rewrite of every program. A last line without its newline is an append cut off
+ * by a crash, whose write was never acknowledged: it is ignored. Version 1 files (the snapshot
+ * alone, no newline) read the same way.
  */
 export class ProgramManifest {
+  private appender: FileHandle | null = null;
+  /** Lines appended since the last snapshot (the keeper compacts when they outgrow the programs). */
+  appended = 0;
+
   constructor(private readonly dir: string) {}
 
   get file(): string {
@@ -30,17 +41,28 @@ export class ProgramManifest {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
-    const parsed = JSON.parse(text) as { programs?: Record<string, string> };
-    if (parsed === null || typeof parsed.programs !== 'object' || parsed.programs === null) throw new Error(`${this.file} is not a program manifest`);
-    return new Map(Object.entries(parsed.programs));
+    const segments = text.split('\n');
+    // The last segment is empty after a complete line, and a torn append otherwise.
+    segments.pop();
+    const snapshot = this.parse(segments.length === 0 ? text : segments[0], 0) as { programs?: Record<string, string> };
+    if (snapshot === null || typeof snapshot.programs !== 'object' || snapshot.programs === null) throw this.damaged(0);
+    const programs = new Map(Object.entries(snapshot.programs));
+    for (let i = 1; i < segments.length; i++) {
+      const line = this.parse(segments[i], i);
+      if (Array.isArray(line) && line[0] === '+' && typeof line[1] === 'string' && typeof line[2] === 'string') programs.set(line[1], line[2]);
+      else if (Array.isArray(line) && line[0] === '-' && typeof line[1] === 'string') programs.delete(line[1]);
+      else throw this.damaged(i);
+    }
+    return programs;
   }
 
   /** Replaces the manifest atomically and durably (temporary file, fsync, rename, fsync of the directory). */
   async write(programs: Iterable<[string, string]>): Promise<void> {
+    await this.closeAppender();
     const tmp = `${this.file}.tmp`;
     const file = await open(tmp, 'w');
     try {
-      await file.writeFile(JSON.stringify({ version: 1, programs: Object.fromEntries(programs) }));
+      await file.writeFile(`${JSON.stringify({ version: 2, programs: Object.fromEntries(programs) })}\n`);
       await file.sync();
     } finally {
       await file.close();
@@ -52,5 +74,47 @@ export class ProgramManifest {
     } finally {
       await dir.close();
     }
+    this.appended = 0;
+  }
+
+  /**
+   * Appends lines and makes them durable with one fdatasync (the file exists: `write` made it).
+   * A failure may leave part of a line behind: the caller must `write` before appending again.
+   */
+  async append(lines: readonly ManifestLine[]): Promise<void> {
+    if (lines.length === 0) return;
+    const text = lines.map((l) => `${JSON.stringify('add' in l ? ['+', l.add, l.name] : ['-', l.del])}\n`).join('');
+    try {
+      this.appender ??= await open(this.file, 'a');
+      await this.appender.write(text);
+      await this.appender.datasync();
+      this.appended += lines.length;
+    } catch (err) {
+      await this.closeAppender();
+      throw err;
+    }
+  }
+
+  /** Closes the file kept open for appends. */
+  async close(): Promise<void> {
+    await this.closeAppender();
+  }
+
+  private async closeAppender(): Promise<void> {
+    const handle = this.appender;
+    this.appender = null;
+    await handle?.close().catch(() => undefined);
+  }
+
+  private parse(line: string, index: number): unknown {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      throw this.damaged(index);
+    }
+  }
+
+  private damaged(line: number): Error {
+    return new Error(`${this.file} is not a program manifest (line ${line + 1} is damaged)`);
   }
 }

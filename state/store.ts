@@ -124,6 +124,7 @@ export class ProgramStore {
   async close(): Promise<void> {
     await this.draining;
     if (!this.held.empty && this.sdb.guard.refusedWith === null) await this.lock.run(() => this.flushHeldLocked());
+    await this.manifest.close();
     await this.sdb.close();
   }
 
@@ -344,7 +345,7 @@ export class ProgramStore {
       ops.push({ type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.sdb.programs });
       if (named) ops.push({ type: 'put', key: record.config.name, value: record.id, sublevel: this.sdb.nameIndex });
     }
-    const grew = ManifestKeeper.grows(this.records, change);
+    const added = ManifestKeeper.additions(this.records, change);
     await this.manifest.beforeCommit(this.records, change);
     try {
       // Synced: an acknowledged change survives a power cut too (docs/operations.md).
@@ -355,7 +356,7 @@ export class ProgramStore {
     }
     this.held.clear();
     this.applyInMemory(change);
-    await this.manifest.afterCommit(this.records, grew);
+    await this.manifest.afterCommit(this.records, added);
   }
 
   private applyInMemory(change: Change): void {
@@ -368,7 +369,7 @@ export class ProgramStore {
     const ops = this.held.ops(this.records, this.sdb);
     if (ops.length > 0) await this.sdb.guard.batch(ops, { sync: true });
     this.held.clear();
-    await this.manifest.afterCommit(this.records, false);
+    await this.manifest.afterCommit(this.records, []);
     this.opts.log?.info('writes held in memory are now on disk');
   }
 

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+
 import { join } from 'node:path';
 import { mustRun } from '../exec.js';
 import { PM2_BIN, PM2_DIR } from '../tools.js';
 import type { BenchProgram, Manager, ProgramState, StatusQuery } from './manager.js';
+import { scratchDir } from '../scratch.js';
 
 /** The part of PM2's programmatic API (lib/API.js) the bench uses. */
 interface Pm2Api {
@@ -34,7 +35,7 @@ export class Pm2Manager implements Manager {
   private api: Pm2Api | null = null;
 
   async start(): Promise<void> {
-    this.home = mkdtempSync(join(tmpdir(), 'pm2-bench-'));
+    this.home = scratchDir('pm2-');
     const pm2 = createRequire(join(PM2_DIR, 'package.json'))(PM2_DIR) as { custom: new (opts: object) => Pm2Api };
     const api = (this.api = new pm2.custom({ pm2_home: this.home }));
     await call<void>((cb) => api.connect((err) => cb(err, undefined)));
@@ -80,6 +81,5 @@ export class Pm2Manager implements Manager {
       api.disconnect();
     }
     this.api = null;
-    if (this.home) rmSync(this.home, { recursive: true, force: true });
   }
 }

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { mustRun } from '../exec.js';
 import { childPids, waitFor } from '../proc.js';
 import type { BenchProgram, Manager, ProgramState, StatusQuery } from './manager.js';
+import { scratchDir } from '../scratch.js';
 
 /** A word for a `run` script (sh): single-quoted unless plain. */
 function shWord(word: string): string {
@@ -35,7 +36,7 @@ export class S6Manager implements Manager {
   private proc: ChildProcess | null = null;
 
   async start(): Promise<void> {
-    this.dir = mkdtempSync(join(tmpdir(), 's6-bench-'));
+    this.dir = scratchDir('s6-');
     this.scan = join(this.dir, 'scan');
     mkdirSync(this.scan);
     const proc = (this.proc = spawn('s6-svscan', [this.scan], { stdio: ['ignore', 'ignore', 'inherit'], detached: true }));
@@ -114,6 +115,5 @@ export class S6Manager implements Manager {
       clearTimeout(timer);
     }
     this.proc = null;
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { mustRun, runCommand } from '../exec.js';
 import { waitFor } from '../proc.js';
 import type { BenchProgram, Manager, ProgramState, StatusQuery } from './manager.js';
 import { parseStructs, XmlRpcClient } from './xmlrpc.js';
+import { scratchDir } from '../scratch.js';
 
 /** A word of a supervisord `command=` line: shlex-quoted, with `%` escaped for its interpolation. */
 function quoteWord(word: string): string {
@@ -34,7 +35,7 @@ export class SupervisordManager implements Manager {
   private batches = 0;
 
   async start(): Promise<void> {
-    const dir = (this.dir = mkdtempSync(join(tmpdir(), 'supervisord-bench-')));
+    const dir = (this.dir = scratchDir('supervisord-'));
     mkdirSync(join(dir, 'programs'));
     mkdirSync(join(dir, 'logs'));
     this.conf = join(dir, 'supervisord.conf');
@@ -110,6 +111,5 @@ export class SupervisordManager implements Manager {
     this.proc = null;
     await this.rpc?.close();
     this.rpc = null;
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { mustRun } from '../exec.js';
 import { childPids, cmdline } from '../proc.js';
 import type { BenchProgram, Manager, ProgramState, StatusQuery } from './manager.js';
+import { scratchDir } from '../scratch.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export const SVCD = join(REPO, 'dist', 'bin', 'svcd.js');
@@ -59,7 +60,7 @@ export class SvcManager implements Manager {
   }
 
   async start(): Promise<void> {
-    this.root = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+    this.root = scratchDir('svc-');
     mkdirSync(join(this.root, 'conf'), { recursive: true });
     writeFileSync(join(this.root, 'conf', 'svc.toml'), '[server]\nport = 0\n');
     const proc = (this.proc = spawn(process.execPath, [...shippedNodeFlags(this.svcd), ...this.extraArgs, this.svcd], { cwd: this.root, env: { ...process.env, SVC_ROOT: this.root, ...this.env }, stdio: ['ignore', 'ignore', 'pipe'] }));
@@ -148,6 +149,5 @@ export class SvcManager implements Manager {
       clearTimeout(timer);
     }
     this.proc = null;
-    if (this.root) rmSync(this.root, { recursive: true, force: true });
   }
 }
