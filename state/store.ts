@@ -294,7 +294,7 @@ export class ProgramStore {
       try {
         const prepared = write.prepare(view);
         const change = this.stamped(prepared.change, view.records);
-        checkResultingSet(view.records, change, (r) => view.records.get(r.id)?.config !== r.config);
+        checkResultingSet(view.records, view.names, change, (r) => view.records.get(r.id)?.config !== r.config);
         view.apply(change);
         accepted.push({ write, change, value: prepared.answer(view) });
       } catch (err) {
@@ -328,7 +328,7 @@ export class ProgramStore {
 
   /** Writes one checked, stamped change in one synced batch, then applies it in memory. */
   private async commitLocked(change: Change): Promise<void> {
-    checkResultingSet(this.records, change, (r) => this.configChanged(r));
+    checkResultingSet(this.records, this.names, change, (r) => this.configChanged(r));
     // The array form of batch: one call into LevelDB, several times cheaper than a chained batch.
     // What is held in memory (this run's epoch, intents) rides along with the next write that reaches the disk.
     const ops = this.held.ops(this.records, this.sdb, new Set([...change.del, ...change.put.map((r) => r.id)]));
