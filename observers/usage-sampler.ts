@@ -1,5 +1,5 @@
 import type { Clock } from '../reconciler/clock.js';
-import { USAGE_DEMAND_WINDOW_MS, type ObservedRegistry } from '../state/observed.js';
+import type { ObservedRegistry } from '../state/observed.js';
 import type { OsPort, UsageSample } from '../controllers/os/port.js';
 
 /** A pass younger than this answers a read as it is (a burst of reads costs one pass). */
@@ -43,11 +43,13 @@ export class UsageSampler {
   start(): void {
     this.unsubscribe = this.deps.observed.onUsageDemand(() => this.arm(0));
     this.deps.observed.setUsageRefresher(() => this.refresh());
-    // A new process shows its memory at once: one sample of the processes that just started.
+    // A new process shows its memory at once to whoever is looking: one sample of the processes
+    // that just started. Nobody looking: they wait for the next read, so a burst of 500 starts
+    // nobody watches reads no /proc file.
     this.unsubscribeStarts = this.deps.observed.subscribe((id, now, prev) => {
       if (!now?.pid || now.pid === prev?.pid) return;
       this.started.set(id, now.pid);
-      this.cancelStarted ??= this.deps.clock.setTimer(0, () => void this.sampleStarted());
+      if (this.deps.observed.usageWatched(this.deps.clock.now())) this.cancelStarted ??= this.deps.clock.setTimer(0, () => void this.sampleStarted());
     });
   }
 
@@ -64,6 +66,7 @@ export class UsageSampler {
 
   /** One pass over the processes that started since the last one. */
   private async sampleStarted(): Promise<void> {
+    this.cancelStarted?.();
     this.cancelStarted = null;
     const batch = new Map(this.started);
     this.started.clear();
@@ -76,8 +79,9 @@ export class UsageSampler {
 
   /** Figures at most USAGE_FRESH_MS old: resolves after a pass when the last one is older. */
   refresh(): Promise<void> {
-    if (this.stopped || this.deps.clock.now() - this.lastPassAt < USAGE_FRESH_MS) return Promise.resolve();
-    return this.pass();
+    if (this.stopped) return Promise.resolve();
+    if (this.deps.clock.now() - this.lastPassAt >= USAGE_FRESH_MS) return this.pass();
+    return this.started.size > 0 ? this.sampleStarted() : Promise.resolve();
   }
 
   /** One sampling pass over every live program (a pass already running is shared). */
@@ -96,6 +100,7 @@ export class UsageSampler {
   }
 
   private sample(): Promise<void> {
+    this.started.clear(); // sampled with every other live program
     return this.apply(this.deps.livePids());
   }
 
@@ -121,6 +126,6 @@ export class UsageSampler {
     await this.refresh();
     const { clock, observed, intervalMs } = this.deps;
     // Nobody read for a while: stop until the next read (onUsageDemand re-arms).
-    if (clock.now() - observed.lastUsageRead < USAGE_DEMAND_WINDOW_MS) this.arm(intervalMs);
+    if (observed.usageWatched(clock.now())) this.arm(intervalMs);
   }
 }

@@ -159,7 +159,7 @@ export class ObservedRegistry {
   private readonly programs = new Map<string, ObservedProgram>();
   private readonly feed = new EventEmitter();
   /** Unix ms of the last read of usage figures; the sampler stops when nobody looks. */
-  lastUsageRead = 0;
+  lastUsageRead = -Infinity;
   private usageRefresher: (() => Promise<void>) | null = null;
 
   /** A view read cpu/memory figures. Wakes the sampler when reads resume after a quiet spell. */
@@ -178,6 +178,11 @@ export class ObservedRegistry {
   /** The usage sampler's on-demand pass (null: figures as they are). */
   setUsageRefresher(fn: (() => Promise<void>) | null): void {
     this.usageRefresher = fn;
+  }
+
+  /** Whether a view read cpu/memory figures within the last USAGE_DEMAND_WINDOW_MS. */
+  usageWatched(now: number): boolean {
+    return now - this.lastUsageRead < USAGE_DEMAND_WINDOW_MS;
   }
 
   onUsageDemand(listener: () => void): () => void {

@@ -78,7 +78,7 @@ test('usage: sampled every interval while read, then stops until the next read',
   assert.equal(counter.passes, stoppedAt + 1, 'stopped samplers do not sample');
 });
 
-test('a process that just started is sampled at once, not at the next (idle) pass', async () => {
+test('a process that just started is sampled at once while someone reads, not at the next (idle) pass', async () => {
   const os = new FakeOs();
   const clock = new FakeClock();
   const observed = new ObservedRegistry();
@@ -94,6 +94,7 @@ test('a process that just started is sampled at once, not at the next (idle) pas
   clock.advance(0);
   await flush();
   assert.deepEqual(sampled, [], 'nothing live: no pass');
+  observed.noteUsageRead(clock.now()); // a view is watching
   const { pid } = await os.spawn({ file: 'x', args: [], cwd: '/', env: {}, stdoutPath: '/o', stderrPath: '/e' }, () => undefined);
   live.set('p', pid);
   observed.update('p', { pid, status: 'Running' });
@@ -106,5 +107,43 @@ test('a process that just started is sampled at once, not at the next (idle) pas
   clock.advance(0);
   await flush();
   assert.equal(sampled.length, 1, 'an update that keeps the pid does not sample again');
+  sampler.stop();
+});
+
+test('nobody reading: a start samples nothing, and the next read shows the new process', async () => {
+  const os = new FakeOs();
+  const clock = new FakeClock();
+  const observed = new ObservedRegistry();
+  const sampled: number[][] = [];
+  const sampleUsage = os.sampleUsage.bind(os);
+  os.sampleUsage = async (pids) => {
+    sampled.push([...pids]);
+    return sampleUsage(pids);
+  };
+  const live = new Map<string, number>();
+  const sampler = new UsageSampler({ os, clock, observed, livePids: () => live, intervalMs: 5000 });
+  sampler.start();
+  const spawn = async (id: string) => {
+    const { pid } = await os.spawn({ file: 'x', args: [], cwd: '/', env: {}, stdoutPath: '/o', stderrPath: '/e' }, () => undefined);
+    live.set(id, pid);
+    observed.update(id, { pid, status: 'Running' });
+    return pid;
+  };
+  const a = await spawn('a');
+  clock.advance(0);
+  await flush();
+  assert.deepEqual(sampled, [], 'no /proc read for a start nobody watches');
+  await observed.readUsage(clock.now());
+  assert.deepEqual(sampled, [[a]]);
+  assert.equal(observed.get('a').mem_usage, 1024 * 1024);
+  // Watched again once the window has passed: the same holds for the next start.
+  clock.advance(USAGE_DEMAND_WINDOW_MS);
+  const b = await spawn('b');
+  clock.advance(USAGE_FRESH_MS - 1);
+  await flush();
+  assert.equal(sampled.length, 1, 'still nothing sampled for b');
+  await observed.readUsage(clock.now());
+  assert.ok(sampled.slice(1).some((pids: number[]) => pids.includes(b)), `b sampled: ${JSON.stringify(sampled)}`);
+  assert.equal(observed.get('b').mem_usage, 1024 * 1024);
   sampler.stop();
 });
