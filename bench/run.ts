@@ -83,6 +83,8 @@ const S1_CHILD_PROCESS = "time to all running; svc with Node's child_process (SV
 const S0 = `S0 start floor, N=${bigN}`;
 const C_FLOORS = { posix_spawn: 'C posix_spawn', clone: 'C clone(CLONE_VM|CLONE_VFORK)', fork: 'C fork' } as const;
 const s1 = (n: number) => `S1 bulk start, N=${n}`;
+/** Memory once the start burst is over (a garbage-collected runtime keeps the burst's garbage a while). */
+const RSS_SETTLE_SECS = 10;
 const S2 = `S2 idle, ${plan.idleN} running, ${plan.idleSecs} s`;
 const S3 = 'S3 crash-restart (exit 1 at once)';
 const S4 = `S4 status query, N=${bigN}`;
@@ -96,6 +98,7 @@ for (const n of plan.sizes) {
   results.define(s1(n), S1_EACH, 'ms');
   results.define(s1(n), S1_CHILD_PROCESS, 'ms');
   results.define(s1(n), 'daemon RSS after', 'MiB', big ? '≤60 MiB' : undefined);
+  if (big) results.define(s1(n), `daemon RSS ${RSS_SETTLE_SECS} s later`, 'MiB');
 }
 results.define(S0, "Node child_process.spawn (what svc's fallback does)", 'ms');
 for (const label of Object.values(C_FLOORS)) results.define(S0, label, 'ms');
@@ -159,7 +162,7 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
   for (const n of plan.sizes) {
     await withManager(c, async (m) => {
       log(`${m.variant}: S1 N=${n}`);
-      const r = await bulkStart(m, n);
+      const r = await bulkStart(m, n, n === bigN && !c.s1Only ? RSS_SETTLE_SECS * 1000 : 0);
       const who = m.name;
       if (c.s1Only) {
         results.add(s1(n), c.s1Only, who, r.ms);
@@ -168,6 +171,7 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
       results.add(s1(n), 'time to all running; svc: one POST with an array', who, r.ms);
       if (who !== 'svc') results.add(s1(n), S1_EACH, who, r.ms);
       results.add(s1(n), 'daemon RSS after', who, r.rssMiB);
+      if (r.rssSettledMiB !== null) results.add(s1(n), `daemon RSS ${RSS_SETTLE_SECS} s later`, who, r.rssSettledMiB);
       if (n === bigN) results.add(S7, '(RSS with N − RSS empty) / N', who, ((r.rssMiB - r.rss0MiB) * 2 ** 20) / n);
       if (n === plan.idleN) {
         log(`${m.variant}: S2 idle ${plan.idleSecs} s`);
@@ -232,6 +236,7 @@ const NOTES = `Notes:
 - s6: our own s6-svscan on a temporary scan directory, one service directory (\`run\` = exec of the command) per program, registered by \`s6-svscanctl -a\`; status read from each \`supervise/status\` (API row) and by \`s6-svstat\` per service (CLI row); stop all = \`s6-svc -d\` on every service. s6-supervise waits 1 s before restarting a program that lived less than a second (S3).
 - Memory (S1, S2, S7) is summed over the manager's own processes: svc = svcd + svc-spawner (RSS); s6 = s6-svscan + one s6-supervise per program, as PSS (shared libc pages counted once, not 500 times); PM2 and supervisord = their daemon's RSS.
 - S2 wake-ups: context switches of every thread of the manager's processes over the window, per minute (robust to machine load: a sleeping thread switches once per wake-up). S2 starts ${plan.settleSecs} s after S1.
+- S1 "RSS ${RSS_SETTLE_SECS} s later": the same memory ${RSS_SETTLE_SECS} s after all run, nothing asked of the manager meanwhile (svcd's V8 heap keeps the start burst's garbage until its next full collection; "RSS after" is taken the moment all run).
 - S7: (memory with N running − memory of the same fresh daemon before the N were added) / N.
 - S8 (svc only; no peer schedules cron jobs): N \`/bin/true\` cron programs all due on the same second; ms from that second to the last cron_started event (the event log's stamps).
 - S9 (svc only, ${plan.bigN} programs: PM2 and supervisord take minutes per start at this size, and s6 would need ${plan.bigN} supervisor processes): one POST, time until all run, and memory, to compare with N=${bigN}.

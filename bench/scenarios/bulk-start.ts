@@ -1,5 +1,5 @@
 import type { Manager } from '../managers/manager.js';
-import { managerMiB, waitFor } from '../proc.js';
+import { managerMiB, sleep, waitFor } from '../proc.js';
 import { sleepPrograms } from '../programs.js';
 
 export interface BulkStart {
@@ -9,10 +9,12 @@ export interface BulkStart {
   rssMiB: number;
   /** The same before the programs were added. */
   rss0MiB: number;
+  /** The same `settleMs` later, nothing asked of the manager meanwhile (null without settleMs). */
+  rssSettledMiB: number | null;
 }
 
 /** S1: register and start N `sleep 3600` programs in one go, as the manager's users would. */
-export async function bulkStart(m: Manager, n: number): Promise<BulkStart> {
+export async function bulkStart(m: Manager, n: number, settleMs = 0): Promise<BulkStart> {
   const programs = sleepPrograms(n, 'sleep');
   const pids = () => m.supervisorPids?.() ?? [m.daemonPid()];
   const rss0MiB = managerMiB(pids());
@@ -20,5 +22,8 @@ export async function bulkStart(m: Manager, n: number): Promise<BulkStart> {
   await m.add(programs);
   await waitFor(async () => (await m.list()).filter((p) => p.running).length >= n, `${m.variant}: ${n} running`, 300_000, 5);
   const ms = performance.now() - t0;
-  return { ms, rssMiB: managerMiB(pids()), rss0MiB };
+  const rssMiB = managerMiB(pids());
+  if (settleMs === 0) return { ms, rssMiB, rss0MiB, rssSettledMiB: null };
+  await sleep(settleMs);
+  return { ms, rssMiB, rss0MiB, rssSettledMiB: managerMiB(pids()) };
 }
