@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
+#!/usr/bin/env -S node --max-semi-space-size=1 --v8-pool-size=1
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { defaultRoot } from '../conf/default-root.js';

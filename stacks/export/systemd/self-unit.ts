@@ -1,3 +1,4 @@
+import { SVCD_NODE_FLAGS } from '../../../conf/node-flags.js';
 import { environmentAssignment, execLine, noSpecifiers } from './escape.js';
 import { renderUnit } from './unit-file.js';
 
@@ -28,7 +29,7 @@ export function svcdUnit(opts: SelfUnitOptions): string {
         lines: [
           ['Type', 'exec'],
           ['Environment', environmentAssignment('SVC_ROOT', opts.root)],
-          ['ExecStart', execLine([opts.node, '--max-semi-space-size=1', opts.svcd])],
+          ['ExecStart', execLine([opts.node, ...SVCD_NODE_FLAGS, opts.svcd])],
           ['WorkingDirectory', noSpecifiers(opts.root)],
           ...(opts.user ? ([['User', opts.user]] as const) : []),
           { comment: 'svcd stops every program itself (dependants first, then by priority) and exits 0;' },

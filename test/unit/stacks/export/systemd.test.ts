@@ -56,7 +56,7 @@ test('systemd --self: the unit that runs svcd verifies and keeps programs alive 
   const unit = svcdUnit({ node: process.execPath, svcd: join(process.cwd(), 'dist/bin/svcd.js'), root: '/srv/svc root', stopTimeoutSecs: 120 });
   assert.match(unit, /^KillMode=process$/m);
   assert.match(unit, /^Environment="SVC_ROOT=\/srv\/svc root"$/m);
-  assert.match(unit, /^ExecStart=\S+ --max-semi-space-size=1 \S+svcd\.js$/m);
+  assert.match(unit, /^ExecStart=\S+ --max-semi-space-size=1 --v8-pool-size=1 \S+svcd\.js$/m);
   if (!needSystemdAnalyze(t)) return;
   const { problems } = verifyUnits([{ name: 'svcd.service', content: unit }], (path) => path.endsWith('svcd.js'));
   assert.deepEqual(problems, []);
