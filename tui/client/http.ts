@@ -1,5 +1,4 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { httpTarget, parseAddress, webSocketUrl, type DaemonAddress } from './address.js';
 import { ApiError, connectError, httpError, notSvcdError } from './errors.js';
 
@@ -110,8 +109,9 @@ export class ApiClient {
   }
 
   /** Sends one request; resolves with the response head, rejects with an ApiError when none comes. */
-  private open(options: RequestOptions, path: string, payload: string | undefined): Promise<{ req: ClientRequest; res: IncomingMessage }> {
-    const request = this.address.origin.startsWith('https:') ? httpsRequest : httpRequest;
+  private async open(options: RequestOptions, path: string, payload: string | undefined): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+    // node:https (with tls and crypto) only for an https URL: ~2.5 ms of every short command otherwise.
+    const request = this.address.origin.startsWith('https:') ? (await import('node:https')).request : httpRequest;
     return new Promise((resolve, reject) => {
       const req = request({ ...httpTarget(this.address, path), ...options }, (res) => resolve({ req, res }));
       req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));

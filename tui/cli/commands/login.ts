@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createInterface } from 'node:readline/promises';
 import { ApiClient } from '../../client/http.js';
 import { ApiError } from '../../client/errors.js';
 import { routes } from '../../client/routes.js';
@@ -41,6 +40,8 @@ async function prompt(): Promise<string> {
     for await (const chunk of process.stdin as AsyncIterable<Buffer>) chunks.push(chunk);
     return Buffer.concat(chunks).toString().trim();
   }
+  // Imported here: every other command would load readline at start-up for nothing.
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return (await rl.question('svcd secret: ')).trim();
