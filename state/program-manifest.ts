@@ -16,7 +16,7 @@ export type ManifestLine = { add: string; name: string } | { del: string };
  *
  * The file is a snapshot line (`{"version":2,"programs":{id: name}}`, written through a synced
  * temporary file and a rename) followed by appended lines (`["+",id,name]`, `["-",id]`), each
- * batch made durable by one fdatasync: a group of writes that adds programs costs a few lines and
+ * batch made durable by one synchronous write: a group of writes that adds programs costs a few lines and
  * one sync, not a rewrite of every program. A last line without its newline is an append cut off
  * by a crash, whose write was never acknowledged: it is ignored. Version 1 files (the snapshot
  * alone, no newline) read the same way.
@@ -78,16 +78,17 @@ export class ProgramManifest {
   }
 
   /**
-   * Appends lines and makes them durable with one fdatasync (the file exists: `write` made it).
-   * A failure may leave part of a line behind: the caller must `write` before appending again.
+   * Appends lines, durable when it resolves (the file exists: `write` made it). The file is open
+   * with O_APPEND|O_SYNC, so one write is one round trip to libuv's thread pool, not a write and
+   * an fdatasync. A failure may leave part of a line behind: the caller must `write` before
+   * appending again.
    */
   async append(lines: readonly ManifestLine[]): Promise<void> {
     if (lines.length === 0) return;
     const text = lines.map((l) => `${JSON.stringify('add' in l ? ['+', l.add, l.name] : ['-', l.del])}\n`).join('');
     try {
-      this.appender ??= await open(this.file, 'a');
+      this.appender ??= await open(this.file, 'as');
       await this.appender.write(text);
-      await this.appender.datasync();
       this.appended += lines.length;
     } catch (err) {
       await this.closeAppender();
