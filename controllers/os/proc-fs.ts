@@ -53,8 +53,28 @@ function getconf(name: string, fallback: number): number {
   }
 }
 
-export const CLOCK_TICKS = getconf('CLK_TCK', 100);
-export const PAGE_SIZE = getconf('PAGESIZE', 4096);
+/** The kernel's auxiliary vector of this process (key -> value), or an empty map where it cannot be read. */
+function auxv(): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    const raw = readFileSync('/proc/self/auxv');
+    // Pairs of native words; 64-bit little-endian on the platforms svc runs on (x86_64, arm64).
+    if (process.arch !== 'x64' && process.arch !== 'arm64') return out;
+    for (let at = 0; at + 16 <= raw.length; at += 16) out.set(Number(raw.readBigUInt64LE(at)), Number(raw.readBigUInt64LE(at + 8)));
+  } catch {
+    // no /proc: getconf below
+  }
+  return out;
+}
+
+const AT_PAGESZ = 6;
+const AT_CLKTCK = 17;
+const aux = auxv();
+const positive = (n: number | undefined): number | undefined => (n !== undefined && Number.isFinite(n) && n > 0 ? n : undefined);
+
+// From the auxiliary vector, as libc's sysconf does; getconf (two child processes) only if it is unreadable.
+export const CLOCK_TICKS = positive(aux.get(AT_CLKTCK)) ?? getconf('CLK_TCK', 100);
+export const PAGE_SIZE = positive(aux.get(AT_PAGESZ)) ?? getconf('PAGESIZE', 4096);
 
 /** Unix ms of a /proc start time (clock ticks since boot), from the boot time in /proc/stat. */
 export function startTimeToMs(startTime: number): number | undefined {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { procStartTime, readStat, statField } from '../../../../controllers/os/proc-fs.js';
+import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, statField } from '../../../../controllers/os/proc-fs.js';
 
 void test('readStat: the fields after the command name, even one with spaces and a parenthesis; null once the process is gone', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-procfs-'));
@@ -26,4 +26,9 @@ void test('readStat: the fields after the command name, even one with spaces and
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+void test('clock ticks and page size (from the auxiliary vector) agree with getconf', () => {
+  assert.equal(CLOCK_TICKS, Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()));
+  assert.equal(PAGE_SIZE, Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()));
 });
