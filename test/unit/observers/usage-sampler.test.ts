@@ -78,39 +78,8 @@ test('usage: sampled every interval while read, then stops until the next read',
   assert.equal(counter.passes, stoppedAt + 1, 'stopped samplers do not sample');
 });
 
-test('a process that just started is sampled at once while someone reads, not at the next (idle) pass', async () => {
-  const os = new FakeOs();
-  const clock = new FakeClock();
-  const observed = new ObservedRegistry();
-  const sampled: number[][] = [];
-  const sampleUsage = os.sampleUsage.bind(os);
-  os.sampleUsage = async (pids) => {
-    sampled.push([...pids]);
-    return sampleUsage(pids);
-  };
-  const live = new Map<string, number>();
-  const sampler = new UsageSampler({ os, clock, observed, livePids: () => live, intervalMs: 5000 });
-  sampler.start();
-  clock.advance(0);
-  await flush();
-  assert.deepEqual(sampled, [], 'nothing live: no pass');
-  observed.noteUsageRead(clock.now()); // a view is watching
-  const { pid } = await os.spawn({ file: 'x', args: [], cwd: '/', env: {}, stdoutPath: '/o', stderrPath: '/e' }, () => undefined);
-  live.set('p', pid);
-  observed.update('p', { pid, status: 'Running' });
-  assert.equal(observed.get('p').mem_usage, 0);
-  clock.advance(0);
-  await flush();
-  assert.deepEqual(sampled, [[pid]], 'sampled at once, only the new process');
-  assert.equal(observed.get('p').mem_usage, 1024 * 1024);
-  observed.update('p', { status: 'Running', cpu_usage: 0 });
-  clock.advance(0);
-  await flush();
-  assert.equal(sampled.length, 1, 'an update that keeps the pid does not sample again');
-  sampler.stop();
-});
-
-test('nobody reading: a start samples nothing, and the next read shows the new process', async () => {
+/** A started sampler with nothing live; `spawn` starts a program's process; `sampled` lists the pids of each pass. */
+function withStarts() {
   const os = new FakeOs();
   const clock = new FakeClock();
   const observed = new ObservedRegistry();
@@ -129,6 +98,30 @@ test('nobody reading: a start samples nothing, and the next read shows the new p
     observed.update(id, { pid, status: 'Running' });
     return pid;
   };
+  return { clock, observed, sampled, sampler, spawn };
+}
+
+test('a process that just started is sampled at once while someone reads, not at the next (idle) pass', async () => {
+  const { clock, observed, sampled, sampler, spawn } = withStarts();
+  clock.advance(0);
+  await flush();
+  assert.deepEqual(sampled, [], 'nothing live: no pass');
+  observed.noteUsageRead(clock.now()); // a view is watching
+  const pid = await spawn('p');
+  assert.equal(observed.get('p').mem_usage, 0);
+  clock.advance(0);
+  await flush();
+  assert.deepEqual(sampled, [[pid]], 'sampled at once, only the new process');
+  assert.equal(observed.get('p').mem_usage, 1024 * 1024);
+  observed.update('p', { status: 'Running', cpu_usage: 0 });
+  clock.advance(0);
+  await flush();
+  assert.equal(sampled.length, 1, 'an update that keeps the pid does not sample again');
+  sampler.stop();
+});
+
+test('nobody reading: a start samples nothing, and the next read shows the new process', async () => {
+  const { clock, observed, sampled, sampler, spawn } = withStarts();
   const a = await spawn('a');
   clock.advance(0);
   await flush();
@@ -136,7 +129,7 @@ test('nobody reading: a start samples nothing, and the next read shows the new p
   await observed.readUsage(clock.now());
   assert.deepEqual(sampled, [[a]]);
   assert.equal(observed.get('a').mem_usage, 1024 * 1024);
-  // Watched again once the window has passed: the same holds for the next start.
+  // Once the read's window has passed nobody watches again: the next start waits for a read too.
   clock.advance(USAGE_DEMAND_WINDOW_MS);
   const b = await spawn('b');
   clock.advance(USAGE_FRESH_MS - 1);
