@@ -1,8 +1,16 @@
+import { OverlayMap } from './overlay-map.js';
 import type { ProgramRecord } from './program.js';
 import type { Change } from './store-types.js';
 
+/** What applyChange needs of a map: the store's own Map, or a group's OverlayMap. */
+interface Writable<K, V> {
+  get(key: K): V | undefined;
+  set(key: K, value: V): unknown;
+  delete(key: K): unknown;
+}
+
 /** Applies a change to a record map and its name index (the store's memory, or a group's view). */
-export function applyChange(records: Map<string, ProgramRecord>, names: Map<string, string>, change: Change): void {
+export function applyChange(records: Writable<string, ProgramRecord>, names: Writable<string, string>, change: Change): void {
   for (const id of change.del) {
     const old = records.get(id);
     if (old && names.get(old.config.name) === id) names.delete(old.config.name);
@@ -23,16 +31,17 @@ export function applyChange(records: Map<string, ProgramRecord>, names: Map<stri
  * the manifest rewrite) is shared.
  */
 export class WriteView {
-  readonly records: Map<string, ProgramRecord>;
-  readonly names: Map<string, string>;
+  readonly records: OverlayMap<string, ProgramRecord>;
+  readonly names: OverlayMap<string, string>;
   private readonly touched = new Set<string>();
 
   constructor(
     private readonly committed: ReadonlyMap<string, ProgramRecord>,
     names: ReadonlyMap<string, string>,
   ) {
-    this.records = new Map(committed);
-    this.names = new Map(names);
+    // Overlays, not copies: a group of one write to a store of 500 programs copied 1,000 entries.
+    this.records = new OverlayMap(committed);
+    this.names = new OverlayMap(names);
   }
 
   apply(change: Change): void {
