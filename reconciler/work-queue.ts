@@ -11,7 +11,11 @@ import { DueTimer } from './due-timer.js';
  * - `addRateLimited` delays by per-key exponential backoff until `forget`.
  */
 export class WorkQueue<K> {
+  /** Ready keys (membership) and their order: taking the first key of a Set walks the holes its
+   * earlier deletions left, O(n) per take, so the order is kept in an array with a moving head. */
   private readonly ready = new Set<K>();
+  private order: K[] = [];
+  private head = 0;
   private readonly processing = new Set<K>();
   private readonly dirty = new Set<K>();
   private readonly delayed: DueTimer<K>;
@@ -35,6 +39,7 @@ export class WorkQueue<K> {
     this.delayed.delete(key);
     if (!this.ready.has(key)) {
       this.ready.add(key);
+      this.order.push(key);
       this.onReady();
     }
   }
@@ -60,11 +65,18 @@ export class WorkQueue<K> {
 
   /** Takes the next ready key and marks it in flight, or returns undefined. */
   take(): K | undefined {
-    for (const key of this.ready) {
-      this.ready.delete(key);
+    while (this.head < this.order.length) {
+      const key = this.order[this.head++];
+      if (!this.ready.delete(key)) continue; // taken or cleared since it was queued
+      if (this.head >= 1024 && this.head * 2 >= this.order.length) {
+        this.order = this.order.slice(this.head);
+        this.head = 0;
+      }
       this.processing.add(key);
       return key;
     }
+    this.order = [];
+    this.head = 0;
     return undefined;
   }
 
@@ -90,5 +102,7 @@ export class WorkQueue<K> {
     this.closed = true;
     this.delayed.stop();
     this.ready.clear();
+    this.order = [];
+    this.head = 0;
   }
 }

@@ -100,3 +100,33 @@ test('requeueAfterMs runs the key again at that time', async () => {
   await r.idle();
   assert.deepEqual(seen.map((t) => t - seen[0]), [0, 1000, 2000]);
 });
+
+test('keys come out in the order they became ready, over many adds, takes and dones (model check)', () => {
+  const q = new WorkQueue<number>(new FakeClock(), () => undefined);
+  // The model: a FIFO of distinct ready keys, the keys in flight, and those added while in flight.
+  const ready: number[] = [];
+  const flight = new Set<number>();
+  const dirty = new Set<number>();
+  let seed = 11;
+  const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let step = 0; step < 20_000; step++) {
+    const r = rnd();
+    if (r < 0.5) {
+      const key = Math.floor(rnd() * 3000);
+      q.add(key);
+      if (flight.has(key)) dirty.add(key);
+      else if (!ready.includes(key)) ready.push(key);
+    } else if (r < 0.8) {
+      const expected = ready.shift();
+      assert.equal(q.take(), expected, `step ${step}`);
+      if (expected !== undefined) flight.add(expected);
+    } else if (flight.size > 0) {
+      const key = [...flight][Math.floor(rnd() * flight.size)];
+      q.done(key);
+      flight.delete(key);
+      if (dirty.delete(key)) ready.push(key);
+    }
+    assert.equal(q.length, ready.length, `step ${step}`);
+    assert.equal(q.inFlight, flight.size, `step ${step}`);
+  }
+});
