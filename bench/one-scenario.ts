@@ -6,7 +6,7 @@
  *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
  *   node dist/bench/one-scenario.js s1 [--n 500] [--each] [--reps 3]
  *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3]
- *   any of them with --node-flags='--lite-mode ...' (added to the flags svcd ships with)
+ *   any of them with --node-flags='--optimize-for-size ...' (added after the flags svcd ships with)
  *
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
  * last cron_started. s3: one crash-looping program restarted without delay
@@ -17,7 +17,6 @@
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installSignalHandlers, killRunProcesses } from './cleanup.js';

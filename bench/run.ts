@@ -6,7 +6,6 @@
  * also on SIGINT/SIGTERM.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -16,7 +16,9 @@ import { RUN_ID } from './cleanup.js';
  * (all but the floors). A run started within a minute or two of a test run or another bench run
  * may still see it in its first scenarios.
  */
-const root = process.env.SVC_BENCH_SCRATCH ?? join(tmpdir(), `svc-bench-${RUN_ID}`);
+// SVC_BENCH_SCRATCH names where the run's own directory goes (another file system, tmpfs); only
+// that directory is removed, never the one the variable names.
+const root = join(process.env.SVC_BENCH_SCRATCH ?? tmpdir(), `svc-bench-${RUN_ID}`);
 let made = false;
 
 /** A new directory for one manager or scenario, removed when the bench exits. */

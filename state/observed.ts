@@ -164,7 +164,7 @@ export class ObservedRegistry {
 
   /** A view read cpu/memory figures. Wakes the sampler when reads resume after a quiet spell. */
   noteUsageRead(now: number): void {
-    const quiet = now - this.lastUsageRead >= USAGE_DEMAND_WINDOW_MS;
+    const quiet = !this.usageWatched(now);
     this.lastUsageRead = now;
     if (quiet) this.feed.emit('usage-demand');
   }

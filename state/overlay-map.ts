@@ -11,14 +11,13 @@ export class OverlayMap<K, V> implements ReadonlyMap<K, V> {
   constructor(private readonly base: ReadonlyMap<K, V>) {}
 
   get(key: K): V | undefined {
+    if (!this.changed.has(key)) return this.base.get(key);
     const local = this.changed.get(key);
-    if (local === REMOVED) return undefined;
-    return local !== undefined || this.changed.has(key) ? local : this.base.get(key);
+    return local === REMOVED ? undefined : local;
   }
 
   has(key: K): boolean {
-    const local = this.changed.get(key);
-    return local === REMOVED ? false : this.changed.has(key) || this.base.has(key);
+    return this.changed.has(key) ? this.changed.get(key) !== REMOVED : this.base.has(key);
   }
 
   set(key: K, value: V): this {
@@ -33,6 +32,11 @@ export class OverlayMap<K, V> implements ReadonlyMap<K, V> {
     return had;
   }
 
+  /** The keys set or deleted here since the overlay was made (a key set and deleted again, absent from the base, is not). */
+  changedKeys(): IterableIterator<K> {
+    return this.changed.keys();
+  }
+
   get size(): number {
     let size = this.base.size;
     for (const [key, value] of this.changed) {
@@ -45,9 +49,8 @@ export class OverlayMap<K, V> implements ReadonlyMap<K, V> {
 
   *entries(): MapIterator<[K, V]> {
     for (const [key, value] of this.base) {
-      const local = this.changed.get(key);
-      if (local === REMOVED) continue;
-      yield [key, this.changed.has(key) ? (local as V) : value];
+      if (!this.changed.has(key)) yield [key, value];
+      else if (this.changed.get(key) !== REMOVED) yield [key, this.changed.get(key) as V];
     }
     for (const [key, value] of this.changed) if (value !== REMOVED && !this.base.has(key)) yield [key, value];
   }

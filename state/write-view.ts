@@ -33,7 +33,6 @@ export function applyChange(records: Writable<string, ProgramRecord>, names: Wri
 export class WriteView {
   readonly records: OverlayMap<string, ProgramRecord>;
   readonly names: OverlayMap<string, string>;
-  private readonly touched = new Set<string>();
 
   constructor(
     private readonly committed: ReadonlyMap<string, ProgramRecord>,
@@ -46,14 +45,12 @@ export class WriteView {
 
   apply(change: Change): void {
     applyChange(this.records, this.names, change);
-    for (const id of change.del) this.touched.add(id);
-    for (const record of change.put) this.touched.add(record.id);
   }
 
-  /** The one change that takes the committed programs to this view. */
+  /** The one change that takes the committed programs to this view: what its overlay changed. */
   change(): Change {
     const out: Change = { put: [], del: [] };
-    for (const id of this.touched) {
+    for (const id of this.records.changedKeys()) {
       const record = this.records.get(id);
       if (record) out.put.push(record);
       else if (this.committed.has(id)) out.del.push(id);

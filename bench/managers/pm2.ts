@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-
 import { join } from 'node:path';
 import { mustRun } from '../exec.js';
 import { PM2_BIN, PM2_DIR } from '../tools.js';

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
-
 import { join } from 'node:path';
 import { mustRun } from '../exec.js';
 import { childPids, waitFor } from '../proc.js';

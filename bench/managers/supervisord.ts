@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-
 import { join } from 'node:path';
 import { mustRun, runCommand } from '../exec.js';
 import { waitFor } from '../proc.js';

@@ -56,10 +56,10 @@ function getconf(name: string, fallback: number): number {
 /** The kernel's auxiliary vector of this process (key -> value), or an empty map where it cannot be read. */
 function auxv(): Map<number, number> {
   const out = new Map<number, number>();
+  // Pairs of native words: 64-bit little-endian on the platforms svc runs on (x86_64, arm64).
+  if (process.arch !== 'x64' && process.arch !== 'arm64') return out;
   try {
     const raw = readFileSync('/proc/self/auxv');
-    // Pairs of native words; 64-bit little-endian on the platforms svc runs on (x86_64, arm64).
-    if (process.arch !== 'x64' && process.arch !== 'arm64') return out;
     for (let at = 0; at + 16 <= raw.length; at += 16) out.set(Number(raw.readBigUInt64LE(at)), Number(raw.readBigUInt64LE(at + 8)));
   } catch {
     // no /proc: getconf below

@@ -26,6 +26,9 @@ void test('OverlayMap answers as a copy of its base would, and never changes the
       assert.equal(overlay.size, copy.size);
       assert.deepEqual(new Map(overlay), copy);
       assert.deepEqual([...overlay.keys()].sort(), [...copy.keys()].sort());
+      // What differs from the base is among the changed keys (write-view.ts builds its change from them).
+      const changed = new Set(overlay.changedKeys());
+      for (let k = 0; k < 10; k++) if (base.get(k) !== copy.get(k)) assert.ok(changed.has(k), `key ${k} changed`);
     }
     assert.deepEqual([...base], frozen, 'the base is untouched');
   }
