@@ -23,6 +23,7 @@ import { ControllerManager } from '../reconciler/manager.js';
 import { CronMarks } from '../state/cron-marks.js';
 import type { EventInput } from '../state/events/types.js';
 import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
+import type { DesiredChange } from '../controllers/program-controller.js';
 import { ProgramStore } from '../state/store.js';
 
 const N = Number(process.argv[2] ?? 1000);
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
       else if (e.event === 'cron_spawn_failed') console.error(e.msg);
     },
   };
-  const manager = new ControllerManager<string, readonly string[], ObservedChange>({ clock: systemClock, onError: (_n, _k, err) => console.error(err) });
+  const manager = new ControllerManager<string, DesiredChange, ObservedChange>({ clock: systemClock, onError: (_n, _k, err) => console.error(err) });
   const cron = new CronController({
     store,
     observed,

@@ -5,7 +5,7 @@
  *   npm run build && node dist/bench/one-scenario.js s8 [--n 1000] [--cpu-prof] [--build /other/dist]
  *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
  *   node dist/bench/one-scenario.js s1 [--n 500] [--each] [--reps 3]
- *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3]
+ *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3] [--perf --node-flags=--perf-basic-prof]
  *   any of them with --node-flags='--optimize-for-size ...' (added after the flags svcd ships with)
  *
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
@@ -16,6 +16,7 @@
  * every child is gone (bench/scenarios/stop-all.ts). With --cpu-prof svcd writes a
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,12 +32,26 @@ import { scratchDir } from './scratch.js';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { n: { type: 'string' }, each: { type: 'boolean' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' }, 'node-flags': { type: 'string', default: '' } },
+  options: { n: { type: 'string' }, each: { type: 'boolean' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' }, 'node-flags': { type: 'string', default: '' }, perf: { type: 'boolean' } },
 });
 const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
 /** Direct children of a pid (svc-spawner). */
 function childrenOf(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number));
+}
+/** `perf record -g` on svcd for the length of one step (s5 --perf; pair with --node-flags=--perf-basic-prof). */
+async function perfRecord(pid: number, out: string): Promise<{ stop(): Promise<void> }> {
+  mkdirSync(profDir, { recursive: true });
+  const perf = spawn('perf', ['record', '-F', '4999', '-g', '-p', String(pid), '-o', out], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500)); // perf attaches
+  return {
+    stop: async () => {
+      const exited = new Promise((r) => perf.once('exit', r));
+      perf.kill('SIGINT');
+      await exited;
+      log(`perf data: ${out} (perf report -i ${out} --no-children --sort sym)`);
+    },
+  };
 }
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const which = positionals[0];
@@ -65,7 +80,14 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
       const used = cpu().map((v, i) => ((v - cpu0[i]) * 1000).toFixed(0));
       const how = args.each ? 'one POST each, 16 at a time' : 'one POST';
       if (which === 's1') console.log(`S1 start ${n} (${how}): ${started.ms.toFixed(0)} ms, CPU svcd ${used[0]} ms, svc-spawner ${used[1]} ms, svcd+spawner RSS ${started.rss0MiB.toFixed(1)} -> ${started.rssMiB.toFixed(1)} MiB (load average before: ${before}, after: ${load()})`);
-      else console.log(`S5 stop all ${n}: ${(await stopAll(m)).toFixed(0)} ms (load average before: ${before}, after: ${load()})`);
+      else {
+        const perf = args.perf ? await perfRecord(m.daemonPid(), join(profDir, 'perf-s5.data')) : null;
+        const cpu1 = cpu();
+        const ms = await stopAll(m);
+        await perf?.stop();
+        const stopUsed = cpu().map((v, i) => ((v - cpu1[i]) * 1000).toFixed(0));
+        console.log(`S5 stop all ${n}: ${ms.toFixed(0)} ms, CPU svcd ${stopUsed[0]} ms, svc-spawner ${stopUsed[1]} ms (load average before: ${before}, after: ${load()})`);
+      }
     } else {
       const dir = scratchDir('s3-');
       const intervals = await crashRestart(m, join(dir, 'stamps'), Number(args.secs));

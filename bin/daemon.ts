@@ -27,7 +27,7 @@ import type { OtaRecord } from '../controllers/ota/record.js';
 import { createIsolation } from '../controllers/isolation/create.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { startReactions } from '../controllers/reactions/start.js';
-import { allLivePids, signalOwner } from '../controllers/program-controller.js';
+import { allLivePids, signalOwner, type DesiredChange } from '../controllers/program-controller.js';
 import { logPaths } from '../log-files/paths.js';
 import { LogRotator } from '../log-files/rotation.js';
 import { readHostStats } from '../observers/host-stats.js';
@@ -109,7 +109,7 @@ export class Daemon {
     return daemon;
   }
 
-  private manager!: ControllerManager<string, readonly string[], ObservedChange>;
+  private manager!: ControllerManager<string, DesiredChange, ObservedChange>;
   private observed!: ObservedRegistry;
   private events!: EventBus;
   private eventLog!: EventLog;
@@ -203,7 +203,7 @@ export class Daemon {
     });
     rotator.start();
     // Only the changed programs' directories: a pass over every program per write is O(N²) in a bulk create.
-    this.cleanups.push(store.onChange((ids) => rotator.sync(logDirsOf(ids.flatMap((id) => store.get(id) ?? [])))), () => rotator.stop());
+    this.cleanups.push(store.onChange((_ids, configs) => rotator.sync(logDirsOf([...configs].flatMap((id) => store.get(id) ?? [])))), () => rotator.stop());
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${boot.adopted.size} re-adopted)` });
 

@@ -3,10 +3,20 @@ import type { ObservedChange } from '../state/observed.js';
 import type { SignalName } from '../state/signals.js';
 
 /**
- * A controller keyed by program id: woken by committed store writes (the ids they touched) and
- * by observed-state changes. Registered with the ControllerManager in bin/daemon.ts.
+ * A committed store write: every id it touched, and those whose config changed (created, edited
+ * or removed). The others changed only their intent: a stop of 500 programs need not wake the
+ * controllers that read only configs.
  */
-export type ProgramController = Controller<string, readonly string[], ObservedChange>;
+export interface DesiredChange {
+  ids: readonly string[];
+  configs: ReadonlySet<string>;
+}
+
+/**
+ * A controller keyed by program id: woken by committed store writes and by observed-state
+ * changes. Registered with the ControllerManager in bin/daemon.ts.
+ */
+export type ProgramController = Controller<string, DesiredChange, ObservedChange>;
 
 /**
  * A controller that runs programs' processes (process, cron). User signals are routed to the
@@ -21,8 +31,11 @@ export interface ProcessRunner {
   livePids(): Map<string, number>;
 }
 
-/** The store ids of a change, as keys (most controllers reconcile exactly those). */
-export const changedIds = (ids: readonly string[]): readonly string[] => ids;
+/** Every id of a change, as keys (for controllers that read intents). */
+export const changedIds = (change: DesiredChange): readonly string[] => change.ids;
+
+/** The ids whose config changed (for controllers that read only configs). */
+export const configChangedIds = (change: DesiredChange): ReadonlySet<string> => change.configs;
 
 /** Routes a user signal to the runner that owns the program (cron runs, or the process). */
 export function signalOwner(runners: readonly ProcessRunner[]): { signal(id: string, signal: SignalName): boolean } {

@@ -10,8 +10,11 @@ export interface Change {
   del: string[];
 }
 
-/** Emitted after every committed write with the ids it touched. */
-export type ChangeListener = (ids: string[]) => void;
+/**
+ * Emitted after every committed write with the ids it touched, and among them those whose config
+ * changed (created, edited or removed): the others changed only their intent (start, stop).
+ */
+export type ChangeListener = (ids: string[], configs: ReadonlySet<string>) => void;
 
 /** Where the store reports what deserves a line in the daemon log (conf/logger.ts fits). */
 export interface StoreLog {

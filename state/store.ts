@@ -360,8 +360,10 @@ export class ProgramStore {
   }
 
   private applyInMemory(change: Change): void {
+    const configs = new Set(change.del);
+    for (const r of change.put) if (this.configChanged(r)) configs.add(r.id);
     applyChange(this.records, this.names, change);
-    this.feed.emit('change', [...change.del, ...change.put.map((r) => r.id)]);
+    this.feed.emit('change', [...change.del, ...change.put.map((r) => r.id)], configs);
   }
 
   /** Writes what is held in memory (called when the store can write again). */
@@ -383,6 +385,7 @@ export class ProgramStore {
     this.lock.run(() => this.flushHeldLocked()).catch((e: unknown) => this.opts.log?.warn('held intents not written yet', { error: String(e) }));
   }
 
+  /** An intent write keeps the record's config object: a new one means the config changed. */
   private configChanged(record: ProgramRecord): boolean {
     const old = this.records.get(record.id);
     return !old || old.config !== record.config;

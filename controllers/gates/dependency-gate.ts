@@ -33,7 +33,9 @@ export class DependantsIndex {
   private index: Map<string, string[]> | null = null;
 
   constructor(private readonly store: ProgramStore) {
-    store.onChange(() => (this.index = null));
+    store.onChange((_ids, configs) => {
+      if (configs.size > 0) this.index = null; // built from names and depends_on only
+    });
   }
 
   of(name: string): string[] {

@@ -9,7 +9,7 @@ import type { CgroupFs } from '../../plugins/isolation/cgroup-fs.js';
 import type { SpawnHooks } from '../os/decorated.js';
 import type { ExitInfo, ProcessHandle, SpawnSpec, UsageSample } from '../os/port.js';
 import { roleOf } from '../os/process-role.js';
-import { changedIds } from '../program-controller.js';
+import { configChangedIds } from '../program-controller.js';
 import { newGroup, type Group } from './group.js';
 import { changedFiles, limitFiles, limitsOf, type Limits } from './limits.js';
 import { diffMemoryEvents, oomMessage, parseMemoryEvents, pressureMessage, ZERO_COUNTERS, type MemoryCounters } from './memory-events.js';
@@ -54,10 +54,15 @@ export class IsolationController {
   constructor(private readonly deps: IsolationDeps) {}
 
   readonly watches = {
-    desired: changedIds,
+    desired: configChangedIds, // limits come from the config; processes are followed through the observed state
     // Processes not started through the hooks (re-adopted, or running before limits were added):
     // their pid says whether they live, or that one now runs that can be moved into a cgroup.
-    observed: ({ id, prev, next }: ObservedChange): string[] => ((this.groups.get(id)?.adopted ?? true) && prev?.pid !== next?.pid ? [id] : []),
+    // Without a cgroup and without limits there is nothing to do (most programs).
+    observed: ({ id, prev, next }: ObservedChange): string[] => {
+      if (prev?.pid === next?.pid) return [];
+      const group = this.groups.get(id);
+      return (group ? group.adopted : this.deps.store.get(id)?.config.resource_limits !== undefined) ? [id] : [];
+    },
   };
 
   initialKeys(): string[] {

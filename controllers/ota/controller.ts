@@ -6,6 +6,7 @@ import type { EventSink } from '../../state/events/types.js';
 import type { ObservedProgram, ObservedRegistry } from '../../state/observed.js';
 import { withDefaults } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
+import type { DesiredChange } from '../program-controller.js';
 import { tempFiles } from './paths.js';
 import { planOta } from './plan.js';
 import { desiredOf, programFacts, type OtaDesired, type OtaEffect, type OtaInput, type StepName, type StepOutcome } from './plan-types.js';
@@ -41,7 +42,7 @@ export interface OtaObservation {
  * come back as outcomes that wake the key. Restarts are asked of the process controller through
  * the observed state (`restart_requests.ota`), never by calling it.
  */
-export class OtaController implements Controller<string, string[], OtaObservation> {
+export class OtaController implements Controller<string, DesiredChange, OtaObservation> {
   readonly name = 'ota';
   private readonly running = new Map<string, { step: StepName; abort: AbortController; done: Promise<void> }>();
   private readonly outcomes = new Map<string, StepOutcome>();
@@ -51,7 +52,9 @@ export class OtaController implements Controller<string, string[], OtaObservatio
   private readonly fingerprints = new Map<string, string>();
 
   readonly watches = {
-    desired: (ids: readonly string[]): readonly string[] => ids,
+    // An intent (run, ota_rollback_seq) matters only to a program with an artifact or an update record.
+    desired: ({ ids, configs }: DesiredChange): readonly string[] =>
+      ids.filter((id) => configs.has(id) || this.deps.store.get(id)?.config.artifact !== undefined || this.deps.status.get(id) !== undefined),
     observed: ({ id, next }: OtaObservation): string[] => {
       if (!this.deps.status.get(id)) return [];
       const print = observedFingerprint(next);

@@ -1,5 +1,5 @@
 import { bindProgramFeeds } from '../../controllers/manager-feeds.js';
-import type { ProgramController } from '../../controllers/program-controller.js';
+import type { DesiredChange, ProgramController } from '../../controllers/program-controller.js';
 import type { FakeClock } from '../../reconciler/fake-clock.js';
 import { ControllerManager } from '../../reconciler/manager.js';
 import type { ObservedChange, ObservedRegistry } from '../../state/observed.js';
@@ -12,7 +12,7 @@ import { loopDriver } from './loop-driver.js';
  */
 export function managerHarness(clock: FakeClock, store: ProgramStore, observed: ObservedRegistry) {
   const errors: unknown[] = [];
-  const manager = new ControllerManager<string, readonly string[], ObservedChange>({ clock, onError: (_name, _key, err) => errors.push(err) });
+  const manager = new ControllerManager<string, DesiredChange, ObservedChange>({ clock, onError: (_name, _key, err) => errors.push(err) });
   const unbind = bindProgramFeeds(manager, store, observed);
   const driver = { settle: async () => undefined as void, advance: async (_ms: number) => undefined as void };
   return {

@@ -81,6 +81,8 @@ export async function otaHarness(limits: Partial<OtaLimits> = {}) {
     get observed() {
       return life.observed;
     },
+    /** Passes per controller so far (what woke whom). */
+    passes: () => Object.fromEntries(life.m.manager.stats().map((s) => [s.controller, s.passes])),
     settle: () => life.m.settle(),
     advance: (ms: number) => life.m.advance(ms),
     /** A program whose command is the destination; v1 installed unless `installed` is null. */

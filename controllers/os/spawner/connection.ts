@@ -2,6 +2,9 @@ import type { Socket } from 'node:net';
 import { constants } from 'node:os';
 import { encodeFrame, FrameDecoder, Field, i32, Msg, text, type FieldList, type Frame } from './protocol.js';
 
+/** Frames held back at most before they are written (one writev each). */
+const FLUSH_EVERY = 64;
+
 const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
 
 /** An ERROR answer: the errno (and its name), the step that failed and the spawner's text. */
@@ -42,7 +45,8 @@ export class SpawnerConnection {
   private readonly pending = new Map<number, Pending>();
   private nextSeq = 1;
   private ended = false;
-  private corked = false;
+  /** Frames written since the socket was corked (0: not corked). */
+  private corkedFrames = 0;
   private closing = false;
 
   constructor(
@@ -69,17 +73,25 @@ export class SpawnerConnection {
     });
   }
 
-  /** Frames written in one tick leave in one writev (a burst of 1,000 cron spawns: a few syscalls, not 1,000). */
+  /**
+   * Frames written in one tick leave in one writev (a burst of 1,000 cron spawns: a few syscalls,
+   * not 1,000), and at most FLUSH_EVERY at a time: a stop of 500 programs runs its reconciles in
+   * one long run of microtasks, and the spawner starts killing while svcd is still on the rest.
+   */
   private write(frame: Buffer): void {
-    if (!this.corked) {
-      this.corked = true;
+    if (this.corkedFrames === 0) {
       this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
+      process.nextTick(() => this.flush());
     }
     this.socket.write(frame);
+    if (++this.corkedFrames >= FLUSH_EVERY) this.flush();
+  }
+
+  /** Sends what is corked; a tick scheduled for an earlier cork may find nothing (or flush early). */
+  private flush(): void {
+    if (this.corkedFrames === 0) return;
+    this.corkedFrames = 0;
+    this.socket.uncork();
   }
 
   /** Fire and forget (seq 0): only an error is answered, through events.error. */

@@ -130,3 +130,34 @@ test('exec probes run through OsPort.capture: exit 0 passes, the last output lin
   assert.deepEqual(await execProbe(os, spec, 1000), { ok: false, message: 'exec check: command not found: check (cwd /)' });
   assert.equal(os.captureRuns.length, 5);
 });
+
+test('frames written in one tick leave together, at most 64 to a write: a long burst reaches the spawner while it runs', async () => {
+  const { EventEmitter } = await import('node:events');
+  const { SpawnerConnection } = await import('../../../controllers/os/spawner/connection.js');
+  // A socket that records what leaves it: writes while corked are held until the matching uncork.
+  const sent: number[] = [];
+  let held = 0;
+  let corks = 0;
+  const socket = Object.assign(new EventEmitter(), {
+    cork: () => void corks++,
+    uncork: () => {
+      corks--;
+      if (corks > 0 || held === 0) return;
+      sent.push(held);
+      held = 0;
+    },
+    write: () => {
+      if (corks > 0) held++;
+      else sent.push(1);
+      return true;
+    },
+  });
+  const conn = new SpawnerConnection(socket as never, { frame: () => undefined, error: () => undefined, closed: () => undefined });
+  for (let i = 0; i < 150; i++) conn.send(Msg.ACK, [[Field.SERIAL, { u64: i }]]);
+  assert.deepEqual(sent, [64, 64], 'two full writes left during the burst');
+  await new Promise((r) => process.nextTick(r));
+  assert.deepEqual(sent, [64, 64, 22], 'the rest at the end of the tick');
+  conn.send(Msg.ACK, [[Field.SERIAL, { u64: 1 }]]);
+  await new Promise((r) => process.nextTick(r));
+  assert.deepEqual(sent, [64, 64, 22, 1]);
+});
