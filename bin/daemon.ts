@@ -203,7 +203,7 @@ export class Daemon {
     });
     rotator.start();
     // Only the changed programs' directories: a pass over every program per write is O(N²) in a bulk create.
-    this.cleanups.push(store.onChange((_ids, configs) => rotator.sync(logDirsOf([...configs].flatMap((id) => store.get(id) ?? [])))), () => rotator.stop());
+    this.cleanups.push(store.onChange((_ids, configs) => rotator.sync(logDirsOf([...configs.keys()].flatMap((id) => store.get(id) ?? [])))), () => rotator.stop());
 
     events.emit({ event: 'system_startup', msg: `svcd ${this.opts.version} started with ${store.list().length} programs (${boot.adopted.size} re-adopted)` });
 

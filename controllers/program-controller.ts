@@ -1,15 +1,18 @@
 import type { Controller } from '../reconciler/controller.js';
 import type { ObservedChange } from '../state/observed.js';
 import type { SignalName } from '../state/signals.js';
+import type { ProgramConfig, ProgramRecord } from '../state/program.js';
 
 /**
- * A committed store write: every id it touched, and those whose config changed (created, edited
- * or removed). The others changed only their intent: a stop of 500 programs need not wake the
- * controllers that read only configs.
+ * A committed store write: every id it touched and, for those whose config changed (created,
+ * edited or removed), the config before (null: created). The others changed only their intent.
+ * Controllers that serve one feature (health checks, limits, artifacts, schedules) wake only for
+ * programs that use it before or after the write: a stop of 500 programs, or 500 new programs
+ * without that feature, are none of their business.
  */
 export interface DesiredChange {
   ids: readonly string[];
-  configs: ReadonlySet<string>;
+  configs: ReadonlyMap<string, ProgramConfig | null>;
 }
 
 /**
@@ -34,8 +37,24 @@ export interface ProcessRunner {
 /** Every id of a change, as keys (for controllers that read intents). */
 export const changedIds = (change: DesiredChange): readonly string[] => change.ids;
 
-/** The ids whose config changed (for controllers that read only configs). */
-export const configChangedIds = (change: DesiredChange): ReadonlySet<string> => change.configs;
+/**
+ * The ids of a change whose config uses a feature before the write or now, or that the controller
+ * still keeps state for (`known`); with `intents`, an intent-only change of such a program too.
+ */
+export function featureKeys(
+  change: DesiredChange,
+  now: (id: string) => ProgramRecord | undefined,
+  uses: (config: ProgramConfig) => boolean,
+  known: (id: string) => boolean,
+  intents: boolean,
+): string[] {
+  return change.ids.filter((id) => {
+    const before = change.configs.get(id);
+    if (before === undefined && !intents) return false;
+    const config = now(id)?.config;
+    return (before !== undefined && before !== null && uses(before)) || (config !== undefined && uses(config)) || known(id);
+  });
+}
 
 /** Routes a user signal to the runner that owns the program (cron runs, or the process). */
 export function signalOwner(runners: readonly ProcessRunner[]): { signal(id: string, signal: SignalName): boolean } {

@@ -1,7 +1,7 @@
 import type { GuardClock, WriteHealth } from './level/guarded-level.js';
 import type { DamagePolicy } from './level/open-level.js';
 import type { MetaLevel } from './keyed-writer.js';
-import type { ProgramRecord } from './program.js';
+import type { ProgramConfig, ProgramRecord } from './program.js';
 import type { QuarantinedRecord } from './quarantine.js';
 
 /** A write the store performs atomically: records to put and ids to delete. */
@@ -11,10 +11,11 @@ export interface Change {
 }
 
 /**
- * Emitted after every committed write with the ids it touched, and among them those whose config
- * changed (created, edited or removed): the others changed only their intent (start, stop).
+ * Emitted after every committed write with the ids it touched and, for those whose config changed
+ * (created, edited or removed), the config before the write (null: created). The other ids
+ * changed only their intent (start, stop).
  */
-export type ChangeListener = (ids: string[], configs: ReadonlySet<string>) => void;
+export type ChangeListener = (ids: string[], configs: ReadonlyMap<string, ProgramConfig | null>) => void;
 
 /** Where the store reports what deserves a line in the daemon log (conf/logger.ts fits). */
 export interface StoreLog {

@@ -360,8 +360,9 @@ export class ProgramStore {
   }
 
   private applyInMemory(change: Change): void {
-    const configs = new Set(change.del);
-    for (const r of change.put) if (this.configChanged(r)) configs.add(r.id);
+    const configs = new Map<string, ProgramConfig | null>();
+    for (const id of change.del) configs.set(id, this.records.get(id)?.config ?? null);
+    for (const r of change.put) if (this.configChanged(r)) configs.set(r.id, this.records.get(r.id)?.config ?? null);
     applyChange(this.records, this.names, change);
     this.feed.emit('change', [...change.del, ...change.put.map((r) => r.id)], configs);
   }

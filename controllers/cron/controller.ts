@@ -9,7 +9,7 @@ import type { SignalName } from '../../state/signals.js';
 import type { ProgramStatus } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { ExitInfo, OsPort } from '../os/port.js';
-import type { DesiredChange, ProcessRunner, ProgramController } from '../program-controller.js';
+import { featureKeys, type DesiredChange, type ProcessRunner, type ProgramController } from '../program-controller.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { initialCronState, type CronRun, type CronState, type Firing } from './cron-state.js';
 import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js';
@@ -50,8 +50,8 @@ export class CronController implements ProgramController, ProcessRunner {
 
   constructor(private readonly deps: CronControllerDeps) {}
 
-  /** Intents matter only to the programs this controller runs; any config change may add or drop one. */
-  readonly watches = { desired: ({ ids, configs }: DesiredChange): readonly string[] => ids.filter((id) => configs.has(id) || this.owns(id)) };
+  /** Programs with a schedule before or after the write, and the runs this controller still has. */
+  readonly watches = { desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.cron !== undefined, (id) => this.states.has(id), true) };
 
   /** Programs with a schedule (the others are never this controller's). */
   initialKeys(): string[] {

@@ -5,7 +5,7 @@ import type { ObservedChange, ObservedRegistry } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { OsPort } from '../os/port.js';
-import { configChangedIds, type ProgramController } from '../program-controller.js';
+import { featureKeys, type DesiredChange, type ProgramController } from '../program-controller.js';
 import { splitCommand } from '../../state/command-line.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { effectiveCheck, planHealth, type EffectiveCheck, type HealthState } from './plan.js';
@@ -39,15 +39,21 @@ export class HealthController implements ProgramController {
   constructor(private readonly deps: HealthControllerDeps) {}
 
   readonly watches = {
-    desired: configChangedIds, // probes depend on the config; a start or stop shows in the observed state
+    // Probes depend on the config's check; a start or stop shows in the observed state.
+    desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.health_check !== undefined, (id) => this.known(id), false),
     // A new process, or one that began stopping, changes what to probe: for programs with a
     // check, or with a verdict still to withdraw.
     observed: ({ id, prev, next }: ObservedChange): string[] =>
       (prev?.pid !== next?.pid || prev?.status !== next?.status || prev?.reload?.pid !== next?.reload?.pid || prev?.reload?.phase !== next?.reload?.phase) &&
-      (this.states.has(id) || this.successors.has(id) || this.deps.store.get(id)?.config.health_check !== undefined)
+      (this.known(id) || this.deps.store.get(id)?.config.health_check !== undefined)
         ? [id]
         : [],
   };
+
+  /** A program this controller still keeps a verdict or a probe schedule for. */
+  private known(id: string): boolean {
+    return this.states.has(id) || this.successors.has(id);
+  }
 
   reconcile = async (id: string): Promise<Result | void> => {
     const { store, observed, clock } = this.deps;

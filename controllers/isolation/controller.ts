@@ -9,7 +9,7 @@ import type { CgroupFs } from '../../plugins/isolation/cgroup-fs.js';
 import type { SpawnHooks } from '../os/decorated.js';
 import type { ExitInfo, ProcessHandle, SpawnSpec, UsageSample } from '../os/port.js';
 import { roleOf } from '../os/process-role.js';
-import { configChangedIds } from '../program-controller.js';
+import { featureKeys, type DesiredChange } from '../program-controller.js';
 import { newGroup, type Group } from './group.js';
 import { changedFiles, limitFiles, limitsOf, type Limits } from './limits.js';
 import { diffMemoryEvents, oomMessage, parseMemoryEvents, pressureMessage, ZERO_COUNTERS, type MemoryCounters } from './memory-events.js';
@@ -54,7 +54,8 @@ export class IsolationController {
   constructor(private readonly deps: IsolationDeps) {}
 
   readonly watches = {
-    desired: configChangedIds, // limits come from the config; processes are followed through the observed state
+    // Limits come from the config; processes are followed through the observed state.
+    desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.resource_limits !== undefined, (id) => this.groups.has(id), false),
     // Processes not started through the hooks (re-adopted, or running before limits were added):
     // their pid says whether they live, or that one now runs that can be moved into a cgroup.
     // Without a cgroup and without limits there is nothing to do (most programs).

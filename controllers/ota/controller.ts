@@ -6,7 +6,7 @@ import type { EventSink } from '../../state/events/types.js';
 import type { ObservedProgram, ObservedRegistry } from '../../state/observed.js';
 import { withDefaults } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
-import type { DesiredChange } from '../program-controller.js';
+import { featureKeys, type DesiredChange } from '../program-controller.js';
 import { tempFiles } from './paths.js';
 import { planOta } from './plan.js';
 import { desiredOf, programFacts, type OtaDesired, type OtaEffect, type OtaInput, type StepName, type StepOutcome } from './plan-types.js';
@@ -52,9 +52,8 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
   private readonly fingerprints = new Map<string, string>();
 
   readonly watches = {
-    // An intent (run, ota_rollback_seq) matters only to a program with an artifact or an update record.
-    desired: ({ ids, configs }: DesiredChange): readonly string[] =>
-      ids.filter((id) => configs.has(id) || this.deps.store.get(id)?.config.artifact !== undefined || this.deps.status.get(id) !== undefined),
+    // Programs with an artifact before or after the write (intents too: run, ota_rollback_seq), or an update record.
+    desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.artifact !== undefined, (id) => this.deps.status.get(id) !== undefined, true),
     observed: ({ id, next }: OtaObservation): string[] => {
       if (!this.deps.status.get(id)) return [];
       const print = observedFingerprint(next);

@@ -11,12 +11,13 @@ async function passesOf(h: Awaited<ReturnType<typeof otaHarness>>, step: () => P
   return Object.fromEntries(Object.entries(after).map(([name, n]) => [name, n - (before[name] ?? 0)]));
 }
 
-test('a stop (intent only) wakes the process controller, not the controllers that read only configs', async () => {
+test('programs without a health check or artifact wake only the process controller: created, stopped, edited', async () => {
   const h = await otaHarness();
   try {
-    const plain = await h.store.create(['a', 'b', 'c'].map((name) => ({ name, command: 'app' })));
-    const ids = plain.map((r) => r.id);
-    await h.settle();
+    let ids: string[] = [];
+    const create = await passesOf(h, async () => (ids = (await h.store.create(['a', 'b', 'c'].map((name) => ({ name, command: 'app' })))).map((r) => r.id)));
+    assert.deepEqual([create.health, create.ota], [0, 0]);
+    assert.ok(create.process >= 3);
     const stop = await passesOf(h, () => h.store.setIntents(ids, (i) => ({ ...i, run: 'stopped', force: false })));
     assert.ok(stop.process >= 3, `process passes ${stop.process}`);
     assert.equal(stop.health, 0, 'no health check: neither the write nor the exits wake health');
@@ -24,8 +25,13 @@ test('a stop (intent only) wakes the process controller, not the controllers tha
     assert.ok(ids.every((id) => h.observed.get(id).status === 'Stopped'));
 
     const edit = await passesOf(h, () => h.store.update(ids[0], (c) => ({ ...c, command: 'app2' })));
-    assert.equal(edit.health, 1, 'a config change wakes health for that program');
-    assert.equal(edit.ota, 1, 'and OTA (an artifact may have been added)');
+    assert.deepEqual([edit.health, edit.ota], [0, 0], 'an edit that adds neither');
+    const check = await passesOf(h, () => h.store.update(ids[0], (c) => ({ ...c, health_check: { type: 'tcp', port: 8080 } })));
+    assert.deepEqual([check.health, check.ota], [1, 0], 'a check added wakes health for that program');
+    const dropped = await passesOf(h, () => h.store.update(ids[0], (c) => ({ ...c, health_check: undefined })));
+    assert.equal(dropped.health, 1, 'and so does a check removed');
+    const removed = await passesOf(h, () => h.store.remove([ids[1]]));
+    assert.deepEqual([removed.health, removed.ota], [0, 0]);
   } finally {
     await h.close();
   }

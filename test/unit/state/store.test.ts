@@ -33,22 +33,22 @@ for (const [kind, open] of [
   test(`${kind}: create, read by id and by name, change feed`, async () => {
     await withDir(async (dir) => {
       const store = await open(dir);
-      const changes: [string[], string[]][] = [];
-      store.onChange((ids, configs) => changes.push([ids, [...configs]]));
+      // Each change: the ids, and for config changes the command before (null: created).
+      const changes: [string[], [string, string | null][]][] = [];
+      store.onChange((ids, configs) => changes.push([ids, [...configs].map(([id, before]) => [id, before?.command ?? null])]));
       const [web, api] = await store.create([{ name: 'web', command: 'x' }, { name: 'api', command: 'y' }]);
       assert.equal(store.get(web.id)?.config.name, 'web');
       assert.equal(store.resolve('web')?.id, web.id);
       assert.equal(store.resolve(web.id)?.id, web.id);
       assert.equal(web.intent.run, 'running');
-      // Each change names the ids it touched and, among them, those whose config changed.
       await store.setIntents([web.id, api.id], (i) => ({ ...i, run: 'stopped' }));
       await store.update(api.id, (c) => ({ ...c, command: 'z' }));
       await store.remove([web.id]);
       assert.deepEqual(changes, [
-        [[web.id, api.id], [web.id, api.id]],
+        [[web.id, api.id], [[web.id, null], [api.id, null]]],
         [[web.id, api.id], []],
-        [[api.id], [api.id]],
-        [[web.id], [web.id]],
+        [[api.id], [[api.id, 'y']]],
+        [[web.id], [[web.id, 'x']]],
       ]);
       await store.close();
     });
