@@ -7,6 +7,7 @@ import { authMiddleware } from './auth/middleware.js';
 import type { ApiDeps } from './deps.js';
 import { drainUnreadBody } from './drain-body.js';
 import { errorMiddleware } from './errors.js';
+import { serializeJsonBodies } from './json-body.js';
 import { auditRouter } from './routes/audit.js';
 import { authRouter } from './routes/auth.js';
 import { eventsRouter } from './routes/events.js';
@@ -40,6 +41,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   const auth = authMiddleware(authenticator) as Middleware;
 
   const app = withWebSocket(new Koa(), deps.log);
+  serializeJsonBodies(app);
   app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
   if (deps.metrics) app.use(deps.metrics.http.middleware()); // outermost: sees the final status
   if (security) app.use(auditMiddleware(security.audit, () => deps.clock.now(), (err) => deps.log.error('audit record write failed', { error: String(err) })));

@@ -5,7 +5,8 @@
  *   npm run build && node dist/bench/one-scenario.js s8 [--n 1000] [--cpu-prof] [--build /other/dist]
  *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
  *   node dist/bench/one-scenario.js s1 [--n 500] [--each] [--reps 3]
- *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3] [--perf --node-flags=--perf-basic-prof]
+ *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3]
+ *   s1 and s5 with --perf --node-flags=--perf-basic-prof: `perf record -g` of svcd during the step
  *   any of them with --node-flags='--optimize-for-size ...' (added after the flags svcd ships with)
  *
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
@@ -39,7 +40,7 @@ const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
 function childrenOf(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number));
 }
-/** `perf record -g` on svcd for the length of one step (s5 --perf; pair with --node-flags=--perf-basic-prof). */
+/** `perf record -g` on svcd for the length of the measured step (s1/s5 --perf; pair with --node-flags=--perf-basic-prof). */
 async function perfRecord(pid: number, out: string): Promise<{ stop(): Promise<void> }> {
   mkdirSync(profDir, { recursive: true });
   const perf = spawn('perf', ['record', '-F', '4999', '-g', '-p', String(pid), '-o', out], { stdio: 'ignore' });
@@ -75,8 +76,10 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
       const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
       console.log(`S8 ${n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
     } else if (which === 's1' || which === 's5') {
+      const startPerf = args.perf && which === 's1' ? await perfRecord(m.daemonPid(), join(profDir, 'perf-s1.data')) : null;
       const cpu0 = cpu();
       const started = await bulkStart(m, n);
+      await startPerf?.stop();
       const used = cpu().map((v, i) => ((v - cpu0[i]) * 1000).toFixed(0));
       const how = args.each ? 'one POST each, 16 at a time' : 'one POST';
       if (which === 's1') console.log(`S1 start ${n} (${how}): ${started.ms.toFixed(0)} ms, CPU svcd ${used[0]} ms, svc-spawner ${used[1]} ms, svcd+spawner RSS ${started.rss0MiB.toFixed(1)} -> ${started.rssMiB.toFixed(1)} MiB (load average before: ${before}, after: ${load()})`);
