@@ -18,7 +18,7 @@
  * CPU profile to bench/out/prof/ (timings then include the profiler's cost).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installSignalHandlers, killRunProcesses } from './cleanup.js';
@@ -28,7 +28,7 @@ import { cronSlot } from './scenarios/cron-slot.js';
 import { bulkStart } from './scenarios/bulk-start.js';
 import { stopAll } from './scenarios/stop-all.js';
 import { median } from './stats.js';
-import { cpuSeconds } from './proc.js';
+import { childPids, cpuSeconds } from './proc.js';
 import { scratchDir } from './scratch.js';
 
 const { values: args, positionals } = parseArgs({
@@ -36,18 +36,20 @@ const { values: args, positionals } = parseArgs({
   options: { n: { type: 'string' }, each: { type: 'boolean' }, secs: { type: 'string', default: '8' }, reps: { type: 'string', default: '1' }, 'cpu-prof': { type: 'boolean' }, build: { type: 'string' }, 'node-flags': { type: 'string', default: '' }, perf: { type: 'boolean' } },
 });
 const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
-/** Direct children of a pid (svc-spawner). */
-function childrenOf(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number));
-}
 /** `perf record -g` on svcd for the length of the measured step (s1/s5 --perf; pair with --node-flags=--perf-basic-prof). */
 async function perfRecord(pid: number, out: string): Promise<{ stop(): Promise<void> }> {
   mkdirSync(profDir, { recursive: true });
   const perf = spawn('perf', ['record', '-F', '4999', '-g', '-p', String(pid), '-o', out], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => {
+    perf.once('exit', () => resolve());
+    perf.once('error', (err) => {
+      log(`perf could not run (${err.message}): install linux-perf`);
+      resolve();
+    });
+  });
   await new Promise((r) => setTimeout(r, 500)); // perf attaches
   return {
     stop: async () => {
-      const exited = new Promise((r) => perf.once('exit', r));
       perf.kill('SIGINT');
       await exited;
       log(`perf data: ${out} (perf report -i ${out} --no-children --sort sym)`);
@@ -68,7 +70,7 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
   try {
     const before = load();
     // CPU seconds of svcd and of its children (svc-spawner).
-    const cpu = () => [cpuSeconds(m.daemonPid()), childrenOf(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
+    const cpu = () => [cpuSeconds(m.daemonPid()), childPids(m.daemonPid()).reduce((s, p) => s + cpuSeconds(p), 0)];
     if (which === 's8') {
       let spread = '';
       let atSlot = [0, 0];

@@ -37,21 +37,24 @@ export interface ProcessRunner {
 /** Every id of a change, as keys (for controllers that read intents). */
 export const changedIds = (change: DesiredChange): readonly string[] => change.ids;
 
-/**
- * The ids of a change whose config uses a feature before the write or now, or that the controller
- * still keeps state for (`known`); with `intents`, an intent-only change of such a program too.
- */
-export function featureKeys(
-  change: DesiredChange,
-  now: (id: string) => ProgramRecord | undefined,
-  uses: (config: ProgramConfig) => boolean,
-  known: (id: string) => boolean,
-  intents: boolean,
-): string[] {
+/** What a controller that serves one feature watches in the store's changes (`featureKeys`). */
+export interface FeatureWatch {
+  /** The programs as they are now (the store). */
+  store: { get(id: string): ProgramRecord | undefined };
+  /** Whether a config uses the feature (a health check, limits, a schedule, an artifact). */
+  uses: (config: ProgramConfig) => boolean;
+  /** Whether the controller still keeps state for a program (to clean up after it). */
+  known: (id: string) => boolean;
+  /** Whether an intent-only change (start, stop) of such a program matters too. */
+  intents: boolean;
+}
+
+/** The ids of a change whose config uses the feature before the write or now, or that the controller knows. */
+export function featureKeys(change: DesiredChange, { store, uses, known, intents }: FeatureWatch): string[] {
   return change.ids.filter((id) => {
     const before = change.configs.get(id);
     if (before === undefined && !intents) return false;
-    const config = now(id)?.config;
+    const config = store.get(id)?.config;
     return (before !== undefined && before !== null && uses(before)) || (config !== undefined && uses(config)) || known(id);
   });
 }

@@ -51,7 +51,9 @@ export class CronController implements ProgramController, ProcessRunner {
   constructor(private readonly deps: CronControllerDeps) {}
 
   /** Programs with a schedule before or after the write, and the runs this controller still has. */
-  readonly watches = { desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.cron !== undefined, (id) => this.states.has(id), true) };
+  readonly watches = {
+    desired: (change: DesiredChange): string[] => featureKeys(change, { store: this.deps.store, uses: (c) => c.cron !== undefined, known: (id) => this.states.has(id), intents: true }),
+  };
 
   /** Programs with a schedule (the others are never this controller's). */
   initialKeys(): string[] {

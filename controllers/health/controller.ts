@@ -2,7 +2,7 @@ import type { Clock } from '../../reconciler/clock.js';
 import type { Result } from '../../reconciler/reconciler.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { ObservedChange, ObservedRegistry } from '../../state/observed.js';
-import { withDefaults, type ProgramRecord } from '../../state/program.js';
+import { withDefaults, type ProgramConfig, type ProgramRecord } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { OsPort } from '../os/port.js';
 import { featureKeys, type DesiredChange, type ProgramController } from '../program-controller.js';
@@ -23,6 +23,9 @@ export interface HealthControllerDeps {
   wake: (id: string) => void;
 }
 
+/** Whether a config has a health check (enabled or not: a disabled one still withdraws a verdict). */
+const hasCheck = (config: ProgramConfig): boolean => config.health_check !== undefined;
+
 /**
  * Runs the health probes of programs with an enabled health_check while their process is
  * alive. Probes run in the background: a hanging endpoint costs one timeout, never a stalled
@@ -40,19 +43,21 @@ export class HealthController implements ProgramController {
 
   readonly watches = {
     // Probes depend on the config's check; a start or stop shows in the observed state.
-    desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.health_check !== undefined, (id) => this.known(id), false),
+    desired: (change: DesiredChange): string[] => featureKeys(change, { store: this.deps.store, uses: hasCheck, known: (id) => this.known(id), intents: false }),
     // A new process, or one that began stopping, changes what to probe: for programs with a
     // check, or with a verdict still to withdraw.
     observed: ({ id, prev, next }: ObservedChange): string[] =>
-      (prev?.pid !== next?.pid || prev?.status !== next?.status || prev?.reload?.pid !== next?.reload?.pid || prev?.reload?.phase !== next?.reload?.phase) &&
-      (this.known(id) || this.deps.store.get(id)?.config.health_check !== undefined)
-        ? [id]
-        : [],
+      (prev?.pid !== next?.pid || prev?.status !== next?.status || prev?.reload?.pid !== next?.reload?.pid || prev?.reload?.phase !== next?.reload?.phase) && this.concerns(id) ? [id] : [],
   };
 
   /** A program this controller still keeps a verdict or a probe schedule for. */
   private known(id: string): boolean {
     return this.states.has(id) || this.successors.has(id);
+  }
+
+  private concerns(id: string): boolean {
+    const config = this.deps.store.get(id)?.config;
+    return this.known(id) || (config !== undefined && hasCheck(config));
   }
 
   reconcile = async (id: string): Promise<Result | void> => {

@@ -4,6 +4,7 @@ import type { Result } from '../../reconciler/reconciler.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { IsolationView } from '../../state/isolation.js';
 import type { ObservedChange, ObservedRegistry } from '../../state/observed.js';
+import type { ProgramConfig } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { CgroupFs } from '../../plugins/isolation/cgroup-fs.js';
 import type { SpawnHooks } from '../os/decorated.js';
@@ -38,6 +39,9 @@ const REMOVE_RETRY_MS = 100;
 const REMOVE_SLOW_RETRY_MS = 5000;
 const PRESSURE_EVERY_MS = 60_000;
 
+/** Whether a config asks for limits (set at all: limitsOf says which are enforceable). */
+const hasLimits = (config: ProgramConfig): boolean => config.resource_limits !== undefined;
+
 /**
  * resource_limits as cgroup v2 limits (docs/isolation.md). The spawn hooks create a program's
  * cgroup `<root>/svc/<id>` with its limits and hand its directory to the OS port, which starts
@@ -55,14 +59,15 @@ export class IsolationController {
 
   readonly watches = {
     // Limits come from the config; processes are followed through the observed state.
-    desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.resource_limits !== undefined, (id) => this.groups.has(id), false),
+    desired: (change: DesiredChange): string[] => featureKeys(change, { store: this.deps.store, uses: hasLimits, known: (id) => this.groups.has(id), intents: false }),
     // Processes not started through the hooks (re-adopted, or running before limits were added):
     // their pid says whether they live, or that one now runs that can be moved into a cgroup.
     // Without a cgroup and without limits there is nothing to do (most programs).
     observed: ({ id, prev, next }: ObservedChange): string[] => {
       if (prev?.pid === next?.pid) return [];
       const group = this.groups.get(id);
-      return (group ? group.adopted : this.deps.store.get(id)?.config.resource_limits !== undefined) ? [id] : [];
+      const config = this.deps.store.get(id)?.config;
+      return (group ? group.adopted : config !== undefined && hasLimits(config)) ? [id] : [];
     },
   };
 

@@ -53,7 +53,8 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
 
   readonly watches = {
     // Programs with an artifact before or after the write (intents too: run, ota_rollback_seq), or an update record.
-    desired: (change: DesiredChange): string[] => featureKeys(change, (id) => this.deps.store.get(id), (c) => c.artifact !== undefined, (id) => this.deps.status.get(id) !== undefined, true),
+    desired: (change: DesiredChange): string[] =>
+      featureKeys(change, { store: this.deps.store, uses: (c) => c.artifact !== undefined, known: (id) => this.deps.status.get(id) !== undefined, intents: true }),
     observed: ({ id, next }: OtaObservation): string[] => {
       if (!this.deps.status.get(id)) return [];
       const print = observedFingerprint(next);
