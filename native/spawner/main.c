@@ -132,6 +132,9 @@ static void conn_frames(int i) {
     const uint8_t *frame = c->in.data + off;
     handle_frame(i, &c->out, frame[4], get_u32(frame + 5), frame + WIRE_HEADER, len - (WIRE_HEADER - 4));
     off += 4 + (size_t)len;
+    /* A spawn costs a few hundred microseconds: answer it now, so the daemon records each child
+     * while the next ones start, instead of all of them after the whole burst it sent. */
+    if (frame[4] == MSG_SPAWN) conn_flush(i);
   }
   if (c->fd >= 0) buf_consume(&c->in, off);
 }

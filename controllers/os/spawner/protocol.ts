@@ -63,29 +63,39 @@ export interface Frame {
   fields: Map<number, Buffer[]>;
 }
 
-function encodeValue(value: FieldValue): Buffer {
-  if (typeof value === 'string') return Buffer.from(value, 'utf8');
-  if (Buffer.isBuffer(value)) return value;
-  const b = Buffer.alloc('u64' in value ? 8 : 4);
-  if ('u32' in value) b.writeUInt32LE(value.u32);
-  else if ('i32' in value) b.writeInt32LE(value.i32);
-  else b.writeBigUInt64LE(BigInt(value.u64));
-  return b;
+function valueLength(value: FieldValue): number {
+  if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
+  if (Buffer.isBuffer(value)) return value.length;
+  return 'u64' in value ? 8 : 4;
 }
 
+/** Writes one value at `at`; returns its length. */
+function writeValue(out: Buffer, at: number, value: FieldValue): number {
+  if (typeof value === 'string') return out.write(value, at, 'utf8');
+  if (Buffer.isBuffer(value)) return value.copy(out, at);
+  if ('u32' in value) return out.writeUInt32LE(value.u32, at) - at;
+  if ('i32' in value) return out.writeInt32LE(value.i32, at) - at;
+  return out.writeBigUInt64LE(BigInt(value.u64), at) - at;
+}
+
+/**
+ * One frame in one buffer, sized first and written in place: a SPAWN carries the whole
+ * environment, and a Buffer per field was a third of svcd's cost of asking for a spawn.
+ * Every byte is written, so the unzeroed allocation never sends stale memory.
+ */
 export function encodeFrame(type: number, seq: number, fields: FieldList): Buffer {
-  const values = fields.map(([key, value]) => [key, encodeValue(value)] as const);
-  const size = HEADER + values.reduce((n, [, v]) => n + 6 + v.length, 0);
-  const out = Buffer.alloc(size);
+  let size = HEADER;
+  for (const [, value] of fields) size += 6 + valueLength(value);
+  const out = Buffer.allocUnsafe(size);
   out.writeUInt32LE(size - 4, 0);
   out.writeUInt8(type, 4);
   out.writeUInt32LE(seq, 5);
   let at = HEADER;
-  for (const [key, v] of values) {
+  for (const [key, value] of fields) {
+    const length = writeValue(out, at + 6, value);
     out.writeUInt16LE(key, at);
-    out.writeUInt32LE(v.length, at + 2);
-    v.copy(out, at + 6);
-    at += 6 + v.length;
+    out.writeUInt32LE(length, at + 2);
+    at += 6 + length;
   }
   return out;
 }

@@ -28,6 +28,19 @@ test('frames round-trip through the decoder, split at any byte', () => {
   }
 });
 
+test('a frame is laid out byte for byte as PROTOCOL.md says: length, type, seq, then key-length-value fields', () => {
+  const bytes = encodeFrame(Msg.SIGNAL, 0x01020304, [[Field.PID, { i32: -2 }], [Field.MESSAGE, 'é'], [Field.OUTPUT, Buffer.from([0xff])], [Field.TAG, ''], [Field.SERIAL, { u64: 258 }]]);
+  // prettier-ignore
+  assert.deepEqual([...bytes], [
+    50, 0, 0, 0, Msg.SIGNAL, 4, 3, 2, 1,
+    Field.PID, 0, 4, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff,
+    Field.MESSAGE, 0, 2, 0, 0, 0, 0xc3, 0xa9,
+    Field.OUTPUT, 0, 1, 0, 0, 0, 0xff,
+    Field.TAG, 0, 0, 0, 0, 0,
+    Field.SERIAL, 0, 8, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0,
+  ]);
+});
+
 test('a length no spawner sends and a field past the frame are protocol errors', () => {
   assert.throws(() => new FrameDecoder().push(Buffer.from([1, 0, 0, 0, 0])), ProtocolError);
   assert.throws(() => decodeFields(Buffer.from([1, 0, 200, 0, 0, 0, 1])), /runs past the frame/);
