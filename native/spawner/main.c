@@ -116,6 +116,18 @@ static void conn_flush(int i) {
   }
 }
 
+/* Sends what the socket takes now. Unlike conn_flush it never closes the connection: frames of a
+ * daemon that is gone are still handled (a SPAWN it sent is a child it will look for), and the
+ * connection is closed after them. */
+static void conn_send_now(struct conn *c) {
+  while (c->out.len > 0) {
+    ssize_t n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL);
+    if (n > 0) buf_consume(&c->out, (size_t)n);
+    else if (n < 0 && errno == EINTR) continue;
+    else return;
+  }
+}
+
 /* Handles every complete frame in the input buffer. A bad length cannot be skipped: close. */
 static void conn_frames(int i) {
   struct conn *c = &conns[i];
@@ -130,11 +142,12 @@ static void conn_frames(int i) {
     }
     if (c->in.len - off - 4 < len) break;
     const uint8_t *frame = c->in.data + off;
-    handle_frame(i, &c->out, frame[4], get_u32(frame + 5), frame + WIRE_HEADER, len - (WIRE_HEADER - 4));
+    const uint8_t type = frame[4];
+    handle_frame(i, &c->out, type, get_u32(frame + 5), frame + WIRE_HEADER, len - (WIRE_HEADER - 4));
     off += 4 + (size_t)len;
     /* A spawn costs a few hundred microseconds: answer it now, so the daemon records each child
      * while the next ones start, instead of all of them after the whole burst it sent. */
-    if (frame[4] == MSG_SPAWN) conn_flush(i);
+    if (type == MSG_SPAWN && c->fd >= 0) conn_send_now(c);
   }
   if (c->fd >= 0) buf_consume(&c->in, off);
 }
