@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Counter, Histogram, Registry } from 'prom-client';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 import { PendingHistogram } from './pending-histogram.js';
 import type { PromClient } from './prom.js';
 
@@ -15,7 +15,7 @@ const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
  * Until prom-client is loaded (the first scrape) requests are kept as bucket counts and sums,
  * then handed to its counter and histogram.
  */
-export class HttpMetrics implements MetricSource {
+export class HttpMetrics implements RegistrySource {
   private requests: Counter<Label> | null = null;
   private duration: Histogram<Label> | null = null;
   private pending: PendingHistogram | null = new PendingHistogram(BUCKETS);

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Registry } from 'prom-client';
 import type { PromClient } from './prom.js';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 
 /** The lag histogram is switched off when nobody scraped for this long. */
 export const LOOP_LAG_IDLE_MS = 5 * 60_000;
@@ -15,7 +15,7 @@ const QUANTILES = [50, 90, 99] as const;
  * otherwise idle daemon. Here the first scrape switches the histogram on (that scrape reports the
  * instant lag only), and it is switched off again LOOP_LAG_IDLE_MS after the last scrape.
  */
-export function loopLagMetrics(opts: { prefix: string; setTimer?: (ms: number, fn: () => void) => () => void }): MetricSource {
+export function loopLagMetrics(opts: { prefix: string; setTimer?: (ms: number, fn: () => void) => () => void }): RegistrySource {
   const setTimer =
     opts.setTimer ??
     ((ms: number, fn: () => void) => {

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { PromClient } from './prom.js';
 import type { LoopStats } from './daemon-metrics.js';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 
 const FAMILIES: { name: string; type: 'gauge' | 'counter'; help: string; read: (s: LoopStats) => number }[] = [
   { name: 'svc_reconcile_queue_depth', type: 'gauge', help: 'Keys waiting for a reconcile pass, per controller', read: (s) => s.depth },
@@ -18,7 +18,7 @@ const FAMILIES: { name: string; type: 'gauge' | 'counter'; help: string; read: (
 ];
 
 /** Every controller loop's figures (ControllerManager.stats), labelled `controller`. */
-export function loopMetrics(stats: () => LoopStats[]): MetricSource {
+export function loopMetrics(stats: () => LoopStats[]): RegistrySource {
   return {
     install(registry: Registry, prom: PromClient) {
       for (const f of FAMILIES) {

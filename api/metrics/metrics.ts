@@ -15,9 +15,16 @@ const requireCjs = createRequire(import.meta.url);
  * from the install). Controllers that are built later (health probes, cron, the event log) plug
  * in with one `metrics.add(...)` line in the composition root; nothing here knows about them.
  */
-export interface MetricSource {
+export interface RegistrySource {
   install(registry: Registry, prom: PromClient): void;
 }
+
+/** A source that writes its families as text itself (text-families.ts), after the registry's. */
+export interface TextSource {
+  text(): string;
+}
+
+export type MetricSource = RegistrySource | TextSource;
 
 /**
  * The daemon's own Prometheus registry (never prom-client's global one), with the Node.js
@@ -38,7 +45,7 @@ export class SvcMetrics {
 
   add(source: MetricSource): this {
     this.sources.push(source);
-    if (this.loaded) source.install(this.loaded.registry, this.loaded.prom);
+    if (this.loaded && 'install' in source) source.install(this.loaded.registry, this.loaded.prom);
     return this;
   }
 
@@ -58,7 +65,10 @@ export class SvcMetrics {
   async render(): Promise<string> {
     const { registry } = await this.load();
     for (const fn of this.beforeScrape) await fn();
-    return finiteSamples(await registry.metrics());
+    const own = this.sources.flatMap((s) => ('text' in s ? [s.text()] : [])).filter((t) => t !== '');
+    // Text families drop non-finite samples as they write them: only the registry's need the filter.
+    const text = finiteSamples(await registry.metrics());
+    return own.length > 0 ? `${text}\n${own.join('\n\n')}\n` : text;
   }
 
   private load(): Promise<{ registry: Registry; prom: PromClient }> {
@@ -67,7 +77,7 @@ export class SvcMetrics {
       const registry = new prom.Registry();
       if (this.opts.defaultMetrics !== false) this.installDefaults(prom, registry);
       this.loaded = { registry, prom };
-      for (const source of this.sources) source.install(registry, prom);
+      for (const source of this.sources) if ('install' in source) source.install(registry, prom);
       return this.loaded;
     });
     return this.loading;

@@ -3,14 +3,14 @@ import type { PromClient } from './prom.js';
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { OtaResult } from '../../state/ota.js';
 import type { ProgramStore } from '../../state/store.js';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 
 /**
  * OTA updates (docs/ota.md), counted from the observed stream: every new `ota.last` counts once
  * by its result (applied, retrying, failed, rolled_back). Results recorded before svcd started
  * (restored from disk) are not counted again.
  */
-export class OtaMetrics implements MetricSource {
+export class OtaMetrics implements RegistrySource {
   private readonly seen = new Map<string, string>();
   private readonly counts = new Map<string, Map<OtaResult, number>>();
   private unsubscribe: (() => void) | null = null;

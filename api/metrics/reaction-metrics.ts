@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { PromClient } from './prom.js';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 
 /** One reaction's figures since svcd started (controllers/reactions Reactor.stats). */
 export interface ReactionStats {
@@ -14,7 +14,7 @@ export interface ReactionStats {
  * Event reactions in /metrics (docs/observability.md): runs by outcome, skipped matches by
  * reason, runs in flight, and whether the last edit of conf/reactions.toml failed to load.
  */
-export function reactionMetrics(read: () => { stats: ReactionStats[]; loadFailed: boolean }): MetricSource {
+export function reactionMetrics(read: () => { stats: ReactionStats[]; loadFailed: boolean }): RegistrySource {
   return {
     install(registry: Registry, prom: PromClient) {
       new prom.Counter({

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { PromClient } from './prom.js';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 
 /** One unlabelled number read at scrape time. */
 export interface Reading {
@@ -17,7 +17,7 @@ export interface Reading {
  * exposed without copying state: each scrape reads them once. For example the event log's
  * queue: `metrics.add(readings([{ name: 'svc_event_queue_depth', type: 'gauge', help, read: () => events.stats().depth }, ...]))`.
  */
-export function readings(list: Reading[]): MetricSource {
+export function readings(list: Reading[]): RegistrySource {
   return {
     install(registry: Registry, prom: PromClient) {
       for (const r of list) {

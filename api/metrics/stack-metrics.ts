@@ -2,13 +2,13 @@ import type { Registry } from 'prom-client';
 import type { PromClient } from './prom.js';
 import type { GitSourceStatus } from '../../stacks/git/status.js';
 import type { StackDirStatus } from '../../stacks/status.js';
-import type { MetricSource } from './metrics.js';
+import type { RegistrySource } from './metrics.js';
 
 /**
  * Stack sources, read at scrape time (docs/observability.md): each watched file's error state,
  * and per git source the age of the commit in force, its error state and its failed syncs.
  */
-export function stackMetrics(deps: { files: () => StackDirStatus; git: () => GitSourceStatus[]; now: () => number }): MetricSource {
+export function stackMetrics(deps: { files: () => StackDirStatus; git: () => GitSourceStatus[]; now: () => number }): RegistrySource {
   return {
     install(registry: Registry, prom: PromClient) {
       new prom.Gauge({

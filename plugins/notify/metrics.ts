@@ -1,12 +1,12 @@
 import type { Counter, Registry } from 'prom-client';
 import type { PromClient } from '../../api/metrics/prom.js';
-import type { MetricSource } from '../../api/metrics/metrics.js';
+import type { RegistrySource } from '../../api/metrics/metrics.js';
 import type { NotifyService } from './service.js';
 
 type Row = Record<string, number>;
 
 /** The notify plugin's metric families (docs/observability.md), read at scrape time. */
-export function notifyMetrics(service: NotifyService): MetricSource {
+export function notifyMetrics(service: NotifyService): RegistrySource {
   const rows = (): [string, Row][] => {
     const engine = service.engine.counters();
     return service.channels().map((c) => {
