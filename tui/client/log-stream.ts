@@ -2,7 +2,7 @@ import type { LogLine, LogStreamMessage } from '../../api/wire.js';
 import { ApiError } from './errors.js';
 import type { ApiClient } from './http.js';
 import { connectLogSocket } from './log-socket.js';
-import { afterTail } from './log-overlap.js';
+import { TailOverlap } from './log-overlap.js';
 
 /**
  * Opens the log stream of a program (`svc logs -f`). Resolves once the socket is open with
@@ -34,8 +34,9 @@ export async function openLogStream(client: ApiClient, id: string) {
   });
   return {
     start(onLine: (line: LogStreamMessage) => void, tail: LogLine[] = []): void {
-      deliver = onLine;
-      for (const line of afterTail(tail, early.splice(0))) onLine(line);
+      const overlap = new TailOverlap(tail);
+      deliver = (line) => overlap.keep(line) && onLine(line);
+      for (const line of overlap.early(early.splice(0))) onLine(line);
     },
     done,
     close(): void {

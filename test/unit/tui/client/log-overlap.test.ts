@@ -1,11 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LogLine } from '../../../../api/wire.js';
-import { afterTail } from '../../../../tui/client/log-overlap.js';
+import { TailOverlap } from '../../../../tui/client/log-overlap.js';
 
 const out = (...contents: string[]): LogLine[] => contents.map((content) => ({ source: 'stdout', content }));
 const err = (...contents: string[]): LogLine[] => contents.map((content) => ({ source: 'stderr', content }));
 const texts = (lines: LogLine[]) => lines.map((l) => `${l.source}:${l.content}`);
+const afterTail = (tail: LogLine[], early: LogLine[]) => new TailOverlap(tail).early(early);
+/** What is printed of `tail`, `early`, then `later` lines streamed one by one. */
+const follow = (tail: LogLine[], early: LogLine[], later: LogLine[]) => {
+  const overlap = new TailOverlap(tail);
+  return texts([...overlap.early(early), ...later.filter((l) => overlap.keep(l))]);
+};
 
 test('svc logs -f: lines streamed before the tail was read are printed once (seen under load: 102,103,101,102,103,104)', () => {
   // --tail 2 read after ticks 101-103 had arrived on the stream: 101 is older than the tail, 102 and 103 are in it.
@@ -26,4 +32,19 @@ test('svc logs -f: stdout and stderr are matched each against its own tail; the 
   assert.deepEqual(texts(afterTail(tail, early)), ['stderr:e2', 'stdout:o3']);
   // A stderr line equal to a stdout tail line is not taken for it.
   assert.deepEqual(texts(afterTail(out('same'), err('same'))), ['stderr:same']);
+});
+
+test('svc logs -f: a stream a moment behind the file still repeats none of the tail (seen under load: 1,2,2,3)', () => {
+  // Tick 2 was in the file when the tail was read, and reached the stream only afterwards.
+  assert.deepEqual(follow(out('tick 1', 'tick 2'), [], out('tick 2', 'tick 3', 'tick 4')), ['stdout:tick 3', 'stdout:tick 4']);
+  // Further behind: both tail lines come again, then the new ones.
+  assert.deepEqual(follow(out('tick 1', 'tick 2'), [], out('tick 1', 'tick 2', 'tick 3')), ['stdout:tick 3']);
+  // Part of the tail early, the rest later.
+  assert.deepEqual(follow(out('a', 'b', 'c'), out('a'), out('b', 'c', 'd')), ['stdout:d']);
+  // Not behind: the first streamed line is new, and so is everything after it, even a repeat of the tail.
+  assert.deepEqual(follow(out('tick 1', 'tick 2'), [], out('tick 3', 'tick 2')), ['stdout:tick 3', 'stdout:tick 2']);
+  // Caught up early: later lines are all new.
+  assert.deepEqual(follow(out('x', 'y'), out('y'), out('x', 'y')), ['stdout:x', 'stdout:y']);
+  // Each source on its own: a stderr line behind does not hold stdout back.
+  assert.deepEqual(follow([...out('o1'), ...err('e1')], [], [err('e1')[0], out('o2')[0], err('e2')[0]]), ['stdout:o2', 'stderr:e2']);
 });
