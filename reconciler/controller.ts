@@ -21,9 +21,6 @@ export interface Controller<K, Change = unknown, Observation = unknown> {
   readonly name: string;
   reconcile(key: K): Promise<Result | void>;
   readonly watches: Watches<K, Change, Observation>;
-  /** Keys reconciled at once (default: the manager's). A loop whose passes wait on another
-   * process (the spawner's answer) takes more, so that process always has work queued. */
-  readonly workers?: number;
   /** Keys to reconcile when the loop starts (e.g. every program). */
   initialKeys?(): Iterable<K>;
   /** Start-up work before any loop runs: load durable records, re-adopt processes. */

@@ -49,7 +49,7 @@ export class ControllerManager<K, C, O> {
     if (this.entries.some((e) => e.controller.name === controller.name)) throw new TypeError(`controller '${controller.name}' registered twice`);
     const entry: Entry<K, C, O> = { controller, errors: 0, loop: undefined as unknown as Reconciler<K> };
     entry.loop = new Reconciler<K>(this.options.clock, (key) => controller.reconcile(key), {
-      workers: controller.workers ?? this.options.workers,
+      workers: this.options.workers,
       onError: (key, err) => {
         entry.errors++;
         this.options.onError(controller.name, key, err);

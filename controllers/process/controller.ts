@@ -45,13 +45,6 @@ const runsHere = (record: ProgramRecord | undefined): record is ProgramRecord =>
  */
 export class ProcessController implements ProgramController, ProcessRunner {
   readonly name = 'process';
-  /**
-   * A start waits for the spawner's answer while holding its worker. With 64 workers a bulk
-   * start went in lockstep: 64 requests, the spawner busy while svcd waited, 64 answers, svcd
-   * busy while the spawner waited. 1,024 keep both sides busy; the spawner answers each spawn as
-   * it is made, and every other pass here is a few function calls.
-   */
-  readonly workers = 1024;
   private readonly states = new Map<string, ProcState>();
   private readonly dependants: DependantsIndex;
   private readonly stopGate: StopGate;

@@ -31,28 +31,6 @@ test('changes reach each controller through its own watches only', async () => {
   await m.stop();
 });
 
-test('a controller may take more keys at once than the manager default: passes that wait on another process do not queue behind each other', async () => {
-  const m = new ControllerManager<string, string[], { id: string; flag: boolean }>({ clock: new FakeClock(), onError: () => undefined, workers: 2 });
-  const inFlight = { narrow: 0, wide: 0 };
-  const peak = { narrow: 0, wide: 0 };
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const waiting = (name: 'narrow' | 'wide'): C['reconcile'] => async () => {
-    peak[name] = Math.max(peak[name], ++inFlight[name]);
-    await gate;
-    inFlight[name]--;
-  };
-  m.register({ name: 'narrow', watches: { desired: (ids) => ids }, reconcile: waiting('narrow') });
-  m.register({ name: 'wide', watches: { desired: (ids) => ids }, reconcile: waiting('wide'), workers: 100 });
-  await m.start();
-  m.desiredChanged(Array.from({ length: 50 }, (_, i) => `k${i}`));
-  await new Promise((resolve) => setImmediate(resolve));
-  assert.deepEqual(peak, { narrow: 2, wide: 50 });
-  release();
-  await m.idle();
-  await m.stop();
-});
-
 test('prepare runs in registration order before any loop; stop closes in reverse', async () => {
   const log: string[] = [];
   const m = new ControllerManager<string, string[], { id: string; flag: boolean }>({ clock: new FakeClock(), onError: () => undefined });
