@@ -6,7 +6,7 @@
  *   node dist/bench/one-scenario.js s3 [--secs 8] [--reps 1]
  *   node dist/bench/one-scenario.js s1 [--n 500] [--each] [--reps 3]
  *   node dist/bench/one-scenario.js s5 [--n 500] [--reps 3]
- *   s1 and s5 with --perf --node-flags=--perf-basic-prof: `perf record -g` of svcd during the step
+ *   s1, s5 and s8 with --perf --node-flags=--perf-basic-prof: `perf record -g` of svcd during the step
  *   any of them with --node-flags='--optimize-for-size ...' (added after the flags svcd ships with)
  *
  * s8: N cron programs due in one second (bench/scenarios/cron-slot.ts): ms from the slot to the
@@ -63,7 +63,7 @@ const n = Number(args.n ?? (which === 's8' ? 1000 : 500));
 
 installSignalHandlers(log);
 const profDir = resolve('bench', 'out', 'prof');
-if (args['cpu-prof']) mkdirSync(profDir, { recursive: true });
+if (args['cpu-prof'] || args.perf) mkdirSync(profDir, { recursive: true });
 for (let rep = 0; rep < Number(args.reps); rep++) {
   const m = new SvcManager(args.each ? 'each' : 'array', 16, [...args['node-flags'].split(/\s+/).filter(Boolean), ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])], {}, args.build ? join(args.build, 'bin', 'svcd.js') : SVCD);
   await m.start();
@@ -74,7 +74,16 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
     if (which === 's8') {
       let spread = '';
       let atSlot = [0, 0];
-      const ms = await cronSlot(m, n, 5, (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')), () => (atSlot = cpu()));
+      let perf: { stop(): Promise<void> } | null = null;
+      const ms = await cronSlot(
+        m,
+        n,
+        5,
+        (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')),
+        () => (atSlot = cpu()),
+        args.perf ? async () => void (perf = await perfRecord(m.daemonPid(), join(profDir, 'perf-s8.data'))) : undefined,
+      );
+      await (perf as { stop(): Promise<void> } | null)?.stop();
       const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
       console.log(`S8 ${n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
     } else if (which === 's1' || which === 's5') {

@@ -11,13 +11,17 @@ interface Started {
  * The slot is the first whole second at least `leadSecs` after they are all registered; returns
  * ms from the slot until the last of the N `cron_started` events (the event log's own stamps).
  */
-export async function cronSlot(m: SvcManager, n: number, leadSecs = 5, onOffsets?: (sortedMs: number[]) => void, atSlot?: () => void): Promise<number> {
+export async function cronSlot(m: SvcManager, n: number, leadSecs = 5, onOffsets?: (sortedMs: number[]) => void, atSlot?: () => void, beforeSlot?: () => Promise<void>): Promise<number> {
   // 20 s ahead: registering 1,000 programs on a loaded machine takes a few seconds.
   const slot = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
   const second = new Date(slot).getUTCSeconds();
   const t0 = Date.now();
   await m.api('POST', '/api/v1/programs', Array.from({ length: n }, (_, i) => ({ name: `cron-${i}`, command: '/bin/true', cron: `${second} * * * * *`, cron_tz: 'UTC' })));
   if (Date.now() > slot - leadSecs * 1000) throw new Error(`registering ${n} cron programs took ${Date.now() - t0} ms: past the slot`);
+  if (beforeSlot) {
+    await sleep(Math.max(0, slot - 1500 - Date.now())); // a profiler attaches in time for the slot
+    await beforeSlot();
+  }
   await sleep(Math.max(0, slot - Date.now()));
   atSlot?.();
   // Wait on the in-memory counter (cheap), then read the N records once: polling the event list
