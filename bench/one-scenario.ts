@@ -38,7 +38,6 @@ const { values: args, positionals } = parseArgs({
 const log = (msg: string) => process.stderr.write(`[one-scenario] ${msg}\n`);
 /** `perf record -g` on svcd for the length of the measured step (s1/s5 --perf; pair with --node-flags=--perf-basic-prof). */
 async function perfRecord(pid: number, out: string): Promise<{ stop(): Promise<void> }> {
-  mkdirSync(profDir, { recursive: true });
   const perf = spawn('perf', ['record', '-F', '4999', '-g', '-p', String(pid), '-o', out], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => {
     perf.once('exit', () => resolve());
@@ -74,16 +73,16 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
     if (which === 's8') {
       let spread = '';
       let atSlot = [0, 0];
-      let perf: { stop(): Promise<void> } | null = null;
+      const recording: { perf?: { stop(): Promise<void> } } = {};
       const ms = await cronSlot(
         m,
         n,
         5,
         (o) => (spread = [0.01, 0.25, 0.5, 0.75, 0.9].map((q) => `p${q * 100} ${o[Math.floor(q * (o.length - 1))]}`).join(', ')),
         () => (atSlot = cpu()),
-        args.perf ? async () => void (perf = await perfRecord(m.daemonPid(), join(profDir, 'perf-s8.data'))) : undefined,
+        args.perf ? async () => void (recording.perf = await perfRecord(m.daemonPid(), join(profDir, 'perf-s8.data'))) : undefined,
       );
-      await (perf as { stop(): Promise<void> } | null)?.stop();
+      await recording.perf?.stop();
       const used = cpu().map((v, i) => ((v - atSlot[i]) * 1000).toFixed(0));
       console.log(`S8 ${n} cron jobs: last cron_started ${ms} ms after the slot (${spread}); CPU from the slot until all were seen: svcd ${used[0]} ms, svc-spawner ${used[1]} ms (load average before: ${before}, after: ${load()})`);
     } else if (which === 's1' || which === 's5') {

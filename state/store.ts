@@ -326,9 +326,12 @@ export class ProgramStore {
     return { put, del: change.del };
   }
 
-  /** Writes one checked, stamped change in one synced batch, then applies it in memory. */
+  /**
+   * Writes one stamped change in one synced batch, then applies it in memory. Checked already:
+   * commitGroup checked each write against the group's view of these same records, and this
+   * change is that view's difference from them.
+   */
   private async commitLocked(change: Change): Promise<void> {
-    checkResultingSet(this.records, this.names, change, (r) => this.configChanged(r));
     // The array form of batch: one call into LevelDB, several times cheaper than a chained batch.
     // What is held in memory (this run's epoch, intents) rides along with the next write that reaches the disk.
     const ops = this.held.ops(this.records, this.sdb, new Set([...change.del, ...change.put.map((r) => r.id)]));

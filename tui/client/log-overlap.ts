@@ -65,25 +65,21 @@ export class TailOverlap {
   }
 }
 
-/** The longest j such that streamed[0..j] ends with the last min(j, shown.length) lines shown. */
+/** Whether the lines of `streamed` before `streamedEnd` and of `shown` before `shownEnd` agree, as far as both go back. */
+function sameBefore(streamed: LogLine[], streamedEnd: number, shown: string[], shownEnd: number): boolean {
+  for (let k = 1; k <= Math.min(streamedEnd, shownEnd); k++) if (streamed[streamedEnd - k].content !== shown[shownEnd - k]) return false;
+  return true;
+}
+
+/** The longest j such that streamed[0..j] ends with the lines shown last. */
 function longestRunEndingWith(streamed: LogLine[], shown: string[]): number {
-  for (let j = streamed.length; j > 0; j--) {
-    const m = Math.min(j, shown.length);
-    let same = true;
-    for (let k = 1; k <= m && same; k++) same = streamed[j - k].content === shown[shown.length - k];
-    if (same) return j;
-  }
+  for (let j = streamed.length; j > 0; j--) if (sameBefore(streamed, j, shown, shown.length)) return j;
   return 0;
 }
 
 /** Places in `shown` the stream may stand at, given that `streamed` came last before it (0 always). */
 function placesAfter(streamed: LogLine[], shown: string[]): Set<number> {
   const places = new Set<number>();
-  for (let at = 0; at < shown.length; at++) {
-    const m = Math.min(streamed.length, at);
-    let same = true;
-    for (let k = 1; k <= m && same; k++) same = streamed[streamed.length - k].content === shown[at - k];
-    if (same) places.add(at);
-  }
+  for (let at = 0; at < shown.length; at++) if (sameBefore(streamed, streamed.length, shown, at)) places.add(at);
   return places;
 }

@@ -21,7 +21,7 @@ async function fetchRaw(app: Koa, path: string): Promise<{ status: number; heade
       }).on('error', reject);
     });
   } finally {
-    server.close();
+    await new Promise((resolve) => server.close(resolve));
   }
 }
 
