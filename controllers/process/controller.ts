@@ -8,6 +8,7 @@ import type { RuntimeStore } from '../../state/runtime-store.js';
 import type { SignalName } from '../../state/signals.js';
 import { ALIVE } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
+import { artifactBlocker } from '../gates/artifact-gate.js';
 import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
 import { StopGate } from '../gates/stop-gate.js';
 import type { ExitInfo, OsPort } from '../os/port.js';
@@ -66,6 +67,9 @@ export class ProcessController implements ProgramController, ProcessRunner {
       if (next && ((prev?.health?.healthy ?? null) !== (next.health?.healthy ?? null) || prev?.restart_requests !== next.restart_requests)) keys.push(id);
       // A reload's successor judged by the health controller.
       if (next && (prev?.successor_health?.healthy ?? null) !== (next.successor_health?.healthy ?? null)) keys.push(id);
+      // The artifact gate may have opened (the OTA controller inspected or installed the destination).
+      const config = this.deps.store.get(id)?.config;
+      if (next && config && artifactBlocker(config, prev?.ota) !== artifactBlocker(config, next.ota)) keys.push(id);
       if ((prev?.status ?? null) !== (next?.status ?? null)) {
         // The start gate of dependants may have opened; the stop gate of others may have.
         const name = this.deps.store.get(id)?.config.name;
@@ -144,7 +148,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       state,
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
-      blockedBy: record ? dependencyBlocker(store, observed, id) : null,
+      blockedBy: record ? (artifactBlocker(record.config, observed.get(id).ota) ?? dependencyBlocker(store, observed, id)) : null,
       stopBlockedBy: record && state.proc ? this.stopGate.blocker(id) : null,
       shutdown: observed.shuttingDown,
       restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),

@@ -20,7 +20,7 @@ export interface PlanInput {
   now: number;
   /** In [0, 1): backoff jitter. */
   random: number;
-  /** Start gate: null when the program may start; otherwise what it waits for (depends_on). */
+  /** Start gate: null when the program may start; otherwise what it waits for (its artifact, depends_on). */
   blockedBy: string | null;
   /** Stop gate: null when the program may stop; otherwise what must stop first (stop order). */
   stopBlockedBy: string | null;

@@ -85,6 +85,31 @@ test('plain binary: svc update --set artifact.checksum swaps the binary and rest
   assert.ok(metrics.some((l) => l.startsWith(`svc_ota_updates_total{name="${name}",id="${id}",result="applied"} 1`)), 'counted in /metrics');
 });
 
+test('first install: a new program whose destination does not exist yet starts from the installed artifact, never Fatal', async () => {
+  const name = `app${++n}`;
+  mkdirSync(join(d.root, 'opt', name), { recursive: true }); // its directory must exist (docs/ota.md); the file does not
+  const dest = join(d.root, 'opt', name, 'app');
+  server.routes.set(`/${name}/v1`, { body: V1 });
+  const res = await d.request('POST', '/api/v1/programs', {
+    name,
+    command: dest,
+    startsecs: 1,
+    artifact: { source: server.url(`/${name}/v1`), checksum: sha256(V1), destination: dest, verify_timeout: 15 },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const id = res.body.id as string;
+  // Before the artifact gate the process spawned before the download: Fatal ("command not found").
+  const settled = await eventually(async () => {
+    const p = await detail(id);
+    return p.status === 'Fatal' || (p.state.ota?.phase === 'idle' && p.state.ota?.last) ? p : null;
+  }, 20_000, 'the first install to end');
+  assert.notEqual(settled.status, 'Fatal', JSON.stringify(settled.state.last_exit));
+  assert.equal(settled.state.ota.last.result, 'applied', JSON.stringify(settled.state.ota));
+  await eventually(async () => (await detail(id)).status === 'Running', 10_000, 'running the installed binary');
+  const history = ((await d.request('GET', `/api/v1/programs/${id}/events?limit=1000`)).body as { event: string }[]).map((e) => e.event);
+  assert.ok(!history.includes('process_fatal') && !history.includes('process_exit'), history.join(', '));
+});
+
 test('.tar.gz and .zip: the payload named like the destination is installed', async () => {
   for (const [kind, build] of [['tgz', (e: Parameters<typeof zipArchive>[0]) => tarArchive(e, true)], ['zip', zipArchive]] as const) {
     const { id, name, dest } = await installed({ artifact: { extract: true } });
