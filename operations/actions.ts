@@ -98,9 +98,10 @@ export class ProgramActions {
   }
 
   signal(records: ProgramRecord[], signal: unknown): ActionOutcome[] {
-    if (!isSignalKey(signal)) {
-      throw invalid(`signal: '${String(signal)}' is not one of ${Object.keys(SIGNALS).join(', ')}`);
-    }
+    const names = Object.keys(SIGNALS).join(', ');
+    if (signal === undefined || signal === null) throw invalid(`signal: is required, one of ${names}`);
+    if (typeof signal !== 'string') throw invalid(`signal: must be a string, one of ${names}`);
+    if (!isSignalKey(signal)) throw invalid(`signal: '${signal}' is not one of ${names}`);
     const name = SIGNALS[signal.toLowerCase() as keyof typeof SIGNALS];
     return records.map((r) => {
       const sent = this.signaller.signal(r.id, name);

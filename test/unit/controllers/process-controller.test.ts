@@ -363,6 +363,9 @@ test('signal is delivered to a live process and refused for a stopped one', asyn
   assert.equal(sent.ok, true);
   assert.deepEqual(h.os.processes.get(h.pidOf(id))!.signals, ['SIGHUP']);
   assert.throws(() => h.actions.signal([h.store.get(id)!], 'bogus'), /signal: 'bogus' is not one of hup, int, term, kill, quit, usr1, usr2/);
+  // A body without a signal, or with a number, says so (it said "'undefined' is not one of ...").
+  assert.throws(() => h.actions.signal([h.store.get(id)!], undefined), { message: 'signal: is required, one of hup, int, term, kill, quit, usr1, usr2' });
+  assert.throws(() => h.actions.signal([h.store.get(id)!], 9), { message: 'signal: must be a string, one of hup, int, term, kill, quit, usr1, usr2' });
   await h.actions.stop([h.store.get(id)!], false);
   const [refused] = h.actions.signal([h.store.get(id)!], 'usr1');
   assert.equal(refused.ok, false);
