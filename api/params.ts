@@ -18,6 +18,12 @@ export function integerParam(value: Query, name: string, opts: { min?: number; m
   return n;
 }
 
+/** A text query parameter: undefined when absent or empty (like the numeric ones); 400 when repeated. */
+export function textParam(value: Query, name: string): string | undefined {
+  const text = single(value, name);
+  return text === '' ? undefined : text;
+}
+
 export function booleanParam(value: Query, name: string, fallback: boolean): boolean {
   const text = single(value, name);
   if (text === undefined || text === '') return fallback;

@@ -10,7 +10,7 @@ import type { ApiDeps } from '../deps.js';
 import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
 import { batchTargets, runBatch } from '../../operations/batch.js';
-import { booleanParam, integerParam } from '../params.js';
+import { booleanParam, integerParam, textParam } from '../params.js';
 import { requirePermission } from '../auth/middleware.js';
 import { auditDetail } from '../auth/audit.js';
 import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.js';
@@ -118,7 +118,7 @@ export function programsRouter(deps: ApiDeps): Router {
   router.get('/programs/:id/logs', async (ctx) => {
     const record = find(ctx);
     const tail = integerParam(ctx.query.tail, 'tail', { min: 0, max: 5000 }) ?? 200;
-    const source = String(ctx.query.source ?? 'both');
+    const source = textParam(ctx.query.source, 'source') ?? 'both';
     if (!['stdout', 'stderr', 'both'].includes(source)) throw invalid(`source: must be stdout, stderr or both, got '${source}'`);
     const paths = logPaths(record.id, record.config, config.storage.log_dir);
     const logs: LogLine[] = [];

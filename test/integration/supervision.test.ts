@@ -74,6 +74,9 @@ test('logs: stdout and stderr from files, tail and source, limits checked', asyn
   assert.deepEqual(tail.body, { id, logs: [{ source: 'stdout', content: 'out4' }, { source: 'stdout', content: 'out5' }] });
   assert.equal((await d.request('GET', `/api/v1/programs/${id}/logs?tail=5001`)).body.message, 'tail: must be at most 5000');
   assert.match((await d.request('GET', `/api/v1/programs/${id}/logs?source=both2`)).body.message, /^source: must be stdout, stderr or both/);
+  // Like tail= and every other query parameter: empty is absent (both), repeated is a 400 saying so.
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}/logs?source=`)).body.logs.length, 10);
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}/logs?source=stdout&source=stderr`)).body.message, 'source: given more than once');
   assert.ok(readFileSync(join(d.root, 'logs', `${id}.out`), 'utf8').startsWith('out1\n'));
 });
 
