@@ -183,9 +183,8 @@ export class ProgramStore {
     const { value } = await this.write((view) => {
       const seen = new Set<string>();
       for (const config of configs) {
-        if (view.names.has(config.name) || seen.has(config.name)) {
-          throw conflict(forProgram(config.name, `name: a program named '${config.name}' already exists`));
-        }
+        if (view.names.has(config.name)) throw conflict(forProgram(config.name, `name: a program named '${config.name}' already exists`));
+        if (seen.has(config.name)) throw conflict(forProgram(config.name, `name: '${config.name}' is given more than once in this request`));
         seen.add(config.name);
       }
       const records = configs.map((config): ProgramRecord => ({

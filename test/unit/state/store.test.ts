@@ -59,7 +59,8 @@ for (const [kind, open] of [
       const store = await open(dir);
       await store.create([{ name: 'web', command: 'x' }]);
       assert.match(await code(store.create([{ name: 'web', command: 'y' }])), /^SVC_CONFLICT: program 'web': name: a program named 'web' already exists/);
-      assert.match(await code(store.create([{ name: 'a', command: 'y' }, { name: 'a', command: 'z' }])), /^SVC_CONFLICT/);
+      // Not "already exists": no program 'a' exists, the request names it twice.
+      assert.match(await code(store.create([{ name: 'a', command: 'y' }, { name: 'a', command: 'z' }])), /^SVC_CONFLICT: program 'a': name: 'a' is given more than once in this request$/);
       assert.deepEqual(store.list().map((r) => r.config.name), ['web']);
       await store.close();
     });
