@@ -99,7 +99,8 @@ export const programProperties = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      memory_limit: { type: 'number', minimum: 4096 },
+      // At most 2^53 - 1: a larger number has no exact integer value, and memory.max refuses its exponent form.
+      memory_limit: { type: 'number', minimum: 4096, maximum: Number.MAX_SAFE_INTEGER },
       cpu_quota: { type: 'number', exclusiveMinimum: 0, maximum: 100_000 },
     },
   },

@@ -164,3 +164,10 @@ test('artifact: a name that starts with 127. is not loopback (plain http refused
     assert.equal(validateCreate({ name: 'a', command: 'x', artifact: { ...artifact, source } }, ctx).artifact?.source, source);
   }
 });
+
+test('memory_limit is refused past 2^53 - 1 (memory.max takes no exponent form), with the field named', () => {
+  const body = (memory_limit: number) => ({ name: 'web', command: 'x', resource_limits: { memory_limit } });
+  assert.match(message(() => validateCreate(body(1e300), ctx)), /resource_limits\.memory_limit: .*9007199254740991/);
+  assert.match(message(() => validateCreate(body(1024), ctx)), /resource_limits\.memory_limit: .*4096/);
+  assert.equal(validateCreate(body(Number.MAX_SAFE_INTEGER), ctx).resource_limits?.memory_limit, Number.MAX_SAFE_INTEGER);
+});
