@@ -2,8 +2,11 @@ import type { Context } from 'koa';
 import { SvcError, invalid, unsupportedMedia } from '../state/errors.js';
 import { parseJsonDocument, type Locator } from '../state/schema/json-body.js';
 
-/** Reads the raw request body as text, refusing more than `maxBytes` with a 413. */
+/** Reads the raw request body as text, refusing more than `maxBytes` with a 413 and a compressed body with a 415. */
 export async function readText(ctx: Context, maxBytes: number): Promise<string> {
+  // A compressed body would be parsed as text and fail with a misleading syntax error.
+  const encoding = ctx.get('content-encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') throw unsupportedMedia(`Content-Encoding: '${encoding}' is not accepted; send the body uncompressed`);
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];

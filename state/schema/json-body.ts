@@ -31,7 +31,9 @@ export function formatJsonPosition(pos: TextPosition): string {
  * Parses a JSON document. A syntax error becomes a 400 whose message carries
  * `JSON line N column M`; the returned locator finds the key of any path (for unknown fields).
  */
-export function parseJsonDocument(text: string): { value: unknown; locate: Locator } {
+export function parseJsonDocument(document: string): { value: unknown; locate: Locator } {
+  // A UTF-8 byte order mark (editors on Windows write one) is not part of the document (RFC 8259 section 8.1).
+  const text = document.charCodeAt(0) === 0xfeff ? document.slice(1) : document;
   const deep = tooDeepAt(text, 'json');
   if (deep >= 0) throw invalid(`${formatJsonPosition(positionOf(text, deep))}: nesting deeper than ${MAX_NESTING} levels`);
   let value: unknown;

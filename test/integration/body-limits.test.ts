@@ -73,3 +73,17 @@ test('bodies that are not JSON are a 415 naming the Content-Type; JSON, none and
     assert.equal(res.status, 200, type);
   }
 });
+
+test('a JSON body with a UTF-8 byte order mark is read without it; a compressed body is a 415 naming Content-Encoding', async () => {
+  const created = await send('POST', '/api/v1/programs', `\uFEFF{"name":"bom${Math.random().toString(36).slice(2, 8)}","command":"sleep 1000","autostart":false}`);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const bad = await send('POST', '/api/v1/programs', '\uFEFF{"name":}');
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.message, 'JSON line 1 column 9: value expected', 'positions count from after the mark');
+  for (const [method, path] of [['POST', '/api/v1/programs'], ['PUT', '/api/v1/stack']] as const) {
+    const res = await fetch(`${d.url}${path}`, { method, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' });
+    const body = (await res.json()) as { message: string };
+    assert.equal(res.status, 415, `${method} ${path}: ${JSON.stringify(body)}`);
+    assert.equal(body.message, "Content-Encoding: 'gzip' is not accepted; send the body uncompressed");
+  }
+});
