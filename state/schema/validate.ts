@@ -154,6 +154,9 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
 // cron-parser (and its date library) is loaded on first use: most daemons never see a cron field.
 type CronParser = typeof import('cron-parser');
 
+/** The aliases cron-parser 5 reads (docs/cron.md). */
+const CRON_ALIASES = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly', '@minutely', '@secondly', '@weekdays', '@weekends'];
+
 /**
  * A cron expression is 5 fields (minute hour day-of-month month day-of-week), 6 fields (seconds
  * first) or one @alias (@hourly, @daily, ...); cron-parser alone would also take 3 or 4 fields.
@@ -163,6 +166,11 @@ function cronProblem(expression: string, tz: string | undefined): string | null 
   const alias = fields.length === 1 && fields[0].startsWith('@');
   if (!alias && fields.length !== 5 && fields.length !== 6) {
     return `invalid expression '${expression}': expected 5 fields (minute hour day month weekday) or 6 (seconds first), got ${fields.length}`;
+  }
+  // cron-parser would say 'cannot resolve alias "reb"' for @reboot.
+  if (alias && !CRON_ALIASES.includes(fields[0])) {
+    const reboot = fields[0].toLowerCase() === '@reboot' ? ' (a program that runs once at boot is a plain program with autostart = true)' : '';
+    return `unknown alias '${fields[0]}': one of ${CRON_ALIASES.join(', ')}${reboot}`;
   }
   try {
     (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false, tz: tz !== undefined && isTimeZone(tz) ? tz : undefined }).next();

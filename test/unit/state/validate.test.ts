@@ -87,6 +87,14 @@ test('cron: 5 or 6 fields or an @alias; anything else is a 400 naming cron; cron
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '61 * * * *' }, ctx)), /cron: invalid expression '61 \* \* \* \*'/);
   assert.equal(validateCreate({ name: 'a', command: 'x', cron: '*/10 * * * * *' }, ctx).cron, '*/10 * * * * *');
   assert.equal(validateCreate({ name: 'a', command: 'x', cron: '@daily' }, ctx).cron, '@daily');
+  assert.equal(
+    message(() => validateCreate({ name: 'a', command: 'x', cron: '@reboot' }, ctx)),
+    "program 'a': cron: unknown alias '@reboot': one of @yearly, @annually, @monthly, @weekly, @daily, @hourly, @minutely, @secondly, @weekdays, @weekends (a program that runs once at boot is a plain program with autostart = true)",
+  );
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '@DAILY' }, ctx)), /^program 'a': cron: unknown alias '@DAILY': one of @yearly, /);
+  for (const alias of ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly', '@minutely', '@secondly', '@weekdays', '@weekends']) {
+    assert.equal(validateCreate({ name: 'a', command: 'x', cron: alias }, ctx).cron, alias, 'every alias docs/cron.md lists is read');
+  }
   assert.equal(validateCreate({ name: 'a', command: 'x', cron: '0 9 * * 1-5', cron_tz: 'Europe/Berlin' }, ctx).cron_tz, 'Europe/Berlin');
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: '0 9 * * *', cron_tz: 'Mars/Olympus' }, ctx)), /^program 'a': cron_tz: unknown time zone 'Mars\/Olympus'/);
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', max_concurrent: 65 }, ctx)), /max_concurrent: must be <= 64/);
