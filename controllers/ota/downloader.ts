@@ -42,7 +42,7 @@ export class UndiciDownloader implements Downloader {
     try {
       return await this.fetchTo(req, abort.signal);
     } catch (err) {
-      throw new Error(abort.signal.aborted ? (abort.signal.reason as Error).message : describe(err));
+      throw new Error(abort.signal.aborted ? (abort.signal.reason as Error).message : describeDownloadError(err));
     } finally {
       stopTimer();
       req.signal.removeEventListener('abort', cancelled);
@@ -99,9 +99,11 @@ export class UndiciDownloader implements Downloader {
 }
 
 /** undici and TLS errors name their code; the cause often says more than the message. */
-function describe(err: unknown): string {
+export function describeDownloadError(err: unknown): string {
   const e = err as Error & { code?: string; cause?: Error & { code?: string } };
   const inner = e.cause?.message && e.cause.message !== e.message ? `: ${e.cause.message}` : '';
   const code = e.code ?? e.cause?.code;
-  return `${code ? `${code}: ` : ''}${e.message}${inner}`;
+  // File system errors start with their code already ("ENOENT: no such file or directory, ...").
+  const named = code && !e.message.startsWith(`${code}:`) ? `${code}: ` : '';
+  return `${named}${e.message}${inner}`;
 }

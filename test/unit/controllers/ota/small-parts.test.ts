@@ -16,6 +16,7 @@ import { freshRecord, parseRecord } from '../../../../controllers/ota/record.js'
 import { parsePolicy } from '../../../../controllers/ota/plan-types.js';
 import { otaPaths, tempFiles } from '../../../../controllers/ota/paths.js';
 import { retryDelayMs } from '../../../../controllers/ota/plan-attempts.js';
+import { describeDownloadError } from '../../../../controllers/ota/downloader.js';
 
 const ctx = { logDir: '/var/log/svc' };
 const A = 'a'.repeat(64);
@@ -119,4 +120,11 @@ test('restart policies, temp file names and the retry backoff', () => {
   assert.equal(p.backup, '/opt/app/bin/app.svc-backup');
   assert.ok(!tempFiles('/opt/app/bin/app', '0123456789abcdef').includes(p.backup), 'cleanup never removes the backup');
   assert.deepEqual([1, 2, 3, 4, 5, 6, 9].map(retryDelayMs), [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+});
+
+test('a download error names its code once: file system errors carry it in their message already', () => {
+  const fsError = Object.assign(new Error("ENOENT: no such file or directory, open '/srv/app.v2'"), { code: 'ENOENT' });
+  assert.equal(describeDownloadError(fsError), "ENOENT: no such file or directory, open '/srv/app.v2'");
+  const fetchError = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
+  assert.equal(describeDownloadError(fetchError), 'ECONNREFUSED: fetch failed: connect ECONNREFUSED 127.0.0.1:9');
 });
