@@ -17,6 +17,8 @@ import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.
 import type { BatchResult, CreateResult, LogLine, LogsResult } from '../wire.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Said when a path's id is not a UUID at all (a name given instead is the usual mistake). */
+const NOT_A_UUID = ' (the path takes the program UUID, not its name)';
 
 /** Programs: list, create, detail, update, remove, actions and logs. `{id}` is always the UUID. */
 export function programsRouter(deps: ApiDeps): Router {
@@ -33,7 +35,7 @@ export function programsRouter(deps: ApiDeps): Router {
   const find = (ctx: Context): ProgramRecord => {
     const id = String(ctx.params.id);
     const record = UUID.test(id) ? store.get(id.toLowerCase()) : undefined;
-    if (!record) throw notFound(`program '${id}' not found${UUID.test(id) ? '' : ' (the path takes the program UUID, not its name)'}`);
+    if (!record) throw notFound(`program '${id}' not found${UUID.test(id) ? '' : NOT_A_UUID}`);
     return record;
   };
 
@@ -75,7 +77,7 @@ export function programsRouter(deps: ApiDeps): Router {
   router.put('/programs/:id', async (ctx) => {
     const id = String(ctx.params.id).toLowerCase();
     const current = UUID.test(id) ? store.get(id) : undefined;
-    if (!current) throw invalid(`id: program '${ctx.params.id}' not found`);
+    if (!current) throw invalid(`id: program '${ctx.params.id}' not found${UUID.test(id) ? '' : NOT_A_UUID}`);
     deps.gitops?.refuseDrift(current, 'change');
     const { value, locate } = await readJson(ctx, maxBody);
     const record = await store.update(id, (current) => validateUpdate(value, current, ctxFor(locate)));

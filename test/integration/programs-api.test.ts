@@ -76,6 +76,10 @@ test('update changes only present fields, 200; update of an unknown id is 400', 
   const missing = await d.request('PUT', '/api/v1/programs/00000000-0000-4000-8000-000000000000', { stopsecs: 1 });
   assert.equal(missing.status, 400);
   assert.equal(missing.body.status, 'error');
+  assert.equal(missing.body.message, "id: program '00000000-0000-4000-8000-000000000000' not found");
+  const byName = await d.request('PUT', '/api/v1/programs/upd', { stopsecs: 1 });
+  assert.equal(byName.status, 400);
+  assert.equal(byName.body.message, "id: program 'upd' not found (the path takes the program UUID, not its name)", 'the same hint as GET and DELETE');
   const bad = await d.request('PUT', `/api/v1/programs/${body.id}`, { autorestart: 'sometimes' });
   assert.equal(bad.body.message, "program 'upd': autorestart: must be one of 'unexpected', 'true', 'false'");
 });
