@@ -112,6 +112,9 @@ export function programsRouter(deps: ApiDeps): Router {
   router.post('/programs/:id/signal', async (ctx) => {
     const record = find(ctx);
     const { value } = await readJson(ctx, maxBody);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const key of Object.keys(value)) if (key !== 'signal') throw invalid(`${key}: unknown field (the body is {signal})`);
+    }
     const [outcome] = actions.signal([record], (value as { signal?: unknown } | null)?.signal);
     if (!outcome?.ok) throw new SvcError('SVC_CONFLICT', outcome?.error ?? 'not running');
     ctx.body = outcome;

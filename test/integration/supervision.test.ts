@@ -65,6 +65,9 @@ test('restart gives a new pid; signal delivers to the process; bad signals are 4
   const bad = await d.request('POST', `/api/v1/programs/${id}/signal`, { signal: 'winch' });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.message, "signal: 'winch' is not one of hup, int, term, kill, quit, usr1, usr2");
+  const extra = await d.request('POST', `/api/v1/programs/${id}/signal`, { signal: 'hup', pid: 1 });
+  assert.equal(extra.status, 400);
+  assert.equal(extra.body.message, 'pid: unknown field (the body is {signal})');
 });
 
 test('logs: stdout and stderr from files, tail and source, limits checked', async () => {
@@ -109,6 +112,7 @@ test('batch: by group, by ids (unknown ids reported, others done), select_all, b
   assert.equal(bad.body.message, 'action.type: must be one of Start, Stop, Restart, Reload, Remove, Signal');
   const badSignal = await d.request('POST', '/api/v1/programs/batch', { select_all: true, action: { type: 'Signal', payload: { signal: 'stop' } } });
   assert.equal(badSignal.status, 400);
+  assert.equal(badSignal.body.message, "action.payload.signal: 'stop' is not one of hup, int, term, kill, quit, usr1, usr2");
   const remove = await d.request('POST', '/api/v1/programs/batch', { target_ids: [a, b], action: { type: 'Remove', payload: null } });
   assert.equal(remove.body.results.length, 2);
 });
