@@ -1,7 +1,7 @@
 import { initialRun, type Intent, type ProgramConfig, type ProgramRecord } from '../state/program.js';
 import type { Change } from '../state/store.js';
 import type { DesiredService } from './validate-stack.js';
-import { sameConfig } from './same-config.js';
+import { sameConfig } from '../state/same-config.js';
 
 /** What an apply does to one program. */
 export type PlanAction = 'created' | 'updated' | 'unchanged' | 'pruned';

@@ -17,6 +17,7 @@ import { ManifestKeeper } from './manifest-keeper.js';
 import { HeldWrites } from './held-writes.js';
 import { ProgramManifest } from './program-manifest.js';
 import { applyChange, WriteView } from './write-view.js';
+import { sameConfig } from './same-config.js';
 import { systemClock, type Change, type ChangeListener, type MetaArea, type StateStoreReport, type StoreOptions } from './store-types.js';
 
 export { StoreOpenError } from './level/store-errors.js';
@@ -213,6 +214,8 @@ export class ProgramStore {
       if (owner !== undefined && owner !== id) {
         throw conflict(forProgram(config.name, `name: a program named '${config.name}' already exists`));
       }
+      // The same configuration again (a re-sent PUT, a CI step that re-applies): nothing to write.
+      if (sameConfig(current.config, config)) return { change: { put: [], del: [] }, answer: () => current };
       const record = { ...current, config, revision: current.revision + 1, updated_at: now };
       return { change: { put: [record], del: [] }, answer: (after) => after.records.get(id)! };
     });
@@ -301,8 +304,13 @@ export class ProgramStore {
       }
     }
     if (accepted.length === 0) return;
+    const combined = view.change();
+    if (combined.put.length === 0 && combined.del.length === 0) {
+      for (const { write, value } of accepted) write.resolve({ value, deferred: null }); // nothing changed: nothing to write or announce
+      return;
+    }
     try {
-      await this.commitLocked(view.change());
+      await this.commitLocked(combined);
     } catch (err) {
       if (accepted.length > 1) {
         // One at a time, as if they had never met: each gets its own answer (a deferred stop too).

@@ -1,6 +1,6 @@
 import type { ProgramConfig, ProgramRecord } from '../../state/program.js';
 import type { PlanEntry } from '../plan.js';
-import { sameConfig } from '../same-config.js';
+import { sameConfig } from '../../state/same-config.js';
 
 /** One field that differs between the live program and the repository. */
 export interface FieldDiff {

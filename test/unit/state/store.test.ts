@@ -54,6 +54,24 @@ for (const [kind, open] of [
     });
   });
 
+  test(`${kind}: an update to the same configuration writes nothing: no new revision, no change`, async () => {
+    await withDir(async (dir) => {
+      const store = await open(dir);
+      const [web] = await store.create([{ name: 'web', command: 'x', env: { A: '1' } }]);
+      const changes: string[][] = [];
+      store.onChange((ids) => changes.push(ids));
+      // Another key order and an undefined member are the same configuration.
+      const same = await store.update(web.id, (c) => ({ env: { A: '1' }, command: c.command, name: c.name, group_name: undefined }), web.updated_at + 5000);
+      assert.equal(same.revision, web.revision);
+      assert.equal(same.updated_at, web.updated_at);
+      assert.deepEqual(changes, []);
+      const changed = await store.update(web.id, (c) => ({ ...c, env: { A: '2' } }), web.updated_at + 5000);
+      assert.equal(changed.revision, web.revision + 1);
+      assert.deepEqual(changes, [[web.id]]);
+      await store.close();
+    });
+  });
+
   test(`${kind}: duplicate names are a conflict, in one call or across calls; nothing is half-written`, async () => {
     await withDir(async (dir) => {
       const store = await open(dir);
