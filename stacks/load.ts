@@ -90,6 +90,7 @@ function readDocument(abs: string, name: string, read: ReadText, ahead: ParsedDo
   }
   try {
     if (ahead instanceof Error) throw ahead;
+    if (ahead === undefined && text.trim() === '') throw emptyFile(name);
     const doc = ahead ?? parseDocumentText(text, format, name);
     return format === 'json' ? { ...doc, formatPosition: (p) => `${name}:${p.line}:${p.column}` } : doc;
   } catch (err) {
@@ -100,3 +101,11 @@ function readDocument(abs: string, name: string, read: ReadText, ahead: ParsedDo
   }
 }
 
+/**
+ * A file with nothing in it is refused in every format, as an empty request body is: an empty
+ * TOML document would otherwise be a stack of no services, and a file caught half-written (just
+ * truncated by the writer) would prune everything it owns.
+ */
+export function emptyFile(name: string): SvcError {
+  return invalid(`${name}: the file is empty: a stack document is required (an empty \`services\` list for a stack of no programs; delete the file to remove its programs)`);
+}

@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { formatFromName } from './document.js';
-import type { Preparsed, ReadText } from './load.js';
+import { emptyFile, type Preparsed, type ReadText } from './load.js';
 import type { DocumentParser } from './parse-worker/parser.js';
 import { readStackShape } from './shape.js';
 
@@ -26,6 +26,7 @@ export async function preparseStackFile(path: string, read: ReadText, parser: Do
       return;
     }
     try {
+      if (text.trim() === '') throw emptyFile(label(abs));
       const doc = await parser.parse(text, format, label(abs));
       out.set(abs, doc);
       const includes = readStackShape(doc, label(abs)).include;

@@ -88,6 +88,23 @@ test('a broken file is reported and keeps the last good state; fixing it applies
   assert.deepEqual(t.dir.status().files[0]?.lines, ['updated web (restart)']);
 });
 
+test('an empty file (caught just truncated by its writer) is refused and prunes nothing', async () => {
+  const t = await setup();
+  t.write('web.toml', svc('web') + svc('api'));
+  await t.settle();
+  for (const empty of ['', '\n  \n']) {
+    t.write('web.toml', empty);
+    await t.settle();
+    assert.deepEqual(t.names(), ['api<stack:web.toml>', 'web<stack:web.toml>']);
+    const [status] = t.dir.status().files;
+    assert.equal(status?.state, 'error');
+    assert.match(status?.message ?? '', /^web\.toml: the file is empty: a stack document is required/);
+  }
+  t.write('web.toml', 'services = []\n');
+  await t.settle();
+  assert.deepEqual(t.names(), [], 'an explicit empty list still removes the programs');
+});
+
 test('deleting a file prunes what it created, and only that', async () => {
   const t = await setup();
   t.write('a.toml', svc('a1') + svc('a2'));

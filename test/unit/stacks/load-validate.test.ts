@@ -86,3 +86,13 @@ test('offline check: JSON positions become path:line:col; outside depends_on is 
   assert.equal(ok.services, 1);
   assert.match(ok.warnings[0] ?? '', /depends_on: not in this stack \(must exist in the daemon\): ext/);
 });
+
+test('an empty stack file is refused in every format, as an empty request body is', () => {
+  for (const name of ['a.toml', 'a.json', 'a.yaml']) {
+    const read = files({ [name]: ' \n' });
+    assert.match(message(() => loadStackFile(`/stacks/${name}`, read, name)), new RegExp(`^${name.replace('.', '\\.')}: the file is empty: a stack document is required`));
+  }
+  const included = files({ 'main.toml': 'include = ["lib.toml"]\n', 'lib.toml': '' });
+  assert.match(message(() => loadStackFile('/stacks/main.toml', included, 'main.toml')), /^lib\.toml: the file is empty/);
+  assert.equal(loadStackFile('/stacks/e.toml', files({ 'e.toml': 'services = []\n' }), 'e.toml').services.length, 0);
+});
