@@ -6,7 +6,9 @@ export function stackStatusText(body: StackStatusBody): string {
   const out: string[] = [`watched directory ${body.dir} (${body.watching ? 'watching' : 'not watching'})`];
   if (body.files.length === 0) out.push('  no stack files applied');
   for (const f of body.files) {
-    out.push(`  ${f.file}  ${f.state === 'ok' ? 'ok' : f.state}  ${timestamp(f.at)}${f.state === 'ok' ? `  (${f.lines.length} program${f.lines.length === 1 ? '' : 's'})` : ''}`);
+    // The apply lines also name the programs it pruned, which the file no longer has.
+    const programs = f.lines.filter((l) => !l.startsWith('pruned ')).length;
+    out.push(`  ${f.file}  ${f.state === 'ok' ? 'ok' : f.state}  ${timestamp(f.at)}${f.state === 'ok' ? `  (${programs} program${programs === 1 ? '' : 's'})` : ''}`);
     if (f.message) for (const line of f.message.split('\n')) out.push(`    ${line}`);
   }
   for (const g of body.git ?? []) {
