@@ -2,6 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startDaemon, removeRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -141,4 +143,27 @@ test('svc login against a daemon without auth says auth is off and saves nothing
   const res = await runCli(['login', '--token', 'whatever'], { SVC_URL: d.url, XDG_CONFIG_HOME: d.root });
   assert.equal(res.code, 1);
   assert.match(res.stderr, /auth is off on svcd/);
+});
+
+test('an output path that cannot be written is one line naming it (exit 1, no stack trace)', async () => {
+  const file = join(d.root, 'a-file');
+  writeFileSync(file, '');
+  const procfile = join(d.root, 'Procfile');
+  writeFileSync(procfile, `web: ${process.execPath} server.js\n`);
+  const runs: [string[], string][] = [
+    [['export', '-o', join(file, 'x.toml')], 'open'],
+    [['export', '--format', 'systemd', '-o', join(file, 'units')], 'mkdir'],
+    [['import', 'procfile', procfile, '-o', join(file, 'x.toml')], 'open'],
+    [['license', 'keygen', '--out', join(file, 'keys')], 'mkdir'],
+  ];
+  for (const [args, call] of runs) {
+    const res = await runCli(args, { SVC_URL: d.url });
+    assert.equal(res.code, 1, `${args.join(' ')}: ${res.stderr}`);
+    const last = res.stderr.trimEnd().split('\n').at(-1) ?? '';
+    assert.equal(last, `svc: ENOTDIR: not a directory, ${call} '${args.at(-1)}'`, args.join(' '));
+    assert.doesNotMatch(res.stderr, /unexpected error|\n\s+at /, args.join(' '));
+  }
+  const json = await runCli(['--json', 'export', '-o', join(file, 'x.toml')], { SVC_URL: d.url });
+  assert.equal(json.code, 1);
+  assert.deepEqual(JSON.parse(json.stderr), { error: { message: `ENOTDIR: not a directory, open '${join(file, 'x.toml')}'`, exit_code: 1 } });
 });

@@ -30,7 +30,16 @@ export function jsonError(message: string, exitCode: number, err?: unknown): str
   return `${JSON.stringify({ error: { message, exit_code: exitCode, ...api } })}\n`;
 }
 
-/** Errors written for a person (shown as one line); anything else is a bug and keeps its stack. */
+/**
+ * Errors written for a person (shown as one line); anything else is a bug and keeps its stack.
+ * A failed system call is the user's environment, not a bug: an `-o`/`--out` path that cannot be
+ * written (ENOENT, EACCES, ENOTDIR, ENOSPC), whose message names the call and the path.
+ */
 export function isExpected(err: unknown): boolean {
-  return err instanceof CliError || err instanceof ApiError || err instanceof AddressError;
+  return err instanceof CliError || err instanceof ApiError || err instanceof AddressError || isSystemError(err);
+}
+
+function isSystemError(err: unknown): boolean {
+  const e = err as NodeJS.ErrnoException | null;
+  return err instanceof Error && typeof e?.syscall === 'string' && typeof e.code === 'string';
 }
