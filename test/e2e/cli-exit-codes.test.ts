@@ -167,3 +167,23 @@ test('an output path that cannot be written is one line naming it (exit 1, no st
   assert.equal(json.code, 1);
   assert.deepEqual(JSON.parse(json.stderr), { error: { message: `ENOTDIR: not a directory, open '${join(file, 'x.toml')}'`, exit_code: 1 } });
 });
+
+test('without auth and plugins: svc auth status says open mode; plugin commands name the plugin that is not loaded', async () => {
+  const env = { SVC_URL: d.url, XDG_CONFIG_HOME: d.root };
+  const status = await runCli(['auth', 'status'], env);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /^mode open; auth is off on svcd at /);
+  const json = await runCli(['--json', 'auth', 'status'], env);
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual(JSON.parse(json.stdout), { auth_required: false, mode: 'open', authenticated: false, security_plugin: false });
+  for (const [args, plugin] of [
+    [['token', 'list'], 'security'],
+    [['audit'], 'security'],
+    [['auth', 'disable-secret'], 'security'],
+    [['notify', 'status'], 'notify'],
+  ] as const) {
+    const res = await runCli([...args], env);
+    assert.equal(res.code, 1, args.join(' '));
+    assert.match(res.stderr, new RegExp(`^svc: no route for [A-Z]+ \\S+: the ${plugin} plugin is not loaded on svcd \\(svc plugins list; docs/${plugin}\\.md\\)\\n$`), args.join(' '));
+  }
+});

@@ -35,7 +35,21 @@ export function notSvcdError(url: string, status: number, contentType: string): 
 }
 
 /** The error for a 4xx/5xx answer; `body` is the parsed `{status: "error", message}` if any. */
-export function httpError(status: number, body: unknown): ApiError {
+export function httpError(status: number, body: unknown, path = ''): ApiError {
   const message = (body as { message?: string } | undefined)?.message ?? `HTTP ${status}`;
-  return new ApiError(status === 401 ? `${message} (use --token or SVC_TOKEN)` : message, 'http', status);
+  const why = status === 404 && message.startsWith('no route for ') ? absentFeature(path) : null;
+  return new ApiError(status === 401 ? `${message} (use --token or SVC_TOKEN)` : why ? `${message}: ${why}` : message, 'http', status);
+}
+
+/**
+ * Routes that exist only with a feature on (spec: auth routes without core auth and the security
+ * plugin, token, secret and audit routes without the security plugin, notify routes without the
+ * notify plugin answer 404): why svcd has no such route, for a person.
+ */
+function absentFeature(path: string): string | null {
+  const p = path.split('?')[0] ?? '';
+  if (/^\/api\/v1\/(auth\/(tokens|secret)|audit)(\/|$)/.test(p)) return 'the security plugin is not loaded on svcd (svc plugins list; docs/security.md)';
+  if (/^\/api\/v1\/auth(\/|$)/.test(p)) return 'auth is off on svcd (no auth_secret, no security plugin)';
+  if (/^\/api\/v1\/system\/notify(\/|$)/.test(p)) return 'the notify plugin is not loaded on svcd (svc plugins list; docs/notify.md)';
+  return null;
 }

@@ -75,7 +75,7 @@ export class ApiClient {
     const status = res.statusCode ?? 0;
     if (text && !type.includes('json') && (status < 400 || type.includes('html'))) throw notSvcdError(this.opts.url, status, type.split(';')[0] ?? '');
     const parsed = text ? safeJson(text) : undefined;
-    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed);
+    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed, path);
     return parsed as T;
   }
 
@@ -86,7 +86,7 @@ export class ApiClient {
    */
   async stream(path: string, idleMs: number, onEnd: (err: ApiError) => void): Promise<{ response: IncomingMessage; close: () => void }> {
     const { req, res } = await this.open({ method: 'GET', headers: { accept: 'text/event-stream', ...this.authHeaders() }, timeout: idleMs }, path, undefined);
-    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, safeJson(await this.readAll(req, res)));
+    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, safeJson(await this.readAll(req, res)), path);
     let over = false;
     const end = (err: ApiError) => {
       if (over) return;
