@@ -45,6 +45,8 @@ export class CronController implements ProgramController, ProcessRunner {
   private readonly states = new Map<string, CronState>();
   private readonly exits = new Map<string, { pid: number; exit: ExitInfo }[]>();
   private readonly schedules = new ScheduleCache();
+  /** The last stored name of each cron program: the exits of its runs after removal still name it. */
+  private readonly names = new Map<string, string>();
   /** The log paths created ahead of each program's first slot (prepareLogFiles). */
   private readonly logFilesReady = new Map<string, string>();
 
@@ -90,6 +92,7 @@ export class CronController implements ProgramController, ProcessRunner {
     const current = this.states.get(id);
     if (!owned && !current) return;
     const config = owned ? withDefaults(record.config) : undefined;
+    if (record) this.names.set(id, record.config.name);
     if (config) this.prepareLogFiles(id, config);
     const exits = this.exits.get(id) ?? [];
     this.exits.delete(id);
@@ -121,7 +124,8 @@ export class CronController implements ProgramController, ProcessRunner {
     const { os, events, marks, observed, store } = this.deps;
     switch (effect.kind) {
       case 'event':
-        events.emit(effect.event);
+        // The plan names a program by its config, which a removed program no longer has.
+        events.emit(effect.event.program_name == null ? { ...effect.event, program_name: this.names.get(id) ?? null } : effect.event);
         return false;
       case 'signal':
         os.signal(effect.pid, effect.signal, true);
@@ -131,6 +135,7 @@ export class CronController implements ProgramController, ProcessRunner {
         return false;
       case 'forget':
         this.states.delete(id);
+        this.names.delete(id);
         this.exits.delete(id);
         this.logFilesReady.delete(id);
         // A program that lost its `cron` belongs to the process controller now: keep its entry.

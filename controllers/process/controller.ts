@@ -51,6 +51,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private readonly stopGate: StopGate;
   /** Programs held back by the stop gate: a program that stops may release them. */
   private readonly waitingToStop = new Set<string>();
+  /** The last stored name of each program this controller acts on: its events after removal still name it (spec: program_name is null only for system-wide events). */
+  private readonly names = new Map<string, string>();
   /** The latest quick restart scheduled (backoff.ts: quick restarts are paced daemon-wide). */
   private lastQuickRestartAt = -Infinity;
 
@@ -140,6 +142,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     const record = runsHere(stored) ? stored : undefined; // one that just gained `cron` is stopped as if removed
     if (!record && !current) return;
     const state = current ?? initialProcState(record?.intent);
+    if (record) this.names.set(id, record.config.name);
     const input: PlanInput = {
       id,
       config: record ? withDefaults(record.config) : undefined,
@@ -173,7 +176,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
     const { os, events, clock } = this.deps;
     switch (effect.kind) {
       case 'event':
-        events.emit(effect.event);
+        // The plan names a program by its config, which a removed program no longer has.
+        events.emit(effect.event.program_name == null ? { ...effect.event, program_name: this.names.get(id) ?? null } : effect.event);
         return false;
       case 'signal': {
         const pid = this.states.get(id)?.proc?.pid;
@@ -182,6 +186,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       }
       case 'forget':
         this.states.delete(id);
+        this.names.delete(id);
         this.waitingToStop.delete(id);
         if (!this.deps.store.get(id)) this.deps.observed.delete(id);
         this.deps.runtime?.set(id, null);

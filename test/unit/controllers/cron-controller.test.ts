@@ -370,6 +370,7 @@ test('remove stops runs, forgets the program and deletes its mark', async () => 
   await h.store.remove([id]);
   await h.settle();
   assert.deepEqual(h.os.alive(), []);
+  assert.deepEqual(h.ofType('cron_exit').map((e) => [e.program_id, e.program_name]), [[id, 'r']], 'the exit of a removed program still names it');
   assert.equal(h.observed.has(id), false);
   assert.equal(h.cron.stateOf(id), undefined);
   await h.marks.flush();

@@ -342,6 +342,8 @@ test('removing a program stops its process gracefully, then forgets it', async (
   assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM']);
   assert.equal(h.observed.has(id), false);
   assert.match(h.events.at(-1)!.msg, /removed/);
+  assert.equal(h.events.at(-1)!.program_name, 'gone', 'the exit of a removed program still names it');
+  assert.equal(h.events.at(-1)!.program_id, id);
   await h.close();
 });
 
