@@ -41,6 +41,7 @@ const BAD_USAGE: string[][] = [
   ['start', 'all', 'web'],
   ['stop', ':*'],
   ['logs', '--tail', 'many'],
+  ['logs', 'x', '--tail', '5001'],
   ['logs', 'x', '--source', 'both-ish'],
   ['flush', 'a', 'b'],
   ['shutdown', 'now'],

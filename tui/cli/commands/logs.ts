@@ -17,6 +17,9 @@ interface Flags {
 /** Lines per program when `svc logs` shows every program (PM2 shows 15). */
 const ALL_TAIL = '20';
 
+/** The logs route's maximum `tail` (spec, Limits). */
+const MAX_TAIL = 5000;
+
 export function registerLogs(program: Command, ctx: CliContext): void {
   program
     .command('logs [program]')
@@ -27,6 +30,7 @@ export function registerLogs(program: Command, ctx: CliContext): void {
     .option('-t, --timestamps', 'prefix each line with the time svcd read it (always on for every program with -f)')
     .action(async (ref: string | undefined, o: Flags) => {
       if (o.tail !== undefined && !/^\d+$/.test(o.tail)) throw new CliError(`--tail: must be a whole number, got '${o.tail}'`, 2);
+      if (o.tail !== undefined && Number(o.tail) > MAX_TAIL) throw new CliError(`--tail: must be at most ${MAX_TAIL}, got '${o.tail}'`, 2);
       if (!['stdout', 'stderr', 'both'].includes(o.source)) throw new CliError(`--source: must be stdout, stderr or both, got '${o.source}'`, 2);
       const targets = ref === undefined ? await routes.listPrograms(ctx.client()) : await resolvePrograms(ctx.client(), [ref]);
       if (targets.length === 0) return ctx.print('no programs');
