@@ -131,6 +131,24 @@ test('a URL that answers but is not svcd says so (exit 1, no HTML dump)', async 
   }
 });
 
+test('a URL that answers 404 without JSON (a proxy, another server) is not svcd either', async () => {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(404, { 'content-length': '0' });
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const res = await runCli(['list', '--url', url]);
+    assert.equal(res.code, 1, res.stderr);
+    assert.equal(res.stderr, `svc: ${url} answered (HTTP 404, no content type) but is not svcd: check --url or SVC_URL\n`);
+  } finally {
+    server.close();
+  }
+  const missing = await runCli(['info', 'ghost'], { SVC_URL: d.url });
+  assert.equal(missing.stderr, "svc: no program named or with id 'ghost' (see: svc list)\n", "svcd's own 404 is still its message");
+});
+
 test('--url takes host:port without a scheme; a bad address is a usage error', async () => {
   const hostPort = d.url.replace(/^http:\/\//, '');
   const res = await runCli(['list', '--url', hostPort]);

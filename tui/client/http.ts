@@ -70,10 +70,11 @@ export class ApiClient {
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
     const { req, res } = await this.open({ method, headers, timeout: this.opts.timeoutMs ?? 120_000 }, path, payload);
     const text = await this.readAll(req, res);
-    // svcd answers JSON; an HTML page (or any success that is not JSON) is someone else.
+    // svcd answers JSON; an HTML page (or any success that is not JSON) is someone else, and so
+    // is a 404 that is not JSON (svcd's own 404s are: `no route for ...`), empty or not.
     const type = String(res.headers['content-type'] ?? '');
     const status = res.statusCode ?? 0;
-    if (text && !type.includes('json') && (status < 400 || type.includes('html'))) throw notSvcdError(this.opts.url, status, type.split(';')[0] ?? '');
+    if (!type.includes('json') && ((text && (status < 400 || type.includes('html'))) || status === 404)) throw notSvcdError(this.opts.url, status, type.split(';')[0] ?? '');
     const parsed = text ? safeJson(text) : undefined;
     if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed, path);
     return parsed as T;
