@@ -51,6 +51,24 @@ test('add from a TOML file; a syntax error names file:line:col', async () => {
   assert.match(err.stderr, new RegExp(`^svc: ${bad}:2:\\d+: `));
 });
 
+test('add -f: an unknown field is named at its place in the file (exit 2, nothing sent)', async () => {
+  const typo = join(d.root, 'typo.toml');
+  writeFileSync(typo, `command = "${process.execPath}"\ncomand = "x"\n`);
+  const add = await svc('add', 'typo', '-f', typo);
+  assert.equal(add.code, 2);
+  assert.equal(add.stderr, `svc: ${typo}:2:1: comand: unknown field\n`);
+  const yaml = join(d.root, 'typo.yaml');
+  writeFileSync(yaml, 'command: run\nbogus: 1\nalso: 2\n');
+  const two = await svc('add', 'typo', '-f', yaml);
+  assert.equal(two.stderr, `svc: ${yaml}:2:1: bogus: unknown field\n${yaml}:3:1: also: unknown field\n`);
+  const stack = join(d.root, 'a-stack.json');
+  writeFileSync(stack, '{"services": []}');
+  const asProgram = await svc('add', 'typo', '-f', stack);
+  assert.equal(asProgram.code, 2);
+  assert.equal(asProgram.stderr, `svc: ${stack}:1:2: services: unknown field (a stack file: use svc apply)\n`);
+  assert.match((await svc('list')).stdout, /^(?![\s\S]*\btypo\b)/, 'nothing was added');
+});
+
 test('the server message is printed for a bad field, with a non-zero exit', async () => {
   const res = await svc('add', 'bad', 'x', '--set', 'max_concurrent=100');
   assert.equal(res.code, 1);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { SvcError } from '../../state/errors.js';
+import { programProperties } from '../../state/schema/program-schema.js';
 import { CliError } from './errors.js';
 import { setField } from './dotted-fields.js';
 
@@ -119,6 +120,17 @@ export async function readConfigFile(file: string): Promise<Record<string, unkno
   try {
     const doc = parseDocumentText(text, format, file);
     if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) throw new CliError(`${file}: must hold one program configuration (a table/object)`, 2);
+    // An unknown field is the file's mistake: said at its place in the file (svcd could only
+    // point into the JSON body the CLI sends).
+    const unknown = Object.keys(doc.value).filter((key) => !Object.hasOwn(programProperties, key));
+    if (unknown.length > 0) {
+      const where = (key: string) => {
+        const pos = doc.locate([key]);
+        return pos ? `${file}:${pos.line}:${pos.column}` : file;
+      };
+      const hint = (key: string) => (key === 'services' ? ' (a stack file: use svc apply)' : '');
+      throw new CliError(unknown.map((key) => `${where(key)}: ${key}: unknown field${hint(key)}`).join('\n'), 2);
+    }
     return doc.value as Record<string, unknown>;
   } catch (err) {
     if (err instanceof SvcError) {
