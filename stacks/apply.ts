@@ -23,6 +23,8 @@ export interface ApplyRequest {
   dryRun?: boolean;
   /** More sources the stack owns for its prune: the `include:<file>` sources of its last good apply (an include dropped since). */
   alsoOwned?: string[];
+  /** Names the prune leaves alone: another file of the watched directory lists them and takes them over. */
+  keep?: Iterable<string>;
 }
 
 export interface ApplyResult {
@@ -60,6 +62,7 @@ export class StackApplier {
         now: this.opts.now(),
         newId: randomUUID,
         runIntent: boot ? (r) => runIntent(r, boot) : undefined,
+        keep: new Set(req.keep),
       });
       if (this.ownerGuard) {
         const byId = new Map(existing.map((r) => [r.id, r]));
@@ -76,8 +79,8 @@ export class StackApplier {
     });
   }
 
-  /** Removes every program owned by a stack source and its includes (a deleted stack file). */
-  pruneOwned(source: string, includes: string[]): Promise<ApplyResult> {
-    return this.apply({ stack: { prune: true, services: [], includes }, source, prune: true });
+  /** Removes every program owned by a stack source and its includes (a deleted stack file), except the names in `keep`. */
+  pruneOwned(source: string, includes: string[], keep?: Iterable<string>): Promise<ApplyResult> {
+    return this.apply({ stack: { prune: true, services: [], includes }, source, prune: true, keep });
   }
 }

@@ -19,8 +19,8 @@ export interface StackDirectoryDeps {
   dir: string;
   clock: Timers;
   applier: {
-    apply(req: { stack: LoadedStack; source: string; prune?: boolean; alsoOwned?: string[] }): Promise<ApplyResult>;
-    pruneOwned(source: string, includes: string[]): Promise<ApplyResult>;
+    apply(req: { stack: LoadedStack; source: string; prune?: boolean; alsoOwned?: string[]; keep?: Iterable<string> }): Promise<ApplyResult>;
+    pruneOwned(source: string, includes: string[], keep?: Iterable<string>): Promise<ApplyResult>;
   };
   read: ReadText;
   log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
@@ -63,6 +63,12 @@ export class StackDirectory {
   private readonly timers = new Map<string, () => void>();
   private readonly results = new Map<string, StackFileStatus>();
   private readonly includes = new Map<string, string[]>();
+  /**
+   * The service names of each file's last good apply. A name that two files list belongs to the
+   * one applied last; when it leaves that file (edited out, file deleted) it is handed to the
+   * other file instead of being pruned, so the programs always match what the directory lists.
+   */
+  private readonly listed = new Map<string, ReadonlySet<string>>();
   private queue: Promise<void> = Promise.resolve();
   private watching = false;
 
@@ -133,8 +139,10 @@ export class StackDirectory {
     try {
       if (text === null) {
         if (!this.results.has(file) && !this.includes.has(file)) return;
-        const result = await applier.pruneOwned(source, this.includes.get(file) ?? []);
+        const elsewhere = this.listedElsewhere(file);
+        const result = await applier.pruneOwned(source, this.includes.get(file) ?? [], elsewhere.keys());
         this.includes.delete(file);
+        this.handOver(file, new Set(), elsewhere);
         this.results.set(file, { file, state: 'removed', message: null, lines: result.lines, at: clock.now() });
         log.info('stack file removed: pruned what it owned', { file, lines: result.lines });
         this.deps.events?.emit({ event: 'stack_applied', msg: `stack:${file}: file removed: ${result.lines.join(', ') || 'nothing to prune'}` });
@@ -148,7 +156,12 @@ export class StackDirectory {
       // The file owns its programs: a service removed from it is pruned, as when the file is deleted.
       // An include dropped since the last good apply: its programs are the file's own too.
       const alsoOwned = (this.includes.get(file) ?? []).map((f) => `include:${f}`);
-      const result = await applier.apply({ stack, source, prune: true, alsoOwned });
+      const elsewhere = this.listedElsewhere(file);
+      const result = await applier.apply({ stack, source, prune: true, alsoOwned, keep: elsewhere.keys() });
+      const names = new Set(result.entries.filter((e) => e.action !== 'pruned').map((e) => e.name));
+      const shared = [...names].filter((n) => elsewhere.has(n));
+      if (shared.length > 0) log.warn('services listed in more than one stack file: the file applied last owns them', { file, services: shared, also_in: [...new Set(shared.map((n) => elsewhere.get(n)))] });
+      this.handOver(file, names, elsewhere);
       const wasError = this.results.get(file)?.state === 'error';
       this.includes.set(file, stack.includes);
       await this.remember(file, stack.includes);
@@ -160,6 +173,26 @@ export class StackDirectory {
     } catch (err) {
       this.failed(file, (err as Error).message);
     }
+  }
+
+  /** The names other files (applied, not deleted) list, each with one of those files. */
+  private listedElsewhere(file: string): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [other, names] of this.listed) if (other !== file) for (const name of names) out.set(name, other);
+    return out;
+  }
+
+  /**
+   * Records what `file` lists now; names it listed before and no longer does, which another file
+   * lists, were kept by the prune: that file applies again and takes them over.
+   */
+  private handOver(file: string, names: ReadonlySet<string>, elsewhere: ReadonlyMap<string, string>): void {
+    const before = this.listed.get(file) ?? new Set<string>();
+    if (names.size > 0) this.listed.set(file, names);
+    else this.listed.delete(file);
+    const takers = new Set<string>();
+    for (const name of before) if (!names.has(name) && elsewhere.has(name)) takers.add(elsewhere.get(name)!);
+    for (const other of takers) this.notify(other);
   }
 
   /** Writes (or deletes) the durable record of a file; a failed write is logged, the apply stands. */

@@ -38,6 +38,8 @@ export interface PlanOptions {
    * run is read through the boot rules. Default: the stored intent.
    */
   runIntent?: (record: ProgramRecord) => Intent['run'];
+  /** Names never pruned (another file of the watched directory lists them). */
+  keep?: ReadonlySet<string>;
 }
 
 /**
@@ -76,7 +78,7 @@ export function planStack(desired: DesiredService[], existing: ProgramRecord[], 
   if (prune.kind !== 'none') {
     const listed = new Set(desired.map((d) => d.config.name));
     const inScope = (r: ProgramRecord) => prune.kind === 'all' || (r.config.source !== undefined && prune.sources.has(r.config.source));
-    const doomed = existing.filter((r) => !listed.has(r.config.name) && inScope(r)).sort((a, b) => a.config.name.localeCompare(b.config.name));
+    const doomed = existing.filter((r) => !listed.has(r.config.name) && !opts.keep?.has(r.config.name) && inScope(r)).sort((a, b) => a.config.name.localeCompare(b.config.name));
     for (const r of doomed) {
       change.del.push(r.id);
       entries.push({ action: 'pruned', name: r.config.name, id: r.id, restart: false });

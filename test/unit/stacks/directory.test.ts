@@ -130,6 +130,32 @@ test('a file owns its programs: a service removed from it is pruned without prun
   assert.deepEqual(t.dir.status().files.find((f) => f.file === 'a.toml')?.lines, ['unchanged a1', 'pruned a2', 'pruned x1']);
 });
 
+test('a service two files list is handed to the other file when it leaves one, never pruned while listed', async () => {
+  const t = await setup();
+  t.write('a.toml', svc('shared') + svc('a1'));
+  await t.settle();
+  t.write('b.toml', svc('shared') + svc('b1'));
+  await t.settle();
+  assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'b1<stack:b.toml>', 'shared<stack:b.toml>'], 'the file applied last owns it');
+  assert.ok(t.logs.includes('warn services listed in more than one stack file: the file applied last owns them'), t.logs.join('\n'));
+  const id = t.store.resolve('shared')?.id;
+  t.remove('b.toml');
+  await t.settle();
+  await t.settle(); // a.toml applies again and takes it over
+  assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'shared<stack:a.toml>'], 'a.toml still lists it');
+  assert.equal(t.store.resolve('shared')?.id, id, 'the same program: not pruned and created again');
+  t.write('b.toml', svc('shared'));
+  await t.settle();
+  t.write('b.toml', svc('b2'));
+  await t.settle();
+  await t.settle();
+  assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'b2<stack:b.toml>', 'shared<stack:a.toml>'], 'edited out of b.toml: back to a.toml');
+  assert.equal(t.store.resolve('shared')?.id, id);
+  t.remove('a.toml');
+  await t.settle();
+  assert.deepEqual(t.names(), ['b2<stack:b.toml>'], 'listed by no file: pruned');
+});
+
 test('a file that needs another file (depends_on) is retried after that file applies', async () => {
   const t = await setup();
   t.write('api.toml', svc('api') + 'depends_on = ["db"]\n');
