@@ -99,6 +99,11 @@ test('batch forms: --group and --all; signal names are checked by the server', a
   assert.match(sig.stderr, /signal: 'bogus' is not one of/);
   const none = await svc('stop');
   assert.equal(none.code, 2);
+  for (const args of [['restart', 'wrokers:*'], ['restart', '--group', 'wrokers']]) {
+    const typo = await svc(...args);
+    assert.equal(typo.code, 1, `${args.join(' ')}: a group with no program is an error`);
+    assert.equal(typo.stderr, "svc: no program is in group 'wrokers'\n");
+  }
 });
 
 test('a daemon that is not running gives one clear line', async () => {

@@ -31,8 +31,13 @@ export function registerActions(program: Command, ctx: CliContext): void {
       if (ids.length > 0) requests.push({ target_ids: ids, select_all: false, action });
     }
     const results: ActionOutcome[] = [];
-    for (const req of requests) results.push(...(await routes.batch(ctx.client(), req)).results);
-    report(ctx, results);
+    const emptyGroups: string[] = [];
+    for (const req of requests) {
+      const answer = (await routes.batch(ctx.client(), req)).results;
+      if (req.group_name !== undefined && answer.length === 0) emptyGroups.push(req.group_name);
+      results.push(...answer);
+    }
+    report(ctx, results, emptyGroups);
   };
 
   selectable(program.command('start [programs...]').description('start programs (clears Fatal)')).action((refs: string[], o: Flags) => run(refs, o, 'Start', null));
@@ -62,13 +67,15 @@ async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; 
   return [...new Set(found.map((p) => p.id))];
 }
 
-function report(ctx: CliContext, results: ActionOutcome[]): void {
+function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[]): void {
   if (ctx.json()) ctx.print(JSON.stringify(results, null, 2));
-  else if (results.length === 0) ctx.print('no programs matched');
+  else if (results.length === 0 && emptyGroups.length === 0) ctx.print('no programs matched');
   else ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
   // A stop on a full data disk took effect but is not on disk yet (docs/operations.md).
   if (!ctx.json()) for (const r of results) if (r.warning) ctx.print(`warning: ${r.name || r.id}: ${r.warning}`);
   // How a reload was carried out: who took over, or "no health check: restarted, with downtime".
   if (!ctx.json()) for (const r of results) if (r.note) ctx.print(`${r.name || r.id}: ${r.note}`);
-  if (results.some((r) => !r.ok)) process.exitCode = 1;
+  // A group with no program is most often a misspelt one (supervisorctl: "no such group").
+  for (const group of emptyGroups) process.stderr.write(`svc: no program is in group '${group}'\n`);
+  if (results.some((r) => !r.ok) || emptyGroups.length > 0) process.exitCode = 1;
 }
