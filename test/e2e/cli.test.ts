@@ -82,10 +82,13 @@ test('the server message is printed for a bad field, with a non-zero exit', asyn
 test('update changes fields and renames', async () => {
   const res = await svc('update', 'job', '--stopsecs', '4', '--name', 'job2', '-e', 'A=1');
   assert.equal(res.code, 0, res.stderr);
+  assert.equal(res.stdout, 'updated job (restart it to apply process changes: svc restart job2)\n', 'env is read at spawn');
   const info = (await svc('info', 'job2')).stdout;
   assert.match(info, /stopsecs = 4/);
   assert.match(info, /env = \{"A":"1"\}/);
   assert.match(info, /source = "cli:update"/);
+  const policy = await svc('update', 'job2', '--stopsecs', '5');
+  assert.equal(policy.stdout, 'updated job2\n', 'stopsecs needs no restart: no hint');
 });
 
 test('batch forms: --group and --all; signal names are checked by the server', async () => {

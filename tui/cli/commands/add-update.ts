@@ -5,6 +5,7 @@ import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
 import { firstSpawnProblem } from '../spawn-check.js';
 import { dottedRoots, mergeWithCurrent } from '../dotted-fields.js';
+import { PROCESS_FIELDS } from '../../../stacks/plan.js';
 
 export function registerAddUpdate(program: Command, ctx: CliContext): void {
   withConfigOptions(
@@ -45,7 +46,9 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     const res = await routes.updateProgram(ctx.client(), p.id, patch);
     const name = o.name ?? p.name;
     const checksum = (patch.artifact as { checksum?: string } | null | undefined)?.checksum;
-    const next = checksum ? `an OTA update to ${checksum.slice(0, 12)} follows if it differs from the installed one: svc ota status ${name}` : `restart it to apply process changes: svc restart ${name}`;
-    ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name} (${next})`);
+    // Only the fields a spawn reads need a restart; a rename or a new restart policy does not.
+    const respawn = PROCESS_FIELDS.some((field) => field in patch);
+    const next = checksum ? `an OTA update to ${checksum.slice(0, 12)} follows if it differs from the installed one: svc ota status ${name}` : respawn ? `restart it to apply process changes: svc restart ${name}` : null;
+    ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name}${next ? ` (${next})` : ''}`);
   });
 }
