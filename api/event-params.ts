@@ -35,6 +35,9 @@ export function parseEventQuery(query: Query, programId?: string): EventQuery {
   const from = integerParam(query.from, 'from', { min: 0 });
   const to = integerParam(query.to, 'to', { min: 0 });
   if (from !== undefined && to !== undefined && from > to) throw invalid(`from: must not be after to (${from} > ${to})`);
+  // The path names the program: another program_id in the query would be ignored silently.
+  const asked = programId === undefined ? undefined : programIdParam(query.program_id);
+  if (asked !== undefined && asked !== programId) throw invalid(`program_id: the path names program ${programId}; use GET /api/v1/events?program_id=${asked} for another`);
   return eventQuery({
     program_id: programId ?? programIdParam(query.program_id),
     from,

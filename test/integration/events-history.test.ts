@@ -24,6 +24,11 @@ void test('events of a started and stopped program survive a daemon restart and 
     const rows = (await d.request('GET', `/api/v1/programs/${id}/events`)).body as Row[];
     assert.deepEqual(rows.map((r) => r.event), ['process_started', 'process_exit']);
     assert.match(rows[1].msg, /^stopped on request/);
+    const same = await d.request('GET', `/api/v1/programs/${id}/events?program_id=${id.toUpperCase()}`);
+    assert.equal(same.body.length, 2, 'the same program_id again is fine');
+    const other = await d.request('GET', `/api/v1/programs/${id}/events?program_id=00000000-0000-4000-8000-000000000000`);
+    assert.equal(other.status, 400);
+    assert.equal(other.body.message, `program_id: the path names program ${id}; use GET /api/v1/events?program_id=00000000-0000-4000-8000-000000000000 for another`);
     const all = (await d.request('GET', '/api/v1/events?event_type=system_shutdown')).body as Row[];
     assert.equal(all.length, 1, 'system_shutdown was flushed before the first daemon exited');
     // This start's system_startup is written (and counted) behind the ready line: wait for it.
