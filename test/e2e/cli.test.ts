@@ -97,6 +97,10 @@ test('batch forms: --group and --all; signal names are checked by the server', a
   const stop = await svc('stop', '--group', 'workers');
   assert.match(stop.stdout, /w1\s+ok\s+Stopped/);
   assert.match(stop.stdout, /w2\s+ok\s+Stopped/);
+  await svc('start', 'w1');
+  const sighup = await svc('signal', 'SIGHUP', 'w1');
+  assert.equal(sighup.code, 0, `SIGHUP is HUP: ${sighup.stderr}`);
+  await svc('stop', 'w1');
   const sig = await svc('signal', 'bogus', 'w1');
   assert.equal(sig.code, 1);
   assert.match(sig.stderr, /signal: 'bogus' is not one of/);

@@ -49,8 +49,9 @@ export function registerActions(program: Command, ctx: CliContext): void {
     (refs: string[], o: Flags) => run(refs, o, 'Reload', null),
   );
   selectable(program.command('rm [programs...]').aliases(['remove', 'delete']).description('stop and remove programs')).action((refs: string[], o: Flags) => run(refs, o, 'Remove', null));
-  selectable(program.command('signal <signal> [programs...]').description('send hup, int, term, kill, quit, usr1 or usr2 to the process group')).action(
-    (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal }),
+  selectable(program.command('signal <signal> [programs...]').description('send hup, int, term, kill, quit, usr1 or usr2 (SIGHUP and HUP too) to the process group')).action(
+    // SIGHUP and HUP as kill(1) takes them; the API takes the bare name (spec).
+    (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal: signal.replace(/^sig(?=[a-z])/i, '') }),
   );
 }
 
