@@ -90,10 +90,12 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   useInput(onInput);
 
   const position = rows.length ? `${top + 1}-${top + windowRows.length} of ${rows.length}` : state.loaded ? '0 of 0' : 'loading…';
+  // Before the first list, an empty table is not "no programs": svcd has not answered yet.
+  const empty = !state.loaded ? (state.connection.ok ? 'loading…' : 'not connected to svcd yet') : state.programs.length > 0 ? 'no program matches the filter' : 'no programs';
   return (
     <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
       <StatusLine info={info} connection={state.connection} programs={state.programs} filter={filter} marked={state.marks.size} />
-      <Table rows={windowRows} height={layout.tableRows} width={size.columns} selectedId={selected?.id ?? null} marks={state.marks} sort={state.sort} now={now} position={position} />
+      <Table rows={windowRows} height={layout.tableRows} width={size.columns} selectedId={selected?.id ?? null} marks={state.marks} sort={state.sort} now={now} position={position} empty={empty} />
       {state.mode === 'help' ? (
         <HelpOverlay height={layout.paneRows} />
       ) : (

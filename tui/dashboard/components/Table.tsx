@@ -18,6 +18,8 @@ export interface TableProps {
   now: number;
   /** "12-30 of 500" */
   position: string;
+  /** What an empty table says: why there is no row (no programs, none matching, not connected yet). */
+  empty: string;
 }
 
 const SORT_TITLE: Record<string, string> = { name: 'NAME', status: 'STATUS', pid: 'PID', uptime: 'UPTIME', restarts: 'RST', cpu: 'CPU%', mem: 'MEM' };
@@ -47,7 +49,7 @@ const Row = memo(function Row({ p, cols, selected, marked, now }: RowProps) {
 });
 
 /** The program table: a window of rows, status coloured, selection inverted, marks starred. */
-function Table({ rows, height, width, selectedId, marks, sort, now, position }: TableProps) {
+function Table({ rows, height, width, selectedId, marks, sort, now, position, empty }: TableProps) {
   const cols = useMemo(() => columns(width), [width]);
   const header = cols
     .map((c) => {
@@ -64,7 +66,7 @@ function Table({ rows, height, width, selectedId, marks, sort, now, position }: 
       {rows.map((p) => (
         <Row key={p.id} p={p} cols={cols} selected={p.id === selectedId} marked={marks.has(p.id)} now={p.started_at && isActive(p.status) ? now : 0} />
       ))}
-      {rows.length === 0 ? <Text dimColor>  no programs</Text> : null}
+      {rows.length === 0 ? <Text dimColor>{`  ${empty}`}</Text> : null}
     </Box>
   );
 }

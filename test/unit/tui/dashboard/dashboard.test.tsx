@@ -135,6 +135,21 @@ void test('a lost daemon shows disconnected, retrying, then recovers by itself',
   await until('recovered', () => frame().includes('reconnected to svcd') && !frame().includes('disconnected'));
 });
 
+void test('an empty table says why: not connected yet, no programs, or none matching the filter', async () => {
+  const client = new FakeDashboardClient([]);
+  client.down = 'cannot reach svcd at http://x: connection refused';
+  const { frame, press } = mount(client);
+  await until('banner', () => frame().includes('disconnected, retrying in'));
+  assert.match(frame(), /not connected to svcd yet/);
+  assert.doesNotMatch(frame(), /no programs/, 'not "no programs" before svcd answered');
+  client.down = null;
+  await until('empty list', () => frame().includes('no programs'));
+  client.push(program('web'));
+  await until('row', () => frame().includes('web'));
+  await press('/', 'z', 'z', ENTER);
+  await until('filtered out', () => frame().includes('no program matches the filter'));
+});
+
 void test('help opens with ? and closes with any key; logs pause with p', async () => {
   const { frame, press } = mount(sample());
   await until('rows', () => frame().includes('web'));
