@@ -39,6 +39,8 @@ export function validateServices(stack: LoadedStack, ctx: StackValidationContext
         basePath: ['services', raw.index],
         formatPosition: raw.doc.formatPosition,
         prefix: label,
+        // A file's problem starts with the place of its field, not of the service (`web.toml:7:1: services[0] (name=web): command: ...`).
+        prefixAt: raw.where ? (path) => `${placeOf(raw, path)}: ${labelOf({ ...raw, where: null })}` : undefined,
       });
       // `source = ""` means no label (spec: empty clears); `svc export` writes it for unlabelled programs.
       if (config.source === '') delete config.source;
@@ -57,6 +59,15 @@ export function validateServices(stack: LoadedStack, ctx: StackValidationContext
   }
   if (problems.length > 0) throw invalid(problems.join('\n'));
   return out;
+}
+
+/** Where a field of a service is written: the field, else its nearest enclosing place that can be found. */
+function placeOf(raw: RawService, path: (string | number)[]): string {
+  for (let n = path.length; n >= 0; n--) {
+    const pos = raw.doc.locate(['services', raw.index, ...path.slice(0, n)]);
+    if (pos) return raw.doc.formatPosition(pos);
+  }
+  return raw.where ?? raw.file ?? 'stack';
 }
 
 function labelOf(raw: RawService): string {

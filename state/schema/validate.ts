@@ -22,6 +22,18 @@ export interface ValidationContext {
   formatPosition?: (pos: TextPosition) => string;
   /** Skip the log path check (offline checks that do not know the daemon's log_dir). */
   logDirUnknown?: boolean;
+  /**
+   * The prefix of a problem with one field, given the field's path inside the body (a stack
+   * service: `path:line:col` of that field, then the service). Each problem is then its own line,
+   * and `prefix` is not used.
+   */
+  prefixAt?: (path: (string | number)[]) => string;
+}
+
+/** One problem: the field's path inside the body (for its position) and the message, which names the field. */
+interface Problem {
+  path: (string | number)[];
+  text: string;
 }
 
 const requireCjs = createRequire(import.meta.url);
@@ -116,39 +128,43 @@ function normalize(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: string | undefined): void {
-  const problems: string[] = [];
-  if (UUID_SHAPE.test(config.name)) problems.push('name: must not look like a UUID (ids and names share the CLI)');
+  const problems: Problem[] = [];
+  // Each message starts with its field's dotted name, which is also its path.
+  const add = (text: string): void => {
+    problems.push({ path: text.slice(0, text.indexOf(':')).split('.'), text });
+  };
+  if (UUID_SHAPE.test(config.name)) add('name: must not look like a UUID (ids and names share the CLI)');
   for (const key of ['stdout_logfile', 'stderr_logfile'] as const) {
     const path = config[key];
     const problem = path === undefined || ctx.logDirUnknown ? null : checkLogPath(path, ctx.logDir);
-    if (problem) problems.push(`${key}: ${problem}`);
+    if (problem) add(`${key}: ${problem}`);
   }
   if (config.cron !== undefined) {
     const problem = cronProblem(config.cron, config.cron_tz);
-    if (problem) problems.push(`cron: ${problem}`);
+    if (problem) add(`cron: ${problem}`);
   }
   if (config.cron_tz !== undefined && !isTimeZone(config.cron_tz)) {
-    problems.push(`cron_tz: unknown time zone '${config.cron_tz}' (use an IANA name such as 'UTC' or 'Europe/Berlin')`);
+    add(`cron_tz: unknown time zone '${config.cron_tz}' (use an IANA name such as 'UTC' or 'Europe/Berlin')`);
   }
   if (config.depends_on?.includes(config.name)) {
-    problems.push(`depends_on: dependency cycle detected: ${config.name} -> ${config.name}`);
+    add(`depends_on: dependency cycle detected: ${config.name} -> ${config.name}`);
   }
   const artifact = config.artifact;
   if (artifact && !isAllowedArtifactUrl(artifact.source)) {
-    problems.push('artifact.source: must use https (plain http is allowed only for loopback hosts)');
+    add('artifact.source: must use https (plain http is allowed only for loopback hosts)');
   }
   const checked = config.health_check !== undefined && config.health_check.enabled !== false;
   if (artifact?.restart_policy?.startsWith('signal') && !checked) {
-    problems.push(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);
+    add(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);
   }
-  if (artifact?.destination.endsWith('/')) problems.push('artifact.destination: must name a file, not a directory');
+  if (artifact?.destination.endsWith('/')) add('artifact.destination: must name a file, not a directory');
   // Without a health check the new binary must stay up for startsecs inside the window.
   const verify = artifact?.verify_timeout ?? ARTIFACT_DEFAULTS.verify_timeout;
   const startsecs = config.startsecs ?? PROGRAM_DEFAULTS.startsecs;
   if (artifact && !checked && verify > 0 && verify <= startsecs) {
-    problems.push(`artifact.verify_timeout: must be longer than startsecs (${startsecs} s) when there is no health check (0 disables validation)`);
+    add(`artifact.verify_timeout: must be longer than startsecs (${startsecs} s) when there is no health check (0 disables validation)`);
   }
-  if (problems.length > 0) throw invalid(withPrefix(ctx, name, problems.join('; ')));
+  if (problems.length > 0) throw invalid(report(ctx, name, problems));
 }
 
 // cron-parser (and its date library) is loaded on first use: most daemons never see a cron field.
@@ -194,13 +210,19 @@ function withPrefix(ctx: ValidationContext, name: string | undefined, message: s
 }
 
 function fail(errors: ErrorObject[], name: string | undefined, ctx: ValidationContext): never {
-  const messages = new Map<string, string>();
+  const problems = new Map<string, Problem>();
   for (const error of errors) {
     const described = describe(error, ctx);
-    if (described && !messages.has(described.field)) messages.set(described.field, described.text);
+    if (described && !problems.has(described.field)) problems.set(described.field, { path: described.path, text: described.text });
   }
-  const text = [...messages.values()].join('; ') || 'invalid program configuration';
-  throw invalid(withPrefix(ctx, name, text));
+  if (problems.size === 0) throw invalid(withPrefix(ctx, name, 'invalid program configuration'));
+  throw invalid(report(ctx, name, [...problems.values()]));
+}
+
+/** The message of a refusal: problems joined with `; ` after one prefix, or a line each with its field's own (prefixAt). */
+function report(ctx: ValidationContext, name: string | undefined, problems: Problem[]): string {
+  if (ctx.prefixAt) return problems.map((p) => `${ctx.prefixAt!(p.path)}: ${p.text}`).join('\n');
+  return withPrefix(ctx, name, problems.map((p) => p.text).join('; '));
 }
 
 function fieldOf(instancePath: string): string {
@@ -211,7 +233,16 @@ function fieldOf(instancePath: string): string {
     .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
 
-function describe(error: ErrorObject, ctx: ValidationContext): { field: string; text: string } | null {
+function describe(error: ErrorObject, ctx: ValidationContext): { field: string; path: (string | number)[]; text: string } | null {
+  const described = describeField(error, ctx);
+  if (!described) return null;
+  const path: (string | number)[] = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // A missing field has no place of its own: its object's place. An unknown one has.
+  if (error.keyword === 'additionalProperties') path.push((error.params as { additionalProperty: string }).additionalProperty);
+  return { ...described, path };
+}
+
+function describeField(error: ErrorObject, ctx: ValidationContext): { field: string; text: string } | null {
   const field = fieldOf(error.instancePath);
   switch (error.keyword) {
     case 'anyOf':
@@ -227,7 +258,7 @@ function describe(error: ErrorObject, ctx: ValidationContext): { field: string; 
       const extra = (error.params as { additionalProperty: string }).additionalProperty;
       const path = field ? `${field}.${extra}` : extra;
       const jsonPath = [...(ctx.basePath ?? []), ...error.instancePath.split('/').slice(1), extra];
-      const pos = ctx.locate?.(jsonPath);
+      const pos = ctx.prefixAt ? undefined : ctx.locate?.(jsonPath); // prefixAt puts the place first
       const where = pos ? ` at ${(ctx.formatPosition ?? formatJsonPosition)(pos)}` : '';
       return { field: path, text: `${path}: unknown field${where}` };
     }

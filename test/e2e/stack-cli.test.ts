@@ -33,7 +33,7 @@ test('svc check: good files exit 0; bad files exit 1 with path:line:col messages
   assert.match(ok.stdout, /^good\.toml: ok \(2 services\)\ngood\.yaml: ok \(1 service\)\n$/);
   const bad = await runCli(['check', 'good.toml', 'bad.json', 'syntax.json', 'dup.toml'], { SVC_URL: 'http://127.0.0.1:1' }, work);
   assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /^bad\.json:3:5: services\[0\] \(name=x\): max_concurrent: must be <= 64$/m);
+  assert.match(bad.stderr, /^bad\.json:3:37: services\[0\] \(name=x\): max_concurrent: must be <= 64$/m, 'the place of the field, not of its service');
   assert.match(bad.stderr, /^syntax\.json:2:16: /m);
   assert.match(bad.stderr, /^dup\.toml:\d+:\d+: services\[1\] \(name=same\): name: duplicate of services\[0\]/m);
   assert.match(bad.stderr, /svc: 3 of 4 files invalid/);

@@ -34,7 +34,7 @@ test('includes resolve inside the commit; errors name the file in the repository
   assert.deepEqual(got.map((c) => `${c.name}<${c.source}>`), ['c<git:fleet>', 'a<git:fleet>']);
   assert.throws(() => configs({ 'deploy/base/a.toml': '[[services]]\nname = "a"\ncommand = \n' }), /^SvcError: deploy\/base\/a\.toml:3:\d+: /);
   assert.throws(() => configs({ 'deploy/base/a.toml': '[[services]]\nname = "a"\ncommand = "a"\nbogus = 1\n' }), /deploy\/base\/a\.toml:4:1/);
-  assert.throws(() => configs({ 'deploy/hosts/alpha/a.toml': '[[services]]\nname = "a"\ncommand = "a"\nmax_concurrent = 1000\n' }), /deploy\/hosts\/alpha\/a\.toml:1:1: services\[0\] \(name=a\): max_concurrent/);
+  assert.throws(() => configs({ 'deploy/hosts/alpha/a.toml': '[[services]]\nname = "a"\ncommand = "a"\nmax_concurrent = 1000\n' }), /deploy\/hosts\/alpha\/a\.toml:4:1: services\[0\] \(name=a\): max_concurrent/);
 });
 
 test('a commit with no stack file at all is refused (an accidental wipe does not prune a fleet)', () => {
