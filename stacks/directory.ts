@@ -26,6 +26,12 @@ export interface StackDirectoryDeps {
   log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
   /** Quiet period after the last event of a file before it is read (default 300 ms). */
   debounceMs?: number;
+  /**
+   * The processes that still have a file open for writing (stacks/open-writers.ts): a file whose
+   * writer only paused is read once it is closed, at most `maxWriteWaitMs` (default 30 s) later.
+   */
+  writers?: (path: string) => number[];
+  maxWriteWaitMs?: number;
   /** Parses large files off the event loop (stacks/parse-worker); without it files parse inline. */
   parser?: DocumentParser;
   /**
@@ -61,6 +67,8 @@ export interface FileRecords {
  */
 export class StackDirectory {
   private readonly timers = new Map<string, () => void>();
+  /** When each file was first found still open for writing after its quiet period. */
+  private readonly writeWaits = new Map<string, number>();
   private readonly results = new Map<string, StackFileStatus>();
   private readonly includes = new Map<string, string[]>();
   /**
@@ -101,9 +109,24 @@ export class StackDirectory {
     this.timers.get(file)?.();
     const cancel = this.deps.clock.setTimer(this.deps.debounceMs ?? 300, () => {
       this.timers.delete(file);
+      if (this.stillBeingWritten(file)) return this.notify(file);
       this.queue = this.queue.then(() => this.handle(file));
     });
     this.timers.set(file, cancel);
+  }
+
+  /** Whether to wait another quiet period: a process has the file open for writing, for less than maxWriteWaitMs so far. */
+  private stillBeingWritten(file: string): boolean {
+    const { writers, clock, log } = this.deps;
+    const busy = writers?.(join(this.deps.dir, file)) ?? [];
+    const since = this.writeWaits.get(file) ?? clock.now();
+    if (busy.length > 0 && clock.now() - since < (this.deps.maxWriteWaitMs ?? 30_000)) {
+      this.writeWaits.set(file, since);
+      return true;
+    }
+    this.writeWaits.delete(file);
+    if (busy.length > 0) log.warn('stack file still open for writing; read as it is now', { file, pids: busy });
+    return false;
   }
 
   /** Resolves when every handled file is done (tests; shutdown). */
@@ -123,6 +146,7 @@ export class StackDirectory {
   close(): void {
     for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
+    this.writeWaits.clear();
   }
 
   private async handle(file: string): Promise<void> {

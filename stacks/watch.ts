@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { writersOfFilesIn } from './open-writers.js';
 import { StackDirectory, type StackDirectoryDeps } from './directory.js';
 import { isStackFileName } from './file-names.js';
 import { sharedDocumentParser } from './parse-worker/parser.js';
@@ -21,7 +22,7 @@ export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'>
   mkdirSync(dir, { recursive: true });
   const maxBytes = opts.maxBytes ?? 1024 * 1024;
   const parser = opts.parser ?? sharedDocumentParser();
-  const directory = new StackDirectory({ ...opts, dir, parser, read: (path) => readBounded(path, maxBytes) });
+  const directory = new StackDirectory({ writers: writersOfFilesIn(dir), ...opts, dir, parser, read: (path) => readBounded(path, maxBytes) });
   // The start-up pass: every file listed now, and every file applied in an earlier run (one
   // deleted while svcd was down is pruned, as the watch would have done).
   const known = await directory.loadRecords();

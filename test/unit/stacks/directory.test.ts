@@ -9,7 +9,7 @@ import { ControllerStatusStore } from '../../../state/controller-status.js';
 import { ProgramStore } from '../../../state/store.js';
 
 /** A StackDirectory over an in-memory folder, a memory-level store and a fake clock. */
-async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string, string>; dir?: string } = {}) {
+async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string, string>; dir?: string; writers?: (path: string) => number[] } = {}) {
   const disk = opts.disk ?? new Map<string, string>();
   const clock = new FakeClock();
   const db = opts.db ?? new MemoryLevel<string, string>();
@@ -26,6 +26,7 @@ async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string
       return text;
     },
     log: { info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`) },
+    writers: opts.writers,
   });
   const write = (name: string, text: string) => {
     disk.set(`/stacks/${name}`, text);
@@ -69,6 +70,28 @@ test('events are debounced: nothing happens before the quiet period, one apply a
   assert.deepEqual(t.names(), ['web<stack:web.toml>']);
   assert.equal(t.store.list()[0]?.config.command, 'final');
   assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state, f.lines]), [['web.toml', 'ok', ['created web']]]);
+});
+
+test('a file still open for writing after the quiet period waits for its writer, at most maxWriteWaitMs', async () => {
+  const open = new Set<string>();
+  const t = await setup({ writers: (path) => (open.has(path) ? [4242] : []) });
+  open.add('/stacks/web.toml');
+  t.write('web.toml', svc('web', 'first-half'));
+  for (let i = 0; i < 10; i++) await t.settle(); // 3 s: the writer paused, the file stays open
+  assert.deepEqual(t.names(), [], 'not read while a process has it open for writing');
+  t.disk.set('/stacks/web.toml', svc('web', 'whole'));
+  open.delete('/stacks/web.toml');
+  await t.settle();
+  assert.deepEqual(t.names(), ['web<stack:web.toml>']);
+  assert.equal(t.store.list()[0]?.config.command, 'whole', 'read once, when complete');
+  // A writer that never closes it: read as it is after 30 s, with a warning.
+  open.add('/stacks/api.toml');
+  t.write('api.toml', svc('api'));
+  for (let i = 0; i < 99; i++) await t.settle();
+  assert.deepEqual(t.names(), ['web<stack:web.toml>']);
+  for (let i = 0; i < 2; i++) await t.settle();
+  assert.deepEqual(t.names(), ['api<stack:api.toml>', 'web<stack:web.toml>']);
+  assert.ok(t.logs.includes('warn stack file still open for writing; read as it is now'), t.logs.join('\n'));
 });
 
 test('a broken file is reported and keeps the last good state; fixing it applies again', async () => {
