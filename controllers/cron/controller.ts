@@ -15,6 +15,7 @@ import { initialCronState, type CronRun, type CronState, type Firing } from './c
 import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js';
 import { ScheduleCache } from './schedule.js';
 import { logPaths } from '../../log-files/paths.js';
+import { parseSpawnTag, spawnTag } from '../os/spawn-tag.js';
 
 export interface CronControllerDeps {
   store: ProgramStore;
@@ -62,17 +63,28 @@ export class CronController implements ProgramController, ProcessRunner {
     return this.deps.store.list().filter((r) => r.config.cron !== undefined).map((r) => r.id);
   }
 
-  /** Loads the durable marks, and re-adopts runs that outlived the previous daemon. */
+  /**
+   * Loads the durable marks, and re-adopts runs that outlived the previous daemon: those still
+   * running, and (with the spawner) those that ended while no daemon watched, whose kept exit
+   * then records their cron_exit.
+   */
   async prepare(): Promise<void> {
     await this.deps.marks?.load();
     const { os, store, clock } = this.deps;
-    for (const p of os.findProgramProcesses(this.deps.spawnContext.root)) {
+    const found = os.findProgramProcesses(this.deps.spawnContext.root);
+    const known = (pid: number, startTime: number) => found.some((f) => f.pid === pid && f.startTime === startTime);
+    const recovered = await os.recover();
+    for (const r of [...recovered.live, ...recovered.exited]) {
+      const { programId, cronSlot } = parseSpawnTag(r.tag);
+      if (cronSlot !== undefined && !known(r.pid, r.startTime)) found.push({ pid: r.pid, startTime: r.startTime, programId, role: 'cron', cronSlot, startedAtMs: r.startedAt });
+    }
+    for (const p of found) {
       const record = store.get(p.programId);
       if (p.role !== 'cron' || !record?.config.cron) continue;
       const config = withDefaults(record.config);
       const slot = Date.parse(p.cronSlot ?? '') || clock.now();
       const state = this.states.get(p.programId) ?? initialCronState(record.intent, this.deps.marks?.get(p.programId));
-      // Its real start (from /proc) keeps duration_secs and the kill_after_secs cap true to the run.
+      // Its real start (from /proc or the spawner) keeps duration_secs and the kill_after_secs cap true to the run.
       const startedAt = Math.min(p.startedAtMs ?? clock.now(), clock.now());
       const killAt = config.kill_after_secs ? startedAt + config.kill_after_secs * 1000 : null;
       const run: CronRun = { pid: p.pid, startedAt, slot, trigger: 'schedule', killAt, stopsecs: config.stopsecs, stopping: null, adopted: true };
@@ -157,6 +169,7 @@ export class CronController implements ProgramController, ProcessRunner {
     try {
       const spec = buildSpawnSpec(id, config, this.deps.spawnContext, os);
       spec.env.SVC_CRON_SLOT = iso(firing.slot);
+      spec.tag = spawnTag(id, spec.env.SVC_CRON_SLOT);
       const handle = await os.spawn(spec, (exit) => this.observeExit(id, handle.pid, exit));
       const startedAt = clock.now();
       const run: CronRun = {

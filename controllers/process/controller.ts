@@ -14,6 +14,7 @@ import { StopGate } from '../gates/stop-gate.js';
 import type { ExitInfo, OsPort } from '../os/port.js';
 import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
 import { planAdoption, type Candidate } from './adopt.js';
+import { parseSpawnTag } from '../os/spawn-tag.js';
 import { runHook } from './hooks.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
 import { initialProcState, type HookRun, type ProcState } from './proc-state.js';
@@ -98,12 +99,17 @@ export class ProcessController implements ProgramController, ProcessRunner {
     const recovered = await os.recover();
     const found: Candidate[] = os.findProgramProcesses(this.deps.spawnContext.root);
     const known = (pid: number, startTime: number) => found.some((f) => f.pid === pid && f.startTime === startTime);
+    // A tag names the program (and the slot of a cron run, which the cron controller adopts).
+    const byTag = (tag: string) => {
+      const { programId, cronSlot } = parseSpawnTag(tag);
+      return cronSlot === undefined ? { programId, role: 'program' as const } : { programId, role: 'cron' as const, cronSlot };
+    };
     for (const e of recovered.exited) {
-      if (e.tag && !known(e.pid, e.startTime)) found.push({ pid: e.pid, startTime: e.startTime, programId: e.tag, role: 'program', startedAtMs: e.startedAt, exited: true });
+      if (e.tag && !known(e.pid, e.startTime)) found.push({ pid: e.pid, startTime: e.startTime, ...byTag(e.tag), startedAtMs: e.startedAt, exited: true });
     }
     for (const p of recovered.live) {
       // A program that rewrote its environment (process titles) is still the spawner's child.
-      if (p.tag && !known(p.pid, p.startTime)) found.push({ pid: p.pid, startTime: p.startTime, programId: p.tag, role: 'program', startedAtMs: p.startedAt });
+      if (p.tag && !known(p.pid, p.startTime)) found.push({ pid: p.pid, startTime: p.startTime, ...byTag(p.tag), startedAtMs: p.startedAt });
     }
     for (const [id, r] of records) {
       if (!known(r.pid, r.startTime) && os.startTimeOf(r.pid) === r.startTime) found.push({ pid: r.pid, startTime: r.startTime, programId: id, role: 'program' });

@@ -454,6 +454,28 @@ test('a re-adopted cron run that ends by itself records cron_exit with an unknow
   await h.close();
 });
 
+test('a cron run that ended while the daemon was down records its cron_exit with the exit the spawner kept', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'job', cron: '* * * * *' });
+  await h1.advance(MIN);
+  const [run] = h1.alive();
+  assert.equal(run.spec.tag, `${id}@${iso(T0 + MIN)}`, 'the spawner keeps the slot with the run');
+  await h1.down();
+  h1.os.processes.get(run.pid)!.alive = false; // ended with nobody watching; the spawner kept its exit
+  h1.os.recovered = { live: [], exited: [{ pid: run.pid, startTime: run.pid * 10, startedAt: T0 + MIN, tag: run.spec.tag, exit: { code: 3, signal: null } }] };
+  const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + MIN + 20_000 });
+  await h.settle();
+  const [exit] = h.ofType('cron_exit');
+  assert.ok(exit, 'a cron_exit is recorded for the run');
+  assert.equal(exit.exit_code, 3);
+  assert.match(exit.msg, new RegExp(`^run pid ${run.pid} \\(slot ${iso(T0 + MIN)}\\) failed: exit code 3 after `));
+  assert.equal(h.cronOf(id).last_run!.reason, 'failed');
+  assert.equal(h.cronOf(id).running, 0);
+  assert.equal(h.status(id), 'Scheduled');
+  assert.equal(h.os.spawnCount, 1, 'nothing started for it');
+  await h.close();
+});
+
 test("a cron program's log files are created when it is registered, not in its first slot, and again when its paths change", async () => {
   const h = await cronHarness();
   const id = await h.add({ name: 'nightly', cron: '0 3 * * *' });
