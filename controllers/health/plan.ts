@@ -35,6 +35,8 @@ export interface HealthState {
   /** A finished probe not yet judged. */
   pending: ProbeResult | null;
   restartRequested: boolean;
+  /** A probe of this process has passed: start_period's grace is over. */
+  passed: boolean;
   view: HealthView;
 }
 
@@ -81,6 +83,7 @@ function fresh(alive: { pid: number; startedAt: number }, now: number): HealthSt
     nextProbeAt: now,
     pending: null,
     restartRequested: false,
+    passed: false,
     view: { healthy: null, failures: 0, successes: 0, last: null, recent: [] },
   };
 }
@@ -100,7 +103,8 @@ function judge(input: HealthInput, check: EffectiveCheck, s: HealthState, effect
       view.healthy = true;
     }
   } else {
-    const grace = view.healthy === null && input.now < s.startedAt + check.start_period_secs * 1000;
+    // Docker's semantics: inside start_period failures do not count until a probe has passed.
+    const grace = !s.passed && input.now < s.startedAt + check.start_period_secs * 1000;
     if (!grace) {
       view.failures += 1;
       view.successes = 0;
@@ -117,5 +121,5 @@ function judge(input: HealthInput, check: EffectiveCheck, s: HealthState, effect
   }
   const every = check.interval_secs * 1000;
   const nextProbeAt = input.now + (view.healthy === null ? Math.min(every, FIRST_VERDICT_INTERVAL_MS) : every);
-  return { ...s, pending: null, probing: false, nextProbeAt, restartRequested, view };
+  return { ...s, pending: null, probing: false, nextProbeAt, restartRequested, passed: s.passed || result.ok, view };
 }

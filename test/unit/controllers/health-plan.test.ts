@@ -75,6 +75,18 @@ test('failures inside start_period do not count until the first success', () => 
   assert.deepEqual(r.verdicts, [null, null, null, true, false]);
 });
 
+test('inside start_period, a failure after a passed probe counts (success_threshold 2: not yet Healthy)', () => {
+  // +0 s pass, +1 s fail: a probe passed, so the grace is over and failure_threshold 1 is reached.
+  const r = run({ failure_threshold: 1, success_threshold: 2, start_period_secs: 30 }, [true, false]);
+  assert.deepEqual(r.verdicts, [null, false]);
+});
+
+test('inside start_period, a failure after the first pass breaks the run of passes success_threshold needs', () => {
+  const r = run({ failure_threshold: 5, success_threshold: 2, start_period_secs: 30 }, [false, true, false, true, true]);
+  // fail (grace), pass, fail (counted: 1 of 5, the run of passes ends), pass, pass: Healthy only then
+  assert.deepEqual(r.verdicts, [null, null, null, null, true]);
+});
+
 test('before the first verdict probes run every second; after it, every interval', () => {
   const check = effectiveCheck({ type: 'tcp', port: 80, interval_secs: 30 });
   const start = planHealth({ ...base, check, state: undefined, now: T0 });
