@@ -14,8 +14,13 @@ export function checkDependencies(all: ProgramConfig[], changed: Set<string>, pr
     const unknown = (config.depends_on ?? []).filter((dep) => !byName.has(dep));
     if (unknown.length > 0) throw invalid(label(config.name, `depends_on: unknown service(s): ${unknown.join(', ')}`));
   }
-  const cycle = findCycle(byName);
-  if (cycle) throw invalid(label(cycle[0] ?? '', `depends_on: dependency cycle detected: ${cycle.join(' -> ')}`));
+  const found = findCycle(byName);
+  if (!found) return;
+  // Told from the program being written (the one whose depends_on closed the cycle, as a rule).
+  const open = found.slice(0, -1);
+  const from = Math.max(0, open.findIndex((name) => changed.has(name)));
+  const cycle = [...open.slice(from), ...open.slice(0, from), open[from] ?? ''];
+  throw invalid(label(cycle[0] ?? '', `depends_on: dependency cycle detected: ${cycle.join(' -> ')}`));
 }
 
 /** Returns one cycle as a closed path (a -> b -> a), or null. */

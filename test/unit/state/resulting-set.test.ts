@@ -83,7 +83,7 @@ void test('resulting set: the check that walks from the written programs answers
 void test('resulting set: a new cycle through a renamed program is refused', () => {
   const records = new Map([record('a', 'a', ['x']), record('b', 'b', ['a'])].map((r) => [r.id, r]));
   const names = new Map([...records.values()].map((r) => [r.config.name, r.id]));
-  // b is renamed to x: a -> x(b) -> a.
+  // b is renamed to x: a -> x(b) -> a, told from the renamed program.
   const change: Change = { put: [{ ...records.get('b')!, config: { ...records.get('b')!.config, name: 'x' } }], del: [] };
-  assert.throws(() => checkResultingSet(records, names, change, (r) => records.get(r.id)?.config !== r.config), /depends_on: dependency cycle detected: a -> x -> a/);
+  assert.throws(() => checkResultingSet(records, names, change, (r) => records.get(r.id)?.config !== r.config), /program 'x': depends_on: dependency cycle detected: x -> a -> x/);
 });

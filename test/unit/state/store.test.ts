@@ -92,7 +92,8 @@ for (const [kind, open] of [
       const db = store.getByName('db')!;
       assert.equal(
         await code(store.update(db.id, (c) => ({ ...c, depends_on: ['api'] }))),
-        "SVC_INVALID: program 'api': depends_on: dependency cycle detected: api -> db -> api",
+        "SVC_INVALID: program 'db': depends_on: dependency cycle detected: db -> api -> db",
+        'named from the program being written',
       );
       await store.close();
     });
