@@ -51,6 +51,7 @@ import type { NotifyService } from '../plugins/notify/service.js';
 import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
+import { machineBootId, SupervisionStore } from '../state/supervision-store.js';
 import { ALIVE } from '../state/status.js';
 import { ProgramStore } from '../state/store.js';
 import type { ProgramRecord } from '../state/program.js';
@@ -150,7 +151,8 @@ export class Daemon {
     const isolation = createIsolation({ config, plugins: this.opts.plugins, store, observed, events, clock, wake: wake('isolation'), log });
     const os = withSpawnDecorators(port, [...(this.opts.spawnDecorators ?? []), isolation.hooks]);
     const runtime = new RuntimeStore(store.meta, warnOf('runtime record write failed'));
-    const processes = new ProcessController({ store, observed, events, os, clock, runtime, spawnContext, boot, wake: wake('process'), log });
+    const supervision = new SupervisionStore(store.meta, machineBootId(), warnOf('supervision record write failed'));
+    const processes = new ProcessController({ store, observed, events, os, clock, runtime, supervision, spawnContext, boot, wake: wake('process'), log });
     const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
     manager.register(processes);
     manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: createProbes(os), wake: wake('health') }));

@@ -5,6 +5,7 @@ import type { EventSink } from '../../state/events/types.js';
 import type { ObservedChange, ObservedRegistry, RestartRequest } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { RuntimeStore } from '../../state/runtime-store.js';
+import type { SupervisionRecord, SupervisionStore } from '../../state/supervision-store.js';
 import type { SignalName } from '../../state/signals.js';
 import { ALIVE } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
@@ -28,6 +29,8 @@ export interface ProcessControllerDeps {
   os: OsPort;
   clock: Clock;
   runtime: RuntimeStore | null;
+  /** Backoff and Fatal kept across a crash of svcd (state/supervision-store.ts); null: in memory only. */
+  supervision?: SupervisionStore | null;
   spawnContext: SpawnContext;
   boot: BootContext;
   /** Queues one of this controller's keys (an exit or a hook outcome was observed). */
@@ -54,6 +57,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private readonly waitingToStop = new Set<string>();
   /** The last stored name of each program this controller acts on: its events after removal still name it (spec: program_name is null only for system-wide events). */
   private readonly names = new Map<string, string>();
+  /** The supervision record last written for each program (JSON), so that unchanged ones are not written again. */
+  private readonly kept = new Map<string, string>();
   /** The latest quick restart scheduled (backoff.ts: quick restarts are paced daemon-wide). */
   private lastQuickRestartAt = -Infinity;
 
@@ -126,6 +131,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     }
     for (const id of records.keys()) if (!plan.adopt.has(id)) runtime?.set(id, null);
     const now = this.deps.clock.now();
+    await this.restoreSupervision(new Set(plan.adopt.keys()));
     for (const [id, a] of plan.adopt) {
       const stopsecs = a.stopsecs ?? withDefaults(store.get(id)!.config).stopsecs;
       const proc = { pid: a.pid, startTime: a.startTime, startedAt: a.startedAt ?? now, stopsecs, adopted: true };
@@ -138,7 +144,43 @@ export class ProcessController implements ProgramController, ProcessRunner {
   }
 
   async close(): Promise<void> {
+    // A graceful shutdown ends supervision: the next svcd starts programs by the boot rules.
+    if (this.deps.observed.shuttingDown) for (const id of this.kept.keys()) this.deps.supervision?.set(id, null);
     await this.deps.runtime?.flush();
+    await this.deps.supervision?.flush();
+  }
+
+  /**
+   * After a crash of svcd (same machine boot, no graceful shutdown): a program that was Fatal is
+   * Fatal again, one in Backoff waits for the retry it had, with its retry count. Not for a
+   * program whose process was re-adopted (its state is its process's) or that is gone.
+   */
+  private async restoreSupervision(adopted: ReadonlySet<string>): Promise<void> {
+    const { supervision, store } = this.deps;
+    if (!supervision) return;
+    for (const [id, r] of await supervision.loadCurrent()) {
+      const record = store.get(id);
+      if (!record || !runsHere(record) || adopted.has(id)) {
+        supervision.set(id, null);
+        continue;
+      }
+      const restored: ProcState = { ...initialProcState(record.intent), status: r.status, retries: r.retries, restarts: r.restarts, nextRetryAt: r.next_retry_at, lastExit: r.last_exit };
+      this.states.set(id, restored);
+      this.kept.set(id, JSON.stringify(supervisionOf(restored)));
+      this.publish(id);
+    }
+  }
+
+  /** Writes the program's supervision record when it changed (Backoff and Fatal have one; other states none). */
+  private keepSupervision(id: string, s: ProcState): void {
+    const { supervision } = this.deps;
+    if (!supervision) return;
+    const record = supervisionOf(s);
+    const text = record ? JSON.stringify(record) : '';
+    if ((this.kept.get(id) ?? '') === text) return;
+    if (record) this.kept.set(id, text);
+    else this.kept.delete(id);
+    supervision.set(id, record);
   }
 
   reconcile = async (id: string): Promise<Result | void> => {
@@ -193,6 +235,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       case 'forget':
         this.states.delete(id);
         this.names.delete(id);
+        if (this.kept.delete(id)) this.deps.supervision?.set(id, null);
         this.waitingToStop.delete(id);
         if (!this.deps.store.get(id)) this.deps.observed.delete(id);
         this.deps.runtime?.set(id, null);
@@ -321,6 +364,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private publish(id: string): void {
     const s = this.states.get(id);
     if (!s || !runsHere(this.deps.store.get(id))) return;
+    this.keepSupervision(id, s);
     // With only a reload's second process left (being stopped), that one is what is alive.
     const second = !s.proc && s.overlap && s.overlap.proc.pid > 0 ? s.overlap.proc : null;
     const live = s.proc && s.proc.pid > 0 ? s.proc : second;
@@ -352,4 +396,10 @@ function restartRequestFor(requests: Readonly<Record<string, RestartRequest>> | 
   if (!requests || !pid) return null;
   for (const request of Object.values(requests)) if (request.pid === pid) return request;
   return null;
+}
+
+/** The supervision record of a state with no process that a crash must not lose, or null. */
+function supervisionOf(s: ProcState): Omit<SupervisionRecord, 'boot_id'> | null {
+  if ((s.status !== 'Backoff' && s.status !== 'Fatal') || s.proc) return null;
+  return { status: s.status, retries: s.retries, restarts: s.restarts, next_retry_at: s.status === 'Backoff' ? s.nextRetryAt : null, last_exit: s.lastExit };
 }

@@ -66,3 +66,26 @@ test('kill -9 during a spawn storm (restarts of 100 programs): no duplicate, no 
     }, 300 + Math.floor(Math.random() * 900));
   }
 });
+
+test('kill -9 of svcd: a Fatal program is still Fatal after the restart, not started again by the boot rules', { timeout: 120_000 }, async () => {
+  const root = tempRoot('svc-fault-kill9-fatal-');
+  let d = await startDaemon(root);
+  try {
+    const created = await d.request('POST', '/api/v1/programs', { name: 'doomed', command: 'sh', args: ['-c', 'sleep 0.5; exit 3'], retry_limit: 0 });
+    const id = created.body.id as string;
+    await eventually(async () => (await d.request('GET', `/api/v1/programs/${id}`)).body.status === 'Fatal', 20_000, 'Fatal');
+    d.proc.kill('SIGKILL');
+    if (d.proc.exitCode === null && d.proc.signalCode === null) await new Promise((r) => d.proc.once('exit', r));
+    d = await startDaemon(root);
+    const detail = (await d.request('GET', `/api/v1/programs/${id}`)).body as { status: string; state: { last_exit: { exit_code: number } | null } };
+    assert.equal(detail.status, 'Fatal', 'started again, it would be Running for half a second');
+    assert.equal(detail.state.last_exit?.exit_code, 3);
+    const starts = ((await d.request('GET', `/api/v1/programs/${id}/events?event_type=process_started`)).body as unknown[]).length;
+    assert.equal(starts, 1, 'started once, by the first daemon');
+    await d.stop();
+  } finally {
+    if (d.proc.exitCode === null) d.proc.kill('SIGKILL');
+    killSvcProcesses(root);
+    removeRoot(root);
+  }
+});

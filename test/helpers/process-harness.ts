@@ -10,12 +10,13 @@ import { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramConfig } from '../../state/program.js';
 import { ProgramStore } from '../../state/store.js';
 import { RuntimeStore } from '../../state/runtime-store.js';
+import { SupervisionStore } from '../../state/supervision-store.js';
 
 /**
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
  * reconcile loop, deterministic and without sleeps.
  */
-export async function processHarness(opts: { db?: MemoryLevel<string, string>; os?: FakeOs; runtime?: boolean } = {}) {
+export async function processHarness(opts: { db?: MemoryLevel<string, string>; os?: FakeOs; runtime?: boolean; bootId?: string } = {}) {
   const os = opts.os ?? new FakeOs();
   const clock = new FakeClock();
   const db = opts.db ?? new MemoryLevel<string, string>();
@@ -32,6 +33,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
     os,
     clock,
     runtime: opts.runtime ? new RuntimeStore(store.meta) : null,
+    supervision: opts.bootId !== undefined ? new SupervisionStore(store.meta, opts.bootId) : null,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
     boot: { epoch: store.epoch, adopted: new Set() },
     wake: m.wake('process'),
@@ -66,6 +68,13 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
     status: (id: string) => observed.get(id).status,
     /** Stops the loops and closes the store (the database stays for a "restarted daemon"). */
     close: async () => {
+      await m.stop();
+      await store.close();
+    },
+    /** A graceful shutdown: svcd stops everything, then the loops and the store. */
+    shutdown: async () => {
+      observed.beginShutdown();
+      await settle();
       await m.stop();
       await store.close();
     },

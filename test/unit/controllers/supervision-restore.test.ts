@@ -1,0 +1,67 @@
+// Backoff and Fatal across a crash of svcd (state/supervision-store.ts, docs/states.md "Daemon restarts").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { processHarness } from '../../helpers/process-harness.js';
+
+const BOOT = 'boot-1';
+
+async function fatalThenCrash() {
+  const h1 = await processHarness({ bootId: BOOT });
+  const id = await h1.add({ name: 'doomed', retry_limit: 0 });
+  h1.os.exit(h1.pidOf(id), 3);
+  await h1.settle();
+  assert.equal(h1.status(id), 'Fatal');
+  await h1.crash();
+  return { h1, id };
+}
+
+test('a Fatal program is Fatal again after a crash of svcd, with its last exit; a start clears it', async () => {
+  const { h1, id } = await fatalThenCrash();
+  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h.settle();
+  assert.equal(h.status(id), 'Fatal');
+  assert.equal(h.observed.get(id).last_exit?.exit_code, 3);
+  assert.equal(h.os.spawnCount, 1, 'not started again by the boot rules');
+  await h.actions.start([h.store.get(id)!]);
+  assert.equal(h.status(id), 'Running');
+  await h.crash();
+  const h3 = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h3.settle();
+  assert.notEqual(h3.status(id), 'Fatal', 'the start ended the Fatal record');
+  await h3.close();
+});
+
+test('a program in Backoff keeps its retry count and waits for its retry after a crash of svcd', async () => {
+  const h1 = await processHarness({ bootId: BOOT });
+  const id = await h1.add({ name: 'flaky', retry_limit: 2, backoff_secs: 60 });
+  h1.os.exit(h1.pidOf(id), 1);
+  await h1.settle();
+  assert.equal(h1.status(id), 'Backoff');
+  const retryAt = h1.observed.get(id).next_retry_at!;
+  await h1.crash();
+  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h.settle();
+  assert.equal(h.status(id), 'Backoff');
+  assert.equal(h.observed.get(id).retries, 1);
+  assert.equal(h.observed.get(id).next_retry_at, retryAt);
+  assert.equal(h.os.spawnCount, 1);
+  await h.advance(retryAt - h.clock.now());
+  assert.equal(h.status(id), 'Running');
+  assert.equal(h.observed.get(id).retries, 1, 'the retry count goes on from where it was');
+  await h.close();
+});
+
+test('another machine boot or a graceful shutdown starts programs afresh (the boot rules)', async () => {
+  const { h1, id } = await fatalThenCrash();
+  const rebooted = await processHarness({ db: h1.db, os: h1.os, bootId: 'boot-2' });
+  await rebooted.settle();
+  assert.equal(rebooted.status(id), 'Running', 'a reboot is a boot');
+  rebooted.os.exit(rebooted.pidOf(id), 3);
+  await rebooted.settle();
+  assert.equal(rebooted.status(id), 'Fatal');
+  await rebooted.shutdown();
+  const after = await processHarness({ db: h1.db, os: h1.os, bootId: 'boot-2' });
+  await after.settle();
+  assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
+  await after.close();
+});
