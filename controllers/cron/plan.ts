@@ -62,7 +62,8 @@ function judgeExits(input: CronPlanInput, s: CronState, effects: CronEffect[]): 
     const run = runs.find((r) => r.pid === pid);
     if (!run) continue;
     runs = runs.filter((r) => r !== run);
-    const durationSecs = Math.max(0, input.now - run.startedAt) / 1000;
+    // An exit kept while svcd was down ended then, not when the next svcd read it.
+    const durationSecs = Math.max(0, Math.min(input.now, exit.endedAt ?? input.now) - run.startedAt) / 1000;
     const ok = exit.code !== null && (input.config?.exitcodes ?? [0]).includes(exit.code);
     // A re-adopted run is not the daemon's child: how it ended cannot be known, so it did not fail.
     const unknown = run.adopted === true && exit.code === null && exit.signal === null && !exit.error;

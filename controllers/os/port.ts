@@ -43,6 +43,8 @@ export interface ExitInfo {
   usage?: ExitUsage;
   /** What else is known about the end, in words (the isolation plugin: an OOM kill). */
   note?: string;
+  /** Unix ms when it ended, where the port knows (the spawner, also for an exit kept while svcd was away); else it is when the exit is seen. */
+  endedAt?: number;
 }
 
 export interface ExitUsage {

@@ -85,13 +85,15 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
   const { config, now } = input;
   const proc = s.proc!;
   const exit = s.exit!;
-  const durationMs = Math.max(0, now - proc.startedAt);
+  // An exit kept while svcd was down ended then, not when the next svcd read it.
+  const endedAt = Math.min(now, exit.endedAt ?? now);
+  const durationMs = Math.max(0, endedAt - proc.startedAt);
   const stoppedFor = s.stopping?.reason;
   const planned = stoppedFor && PLANNED_STOPS.has(stoppedFor) ? stoppedFor : undefined;
   const lastExit: LastExit = {
     exit_code: exit.code,
     signal: exit.signal,
-    at: now,
+    at: endedAt,
     duration_ms: durationMs,
     reason: exit.error ? 'spawn_failed' : (stoppedFor ?? (isExpected(config, exit.code) ? 'exit' : 'crash')),
     msg: '',

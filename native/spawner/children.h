@@ -27,6 +27,7 @@ struct exit_rec {
   pid_t pid;
   uint64_t start_time;
   uint64_t started_at_ms;
+  uint64_t ended_at_ms; /* when it was reaped, ms since the epoch: a daemon that was away learns when */
   char *tag;
   int32_t code;  /* exit status, or -1 when killed by a signal */
   int32_t signo; /* 0 unless killed by a signal */

@@ -45,6 +45,7 @@ static void record_exit(struct child *c, int status, const struct rusage *ru) {
   e->pid = c->pid;
   e->start_time = c->start_time;
   e->started_at_ms = c->started_at_ms;
+  e->ended_at_ms = now_ms();
   e->tag = c->tag;
   c->tag = NULL;
   e->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -32,6 +32,7 @@ void encode_exit(struct buf *out, const struct exit_rec *e) {
   put_i32(out, F_PID, e->pid);
   put_u64(out, F_START_TIME, e->start_time);
   put_u64(out, F_STARTED_AT, e->started_at_ms);
+  put_u64(out, F_ENDED_AT, e->ended_at_ms);
   put_str(out, F_TAG, e->tag);
   put_i32(out, F_CODE, e->code);
   put_i32(out, F_SIGNO, e->signo);

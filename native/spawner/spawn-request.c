@@ -152,7 +152,7 @@ static int open_log(const char *path) {
   return open(path, flags, 0640);
 }
 
-static uint64_t now_ms(void) {
+uint64_t now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;

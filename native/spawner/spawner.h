@@ -33,6 +33,9 @@ void encode_exit(struct buf *out, const struct exit_rec *e);
 /* spawn-request.c */
 void handle_spawn(struct buf *out, uint32_t seq, const uint8_t *body, size_t len);
 
+/* spawn-request.c: the wall clock in ms since the epoch (STARTED_AT, ENDED_AT). */
+uint64_t now_ms(void);
+
 /* reap.c */
 void reap_children(void);
 void capture_readable(pid_t pid);

@@ -55,6 +55,7 @@ enum field_key {
   F_LIVE = 27,
   F_HELD = 28,
   F_STDIN = 29,
+  F_ENDED_AT = 30,
 };
 
 /* SPAWN flags */

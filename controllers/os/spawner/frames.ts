@@ -26,6 +26,7 @@ export function exitOf(f: Frame): SpawnerExit {
       code: code < 0 ? null : code,
       signal: signal === 0 ? null : signal,
       usage: { userMs: u64(f, Field.UTIME_US) / 1000, systemMs: u64(f, Field.STIME_US) / 1000, maxRssBytes: u64(f, Field.MAXRSS_KB) * 1024 },
+      ...(f.fields.has(Field.ENDED_AT) ? { endedAt: u64(f, Field.ENDED_AT) } : {}),
     },
     output: text(f, Field.OUTPUT),
     ...(f.fields.has(Field.ERRNO) ? { failure: errorOf(f) } : {}),

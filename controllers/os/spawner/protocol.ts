@@ -49,6 +49,7 @@ export const Field = {
   LIVE: 27,
   HELD: 28,
   STDIN: 29,
+  ENDED_AT: 30,
 } as const;
 
 export const SpawnFlag = { KILL_GROUP_ON_EXIT: 1, CAPTURE: 2 } as const;

@@ -63,12 +63,15 @@ test('programs that end while svcd is down report their real exit code to the ne
     writeFileSync(join(root, 'ok.flag'), '');
     writeFileSync(join(root, 'bad.flag'), '');
     for (const p of running) await eventually(() => !pidAlive(p.pid!), 10_000, `${p.name} to end while svcd is down`);
+    const endedBy = Date.now();
+    await new Promise((r) => setTimeout(r, 1500)); // svcd stays away a while: the exit keeps its own time
 
     d = await startDaemon(root);
     const detail = async (name: string) => (await d.request('GET', `/api/v1/programs/${running.find((p) => p.name === name)!.id}`)).body;
     const ok = await eventually(async () => ((await detail('ends-ok')).status === 'Exited' ? detail('ends-ok') : null), 10_000, 'ends-ok Exited');
     assert.equal(ok.state.last_exit.exit_code, 0, 'exit 0 is an expected exit, not a crash');
     assert.equal(ok.state.restarts, 0);
+    assert.ok(ok.state.last_exit.at <= endedBy, `timed when it ended (${ok.state.last_exit.at}), not when svcd came back (after ${endedBy})`);
     const bad = await eventually(async () => ((await detail('ends-bad')).status === 'Fatal' ? detail('ends-bad') : null), 10_000, 'ends-bad Fatal');
     assert.equal(bad.state.last_exit.exit_code, 3, 'the real exit code, not "unknown"');
   } finally {

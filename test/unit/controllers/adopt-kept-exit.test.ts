@@ -31,6 +31,23 @@ test('a process that crashed while the daemon was down is judged by its real exi
   await h.close();
 });
 
+test('a kept exit is timed when it ended, not when the next daemon read it', async () => {
+  const h1 = await processHarness();
+  const id = await h1.add({ name: 'x' });
+  const pid = h1.pidOf(id);
+  await h1.crash();
+  h1.os.processes.get(pid)!.alive = false;
+  // It started 10 s before the next daemon came up and ran for 1.5 s.
+  const now = h1.clock.now();
+  h1.os.recovered = { live: [], exited: [{ pid, startTime: pid * 10, startedAt: now - 10_000, tag: id, exit: { code: 0, signal: null, endedAt: now - 8_500 } }] };
+  const h = await processHarness({ db: h1.db, os: h1.os });
+  await h.settle();
+  const last = h.observed.get(id).last_exit!;
+  assert.equal(last.at, now - 8_500);
+  assert.equal(last.duration_ms, 1_500);
+  await h.close();
+});
+
 test('with no runtime record on disk, the kept exit is still found by its tag', async () => {
   const { h, id } = await endedWhileDown(0, {}, false);
   assert.equal(h.status(id), 'Exited');

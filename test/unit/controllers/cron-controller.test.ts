@@ -462,13 +462,14 @@ test('a cron run that ended while the daemon was down records its cron_exit with
   assert.equal(run.spec.tag, `${id}@${iso(T0 + MIN)}`, 'the spawner keeps the slot with the run');
   await h1.down();
   h1.os.processes.get(run.pid)!.alive = false; // ended with nobody watching; the spawner kept its exit
-  h1.os.recovered = { live: [], exited: [{ pid: run.pid, startTime: run.pid * 10, startedAt: T0 + MIN, tag: run.spec.tag, exit: { code: 3, signal: null } }] };
+  h1.os.recovered = { live: [], exited: [{ pid: run.pid, startTime: run.pid * 10, startedAt: T0 + MIN, tag: run.spec.tag, exit: { code: 3, signal: null, endedAt: T0 + MIN + 2000 } }] };
   const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + MIN + 20_000 });
   await h.settle();
   const [exit] = h.ofType('cron_exit');
   assert.ok(exit, 'a cron_exit is recorded for the run');
   assert.equal(exit.exit_code, 3);
-  assert.match(exit.msg, new RegExp(`^run pid ${run.pid} \\(slot ${iso(T0 + MIN)}\\) failed: exit code 3 after `));
+  assert.match(exit.msg, new RegExp(`^run pid ${run.pid} \\(slot ${iso(T0 + MIN)}\\) failed: exit code 3 after 2\\.0 s`), 'timed by when it ended, not when svcd came back');
+  assert.equal(exit.duration_secs, 2);
   assert.equal(h.cronOf(id).last_run!.reason, 'failed');
   assert.equal(h.cronOf(id).running, 0);
   assert.equal(h.status(id), 'Scheduled');
