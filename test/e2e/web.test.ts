@@ -91,6 +91,37 @@ void test('the table shows the programs live; stop one with the mouse and start 
   await close(page);
 });
 
+void test('Enter and Space on a control inside the table work that control, not the table command', { skip }, async () => {
+  const one = await add({ name: 'kb-one', command: 'true', autostart: false });
+  const two = await add({ name: 'kb-two', command: 'true', autostart: false });
+  const page = await open('/');
+  await page.getByLabel('Filter programs').fill('kb-');
+  await cell(page, 'kb-two', 'Stopped').waitFor();
+  const marked = () => page.locator('tbody tr[aria-selected="true"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')));
+  // A sort button sorts with Enter and with Space (and Space marks nothing).
+  await page.getByRole('button', { name: 'Status' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('th.c-status[aria-sort="ascending"]').waitFor();
+  await page.keyboard.press(' ');
+  await page.locator('th.c-status[aria-sort="descending"]').waitFor();
+  assert.deepEqual(await marked(), []);
+  // Space on a row's box marks that row; on the header box, every row shown.
+  await page.getByLabel('Mark kb-two').focus();
+  await page.keyboard.press(' ');
+  assert.equal(await page.getByLabel('Mark kb-two').isChecked(), true);
+  assert.deepEqual(await marked(), ['kb-two']);
+  await page.getByLabel('Mark every program shown').focus();
+  await page.keyboard.press(' ');
+  assert.deepEqual((await marked()).sort(), ['kb-one', 'kb-two']);
+  // Enter on a name link opens that program, whichever row is the cursor.
+  await page.locator('tr[data-name="kb-one"] td.c-pid').click();
+  await page.locator('tr[data-name="kb-two"] .c-name a').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`**/#/programs/${two}`);
+  assert.notEqual(one, two);
+  await close(page);
+});
+
 void test('the table follows GET /api/v1/watch: programs added, changed and removed elsewhere show without polling the list', { skip }, async () => {
   await add({ name: 'watch-a', command: process.execPath, args: [fixture('forever.js')] });
   const page = await open('/');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scrollToRow, windowRange } from '../../../web/src/logic/window.js';
-import { moveCursor, tableCommand, globalCommand, isTyping } from '../../../web/src/logic/keys.js';
+import { controlOwnsKey, moveCursor, tableCommand, globalCommand, isTyping } from '../../../web/src/logic/keys.js';
 import { selectRange, toggle, toggleAll, prune } from '../../../web/src/logic/selection.js';
 
 test('500 rows at 36 px in a 720 px box: about 30 rows rendered, padding keeps the scroll height', () => {
@@ -38,6 +38,18 @@ test('table keys: arrows and j/k move, PgDn by a page, clamped; typing in a box 
   assert.equal(isTyping({ tagName: 'INPUT', type: 'search' }), true);
   assert.equal(isTyping({ tagName: 'INPUT', type: 'checkbox' }), false);
   assert.equal(isTyping({ tagName: 'DIV' }), false);
+});
+
+test('Enter and Space on a button, box or link inside the table belong to it, not to the table', () => {
+  assert.equal(controlOwnsKey('Enter', { tagName: 'BUTTON' }), true);
+  assert.equal(controlOwnsKey('Enter', { tagName: 'A' }), true);
+  assert.equal(controlOwnsKey(' ', { tagName: 'BUTTON' }), true);
+  assert.equal(controlOwnsKey(' ', { tagName: 'INPUT' }), true);
+  // Enter on a mark box still opens the row; other keys stay table commands.
+  assert.equal(controlOwnsKey('Enter', { tagName: 'INPUT' }), false);
+  assert.equal(controlOwnsKey('ArrowDown', { tagName: 'BUTTON' }), false);
+  assert.equal(controlOwnsKey(' ', { tagName: 'TD' }), false);
+  assert.equal(controlOwnsKey('Enter', null), false);
 });
 
 test('marks: toggle, shift-range in display order, all shown, and removed programs dropped', () => {

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { ProgramRow } from '../api/types.js';
 import { bytes, duration, percent, shortTime } from '../logic/format.js';
+import { controlOwnsKey } from '../logic/keys.js';
 import { healthLabel, isAlive } from '../logic/status.js';
 import type { SortColumn, SortOrder } from '../logic/table.js';
 import { scrollToRow, windowRange } from '../logic/window.js';
@@ -86,7 +87,10 @@ export function ProgramTable(props: ProgramTableProps) {
       role="region"
       aria-label={`Programs, ${props.rows.length} shown`}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-      onKeyDown={(e) => props.onKey(e, pageRows)}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget && controlOwnsKey(e.key, e.target as HTMLElement)) return;
+        props.onKey(e, pageRows);
+      }}
     >
       <table className="programs" aria-rowcount={props.rows.length + 1}>
         <thead>

@@ -98,6 +98,17 @@ export function isTyping(target: { tagName?: string; isContentEditable?: boolean
   return tag === 'INPUT' && !['checkbox', 'radio', 'button', 'submit'].includes((target.type ?? 'text').toLowerCase());
 }
 
+/**
+ * Enter and Space on a control inside the table (a sort button, a mark box, a name link) belong
+ * to that control, as anywhere else on the page; the table commands take them only on the rows.
+ */
+export function controlOwnsKey(key: string, target: { tagName?: string } | null): boolean {
+  const tag = target?.tagName?.toUpperCase();
+  if (key === 'Enter') return tag === 'A' || tag === 'BUTTON';
+  if (key === ' ') return tag === 'BUTTON' || tag === 'INPUT';
+  return false;
+}
+
 /** The new cursor row after a move, clamped to the list. */
 export function moveCursor(index: number, cmd: Command, total: number): number {
   if (total <= 0) return -1;
