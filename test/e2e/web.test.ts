@@ -138,6 +138,17 @@ void test('the table follows GET /api/v1/watch: programs added, changed and remo
   await close(page);
 });
 
+void test('a program removed by another client while its page is open shows as not found, without its old state', { skip }, async () => {
+  const id = await add({ name: 'gone-soon', command: process.execPath, args: [fixture('forever.js')] });
+  const page = await open(`/#/programs/${id}`);
+  await page.locator('.fact', { hasText: /PID\s*\d+/ }).waitFor();
+  assert.equal((await d.request('DELETE', `/api/v1/programs/${id}`)).status, 200);
+  await page.getByRole('heading', { name: 'Program not found' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Stop' }).count(), 0, 'no actions on a removed program');
+  assert.equal(await page.locator('.fact').count(), 0, 'no stale state');
+  await close(page);
+});
+
 void test('the program page follows its logs over the WebSocket: live, pause, search, stream toggle', { skip }, async () => {
   const id = await add({ name: 'ticker', command: process.execPath, args: [fixture('ticker.js'), '150'] });
   const page = await open(`/#/programs/${id}/logs`);

@@ -29,11 +29,15 @@ export function ProgramPage({ id, tab }: { id: string; tab: ProgramTab }) {
   const status = row?.status ?? d?.status;
   const target = [{ id, name }];
 
-  if (detail.error instanceof ApiError && detail.error.status === 404 && !d) {
+  // A 404 also after a first load: removed by another client (the last state read is stale).
+  if (detail.error instanceof ApiError && detail.error.status === 404) {
     return (
       <section className="page">
         <h1>Program not found</h1>
-        <p>{errorText(detail.error)}</p>
+        <p>
+          {d ? `${d.name} was removed. ` : ''}
+          {errorText(detail.error)}
+        </p>
         <a href="#/programs">Back to the programs</a>
       </section>
     );
