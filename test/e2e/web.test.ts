@@ -165,6 +165,13 @@ void test('the program page follows its logs over the WebSocket: live, pause, se
   assert.equal(await lastTick(), held, 'a paused view does not move');
   await page.getByRole('button', { name: /Resume/ }).click();
   await eventually(async () => (await lastTick()) > held, WAIT, 'lines after resume');
+  // Clear view while paused: the view stays empty while new lines are held back.
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.getByRole('button', { name: 'Clear view' }).click();
+  await page.getByRole('button', { name: /Resume \(\d+ new\)/ }).waitFor();
+  assert.equal(await page.locator('.log-line').count(), 0, 'a cleared paused view stays empty');
+  await page.getByRole('button', { name: /Resume/ }).click();
+  await page.locator('.log-line.stdout').first().waitFor();
 
   await page.getByLabel('Search logs').fill('tock');
   await eventually(async () => (await page.locator('.log-line.stdout').count()) === 0 && (await page.locator('.log-line.stderr mark').count()) > 0, WAIT, 'only tock lines, highlighted');

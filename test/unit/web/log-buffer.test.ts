@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendLines, EMPTY_LOG, highlight, viewLines } from '../../../web/src/logic/log-buffer.js';
+import { appendLines, clearLines, EMPTY_LOG, highlight, viewLines } from '../../../web/src/logic/log-buffer.js';
 import { parseLine, logSocketUrl } from '../../../web/src/api/log-follow.js';
 
 const out = (content: string) => ({ source: 'stdout' as const, content });
 const err = (content: string) => ({ source: 'stderr' as const, content });
-const all = { stdout: true, stderr: true, search: '', pausedAt: null };
+const all = { stdout: true, stderr: true, search: '', paused: null };
 
 test('a snapshot replaces, stream lines append, the buffer keeps the newest `cap` lines', () => {
   let buf = appendLines(EMPTY_LOG, [out('a'), out('b')], true);
@@ -21,12 +21,28 @@ test('the view filters by stream and search; a pause holds new lines back and co
   let buf = appendLines(EMPTY_LOG, [out('GET /a'), err('error: boom'), out('get /b')], true);
   assert.deepEqual(viewLines(buf, { ...all, stderr: false }).lines.map((l) => l.content), ['GET /a', 'get /b']);
   assert.deepEqual(viewLines(buf, { ...all, search: 'get' }).lines.map((l) => l.content), ['GET /a', 'get /b']);
-  const pausedAt = buf.next;
+  const frozen = buf;
   buf = appendLines(buf, [out('later 1'), out('later 2')], false);
-  const paused = viewLines(buf, { ...all, pausedAt });
+  const paused = viewLines(buf, { ...all, paused: frozen });
   assert.equal(paused.lines.length, 3);
   assert.equal(paused.held, 2);
   assert.equal(viewLines(buf, all).lines.length, 5);
+});
+
+test('a paused view keeps its lines when a reconnect replaces the buffer, and stays empty after Clear view', () => {
+  let buf = appendLines(EMPTY_LOG, [out('a'), out('b')], true);
+  const frozen = buf;
+  buf = appendLines(buf, [out('a'), out('b'), out('c')], true); // the snapshot after a reconnect
+  const paused = viewLines(buf, { ...all, paused: frozen });
+  assert.deepEqual(paused.lines.map((l) => l.content), ['a', 'b']);
+  assert.equal(paused.held, 3);
+  // Clear view while paused: numbering goes on, so lines that come later stay held.
+  const cleared = clearLines(frozen);
+  buf = appendLines(clearLines(buf), [out('d')], false);
+  const after = viewLines(buf, { ...all, paused: cleared });
+  assert.deepEqual(after.lines, []);
+  assert.equal(after.held, 1);
+  assert.ok(buf.lines.every((l) => l.seq >= cleared.next), 'seq numbers are never reused');
 });
 
 test('highlight splits around every match, any case', () => {

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { followLogs, type LogMode } from '../api/log-follow.js';
 import { useServices } from '../app/context.js';
-import { appendLines, EMPTY_LOG, highlight, viewLines, type LogBuffer } from '../logic/log-buffer.js';
+import { appendLines, clearLines, EMPTY_LOG, highlight, viewLines, type LogBuffer } from '../logic/log-buffer.js';
 
 const MODE_TEXT: Record<LogMode, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', closed: 'closed' };
 
@@ -17,7 +17,7 @@ export function LogViewer({ id }: { id: string }) {
   const [search, setSearch] = useState('');
   const [stdout, setStdout] = useState(true);
   const [stderr, setStderr] = useState(true);
-  const [pausedAt, setPausedAt] = useState<number | null>(null);
+  const [paused, setPaused] = useState<LogBuffer | null>(null);
   const box = useRef<HTMLPreElement>(null);
   const stick = useRef(true);
 
@@ -32,7 +32,7 @@ export function LogViewer({ id }: { id: string }) {
     );
   }, [http, id, token]);
 
-  const view = useMemo(() => viewLines(buf, { stdout, stderr, search, pausedAt }), [buf, stdout, stderr, search, pausedAt]);
+  const view = useMemo(() => viewLines(buf, { stdout, stderr, search, paused }), [buf, stdout, stderr, search, paused]);
   useLayoutEffect(() => {
     const el = box.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
@@ -52,10 +52,16 @@ export function LogViewer({ id }: { id: string }) {
         <label className="check">
           <input type="checkbox" checked={stderr} onChange={(e) => setStderr(e.target.checked)} /> stderr
         </label>
-        <button type="button" aria-pressed={pausedAt !== null} onClick={() => setPausedAt((p) => (p === null ? buf.next : null))}>
-          {pausedAt === null ? 'Pause' : `Resume${view.held ? ` (${view.held} new)` : ''}`}
+        <button type="button" aria-pressed={paused !== null} onClick={() => setPaused((p) => (p === null ? buf : null))}>
+          {paused === null ? 'Pause' : `Resume${view.held ? ` (${view.held} new)` : ''}`}
         </button>
-        <button type="button" onClick={() => setBuf(EMPTY_LOG)}>
+        <button
+          type="button"
+          onClick={() => {
+            setBuf(clearLines);
+            setPaused((p) => p && clearLines(p));
+          }}
+        >
           Clear view
         </button>
       </div>

@@ -21,25 +21,30 @@ export function appendLines(buf: LogBuffer, lines: readonly LogLine[], replace: 
   return { lines: all.length > cap ? all.slice(all.length - cap) : all, next };
 }
 
+/** Clear view: no lines, numbering goes on (a paused view keeps holding what comes after). */
+export function clearLines(buf: LogBuffer): LogBuffer {
+  return { lines: [], next: buf.next };
+}
+
 export interface LogView {
   stdout: boolean;
   stderr: boolean;
   /** Case-insensitive substring; empty shows every line. */
   search: string;
-  /** While paused: the first line number not shown (lines that arrived after the pause). */
-  pausedAt: number | null;
+  /**
+   * While paused: the buffer as it was at the pause, shown instead of `buf` (so a reconnect's
+   * snapshot, which replaces `buf`, does not empty a paused view).
+   */
+  paused: LogBuffer | null;
 }
 
 /** The lines to show, and how many arrived while paused (shown on resume). */
 export function viewLines(buf: LogBuffer, view: LogView): { lines: NumberedLine[]; held: number } {
   const q = view.search.trim().toLowerCase();
   const shown: NumberedLine[] = [];
-  let held = 0;
-  for (const l of buf.lines) {
-    if (view.pausedAt !== null && l.seq >= view.pausedAt) {
-      held++;
-      continue;
-    }
+  const since = view.paused?.next;
+  const held = since === undefined ? 0 : buf.lines.filter((l) => l.seq >= since).length;
+  for (const l of (view.paused ?? buf).lines) {
     if (l.source === 'stdout' ? !view.stdout : !view.stderr) continue;
     if (q && !l.content.toLowerCase().includes(q)) continue;
     shown.push(l);
