@@ -1,24 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { errorText } from '../api/http.js';
 import type { ActionType, BatchAction, BatchOutcome } from '../api/types.js';
+import { reportOf, type ActionReport } from '../logic/action-report.js';
 import { ActionDialog, type Target } from '../components/ActionDialog.js';
 import { useServices } from './context.js';
-
-export interface ActionReport {
-  kind: 'ok' | 'error';
-  text: string;
-}
-
-const DONE: Record<ActionType, string> = { Start: 'started', Stop: 'stopped', Restart: 'restarted', Remove: 'removed', Signal: 'signalled' };
-
-/** `stopped web, api`; failures name each program and the daemon's reason. */
-export function reportOf(type: ActionType, results: BatchOutcome[]): ActionReport {
-  const failed = results.filter((r) => !r.ok);
-  const ok = results.filter((r) => r.ok).map((r) => r.name);
-  if (failed.length === 0) return { kind: 'ok', text: `${DONE[type]} ${ok.join(', ') || 'nothing'}` };
-  const why = failed.map((r) => `${r.name}: ${r.error ?? 'failed'}`).join('; ');
-  return { kind: 'error', text: ok.length ? `${DONE[type]} ${ok.join(', ')}; failed ${why}` : `failed ${why}` };
-}
 
 /**
  * Program actions with confirmation: `ask` opens the dialog, the confirmed action goes to

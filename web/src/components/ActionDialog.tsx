@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { SIGNALS } from '../../../state/signals.js';
 import type { ActionType, BatchAction } from '../api/types.js';
+import { SHOWN } from '../logic/action-report.js';
 import { Dialog } from './Dialog.js';
 
 export interface Target {
@@ -9,7 +10,6 @@ export interface Target {
 }
 
 const VERB: Record<ActionType, string> = { Start: 'Start', Stop: 'Stop', Restart: 'Restart', Signal: 'Send a signal to', Remove: 'Remove' };
-const SHOWN = 12;
 
 /** Asks before an action on one or many programs; Stop offers force, Signal the signal. */
 export function ActionDialog(props: { type: ActionType; targets: Target[]; busy: boolean; onConfirm: (action: BatchAction) => void; onClose: () => void }) {
