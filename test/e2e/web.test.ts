@@ -149,6 +149,23 @@ void test('a program removed by another client while its page is open shows as n
   await close(page);
 });
 
+void test('svcd unreachable when the page opens: the page says so and recovers by itself once svcd answers', { skip }, async () => {
+  const context = await browser().newContext({ viewport: { width: 1280, height: 760 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(PAGE_TIMEOUT);
+  let refused = 0;
+  await page.route('**/api/v1/auth/status', (r) => (refused++ === 0 ? r.abort('connectionrefused') : r.continue()));
+  try {
+    await page.goto(`${d.url}/#/programs`);
+    await page.locator('[role=alert]', { hasText: 'svcd is not reachable' }).waitFor();
+    await page.locator('text=retrying').waitFor();
+    await page.getByRole('heading', { name: 'Programs' }).waitFor(); // no click on Retry
+    assert.ok(refused >= 2);
+  } finally {
+    await context.close();
+  }
+});
+
 void test('the program page follows its logs over the WebSocket: live, pause, search, stream toggle', { skip }, async () => {
   const id = await add({ name: 'ticker', command: process.execPath, args: [fixture('ticker.js'), '150'] });
   const page = await open(`/#/programs/${id}/logs`);

@@ -9,6 +9,9 @@ import { ServicesContext, type Services } from './context.js';
 import { LoginPrompt } from './LoginPrompt.js';
 import { Shell } from './Shell.js';
 
+/** How often an unreachable svcd is asked again (the program feed's longest back-off). */
+const DOWN_RETRY_MS = 5000;
+
 type Session = { phase: 'checking' } | { phase: 'login'; error: string | null } | { phase: 'ready'; role: Role | null; authRequired: boolean } | { phase: 'down'; error: string };
 
 /**
@@ -44,6 +47,13 @@ export function App() {
     }
   }, [signedOut]);
   useEffect(() => void check(), [check]);
+  // svcd unreachable when the page opened (restarting, say): ask again until it answers.
+  const down = session.phase === 'down';
+  useEffect(() => {
+    if (!down) return;
+    const timer = setTimeout(() => void check(), DOWN_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [down, session, check]);
 
   const submit = async (secret: string) => {
     setBusy(true);
@@ -78,8 +88,9 @@ export function App() {
         <div className="card">
           <h1>svc</h1>
           <p className="error-note" role="alert">{session.error}</p>
+          <p className="muted small">retrying every {DOWN_RETRY_MS / 1000} s</p>
           <button type="button" onClick={() => void check()}>
-            Retry
+            Retry now
           </button>
         </div>
       </main>
