@@ -90,3 +90,11 @@ test('the overview shows whether resource_limits are enforced, and why not', () 
   const yes = withServices(<ProgramOverview detail={detail({ enforced: true, reason: null, cgroup: '/sys/fs/cgroup/svc/x', oom_kills: 2, status: 'enforced (cgroup /sys/fs/cgroup/svc/x)' })} now={1000} />);
   assert.match(yes, /enforced \(cgroup \/sys\/fs\/cgroup\/svc\/x\) · 2 OOM kill\(s\)/);
 });
+
+test('an empty table says whether there are no programs at all or none matches the filter', () => {
+  const table = (total: number) =>
+    renderToStaticMarkup(<ProgramTable rows={[]} total={total} marked={new Set()} cursor={null} sort={{ column: 'name', desc: false }} now={0} onSort={noop} onMark={noop} onMarkAll={noop} onCursor={noop} onKey={noop} />);
+  assert.match(table(0), /No programs yet/);
+  assert.doesNotMatch(table(0), /No programs match/);
+  assert.match(table(3), /No programs match the filter/);
+});

@@ -56,7 +56,7 @@ export function ProgramOverview({ detail, now }: { detail: ProgramDetail; now: n
         <Chart title="CPU" points={points.map((p) => ({ at: p.at, value: p.cpu }))} from={from} to={now} floor={5} format={percent} />
         <Chart title="Memory" points={points.map((p) => ({ at: p.at, value: p.mem }))} from={from} to={now} floor={1024 * 1024} format={bytes} />
       </div>
-      <p className="muted small">Charts cover the last {Math.round(history.keepMs / 60_000)} minutes while the dashboard is open (sampled every 2 s).</p>
+      <p className="muted small">Charts cover the last {Math.round(history.keepMs / 60_000)} minutes while the dashboard is open (a sample at each update from svcd, at least every 3 s).</p>
     </div>
   );
 }

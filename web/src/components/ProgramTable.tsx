@@ -32,6 +32,8 @@ const COLUMNS: Column[] = [
 
 export interface ProgramTableProps {
   rows: readonly ProgramRow[];
+  /** How many programs there are before filtering (0: none at all, said so). Default rows.length. */
+  total?: number;
   marked: ReadonlySet<string>;
   cursor: string | null;
   sort: SortOrder;
@@ -146,7 +148,7 @@ export function ProgramTable(props: ProgramTableProps) {
           {win.padBottom > 0 && <tr className="pad" style={{ height: win.padBottom }} aria-hidden="true" />}
         </tbody>
       </table>
-      {props.rows.length === 0 && <p className="empty">No programs match.</p>}
+      {props.rows.length === 0 && <p className="empty">{(props.total ?? props.rows.length) === 0 ? 'No programs yet: Add program registers one, the Stack page applies many.' : 'No programs match the filter.'}</p>}
     </div>
   );
 }

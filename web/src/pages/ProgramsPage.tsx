@@ -147,6 +147,7 @@ export function ProgramsPage() {
       ) : (
         <ProgramTable
           rows={rows}
+          total={state.rows.length}
           marked={marked}
           cursor={cursorRow?.id ?? null}
           sort={sort}
@@ -162,7 +163,7 @@ export function ProgramsPage() {
         />
       )}
       <p className="muted small">
-        {rows.length} of {state.rows.length} programs · refreshed every 2 s · press ? for keys
+        {rows.length} of {state.rows.length} programs · live from svcd · press ? for keys
       </p>
       {actions.dialog}
       {adding && (
