@@ -278,6 +278,17 @@ void test('events and system pages; a dark theme follows the system; a phone wid
   await close(phone);
 });
 
+void test('at phone width the events page does not scroll sideways, even with a 64-character program name', { skip }, async () => {
+  const name = 'a-program-name-of-sixty-four-characters-in-the-program-picker-64';
+  assert.equal(name.length, 64);
+  await add({ name, command: 'true', autostart: false });
+  const phone = await open('/#/events', { viewport: { width: 390, height: 800 } });
+  await phone.locator(`select[name="program_id"] option`, { hasText: name }).waitFor({ state: 'attached' });
+  await phone.locator('.event-table').waitFor();
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no horizontal overflow');
+  await close(phone);
+});
+
 void test('without the ui plugin no extension panel appears and their routes are never called', { skip }, async () => {
   const page = await open('/#/programs');
   const calls: string[] = [];
