@@ -1,5 +1,6 @@
 import type { Http } from './http.js';
 import type { LogLine } from './types.js';
+import { SnapshotThenStream } from '../logic/log-merge.js';
 
 /** connecting, live (WebSocket open), closed (program gone, or the credential refused). */
 export type LogMode = 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -26,7 +27,8 @@ export function logSocketUrl(loc: { protocol: string; host: string }, id: string
 
 /**
  * Snapshot then stream: on every (re)connect the last `tail` lines come over HTTP and replace
- * what is shown, then each WebSocket message appends. A dropped socket reconnects with backoff.
+ * what is shown, then each WebSocket message appends (logic/log-merge.ts: lines streamed while
+ * the tail is on its way are neither lost nor shown twice). A dropped socket reconnects with backoff.
  * Returns the function that stops everything.
  */
 export function followLogs(opts: { http: Http; id: string; token: string | null; tail: number }, sink: LogSink): () => void {
@@ -35,12 +37,18 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let backoff = 500;
 
+  const merge = new SnapshotThenStream((lines, replace) => {
+    if (!stopped) sink.lines(lines, replace);
+  });
+
   const snapshot = async () => {
+    merge.begin();
     try {
       const res = await opts.http.get<{ logs: LogLine[] }>(`/api/v1/programs/${encodeURIComponent(opts.id)}/logs?tail=${opts.tail}`);
-      if (!stopped) sink.lines(res.logs, true);
+      merge.snapshot(res.logs);
     } catch {
       // The stream still runs; the list's own refresh reports a lost daemon.
+      merge.failed();
     }
   };
 
@@ -55,7 +63,7 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
     };
     socket.onmessage = (ev: MessageEvent) => {
       const line = parseLine(ev.data);
-      if (line && !stopped) sink.lines([line], false);
+      if (line) merge.streamed(line);
     };
     socket.onclose = (ev: CloseEvent) => {
       if (stopped) return;
