@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendLines, clearLines, EMPTY_LOG, highlight, viewLines } from '../../../web/src/logic/log-buffer.js';
+import { appendLines, clearLines, EMPTY_LOG, highlight, viewLines, withoutTerminalControl } from '../../../web/src/logic/log-buffer.js';
 import { parseLine, logSocketUrl } from '../../../web/src/api/log-follow.js';
 
 const out = (content: string) => ({ source: 'stdout' as const, content });
@@ -60,4 +60,10 @@ test('WebSocket messages and address: JSON lines only; the token rides in ?token
   assert.equal(parseLine('{"source":"stdout"}'), null);
   assert.equal(logSocketUrl({ protocol: 'http:', host: '127.0.0.1:9002' }, 'abc', null), 'ws://127.0.0.1:9002/ws?id=abc');
   assert.equal(logSocketUrl({ protocol: 'https:', host: 'h' }, 'abc', 'a b&c'), 'wss://h/ws?id=abc&token=a+b%26c');
+});
+
+test('terminal colours and other control sequences are not shown raw', () => {
+  const buf = appendLines(EMPTY_LOG, [{ source: 'stdout', content: '\x1b[31mred\x1b[0m and \x1b[1;32mbold green\x1b[m \x1b]0;title\x07done' }], false);
+  assert.equal(buf.lines[0]?.content, 'red and bold green done');
+  assert.equal(withoutTerminalControl('plain [31m text'), 'plain [31m text', 'brackets without ESC are text');
 });

@@ -13,10 +13,21 @@ export interface LogBuffer {
 
 export const EMPTY_LOG: LogBuffer = { lines: [], next: 0 };
 
+/**
+ * Terminal control sequences (colours, cursor moves: CSI and OSC) that programs write for a
+ * terminal: shown raw they read `␛[31m`; the page shows the text without them.
+ */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_CONTROL = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+
+export function withoutTerminalControl(text: string): string {
+  return text.includes('\x1b') ? text.replace(TERMINAL_CONTROL, '') : text;
+}
+
 /** Appends (or, for a fresh snapshot, replaces with) lines, keeping at most `cap`. */
 export function appendLines(buf: LogBuffer, lines: readonly LogLine[], replace: boolean, cap = 5000): LogBuffer {
   let next = buf.next;
-  const added = lines.map((l) => ({ ...l, seq: next++ }));
+  const added = lines.map((l) => ({ ...l, content: withoutTerminalControl(l.content), seq: next++ }));
   const all = replace ? added : [...buf.lines, ...added];
   return { lines: all.length > cap ? all.slice(all.length - cap) : all, next };
 }
