@@ -220,8 +220,14 @@ command = "true"
 cron = "*/10 * * * *"
 `;
 
+/** aria-describedby ids that name no element on the page (a field described by an error not shown). */
+const danglingDescriptions = (page: Awaited<ReturnType<typeof open>>) =>
+  page.evaluate(() => [...document.querySelectorAll('[aria-describedby]')].flatMap((el) => (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((id) => id && !document.getElementById(id))));
+
 void test('the stack page shows the dry-run plan first, then applies exactly that', { skip }, async () => {
   const page = await open('/#/stack');
+  await page.getByRole('textbox', { name: 'Stack' }).waitFor();
+  assert.deepEqual(await danglingDescriptions(page), [], 'no field points at an error that is not there');
   await page.getByRole('textbox', { name: 'Stack' }).fill('[[services]]\nname = "x"\ncommand = "true"\nmax_concurrent = 100\n');
   await page.getByRole('button', { name: 'Plan (dry run)' }).click();
   await page.locator('#stack-error', { hasText: /services\[0\] \(name=x\).*max_concurrent/ }).waitFor();

@@ -20,7 +20,7 @@ export function LoginPrompt(props: { error: string | null; busy: boolean; onSubm
         <p>This daemon requires a credential: the server&apos;s auth_secret or an access token (what the CLI takes as --token).</p>
         <label>
           Secret or token
-          <input type="password" name="secret" autoComplete="current-password" value={secret} onChange={(e) => setSecret(e.target.value)} autoFocus aria-invalid={props.error !== null} aria-describedby="login-error" />
+          <input type="password" name="secret" autoComplete="current-password" value={secret} onChange={(e) => setSecret(e.target.value)} autoFocus aria-invalid={props.error !== null} aria-describedby={props.error !== null ? 'login-error' : undefined} />
         </label>
         {props.error && (
           <p className="error-note" role="alert" id="login-error">

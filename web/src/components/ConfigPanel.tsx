@@ -77,7 +77,7 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
     >
       <label>
         Configuration (JSON; the same fields as <code>svc update</code>)
-        <textarea className="code" rows={Math.min(30, text.split('\n').length + 2)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} aria-invalid={error !== null} aria-describedby="config-error" />
+        <textarea className="code" rows={Math.min(30, text.split('\n').length + 2)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} aria-invalid={error !== null} aria-describedby={error !== null ? 'config-error' : undefined} />
       </label>
       {error !== null && (
         <p className="error-note" role="alert" id="config-error">

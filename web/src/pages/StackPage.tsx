@@ -124,7 +124,7 @@ export function StackPage() {
             value={text}
             onChange={(e) => setText(e.target.value)}
             aria-invalid={error !== null}
-            aria-describedby="stack-error"
+            aria-describedby={error !== null ? 'stack-error' : undefined}
           />
         </label>
         {error !== null && (
