@@ -3,6 +3,7 @@ export type SvcErrorCode =
   | 'SVC_INVALID' // 400: a field, parameter or body is wrong
   | 'SVC_CONFLICT' // 409: a duplicate name
   | 'SVC_NOT_FOUND' // 404: no such route or program
+  | 'SVC_METHOD_NOT_ALLOWED' // 405: a path that exists, with another method
   | 'SVC_TOO_LARGE' // 413: request body over the cap
   | 'SVC_UNSUPPORTED_MEDIA' // 415: a Content-Type the route does not read
   | 'SVC_UNAUTHORIZED' // 401: missing or wrong Bearer credential

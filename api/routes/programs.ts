@@ -17,6 +17,16 @@ import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.
 import type { BatchResult, CreateResult, LogLine, LogsResult } from '../wire.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * `/programs/batch` takes POST only; with GET, PUT or DELETE the router reads `batch` as a
+ * program id. Answered like any other method a path does not take: 405 with `Allow`.
+ */
+function refuseBatchPath(ctx: Context): void {
+  if (ctx.params.id !== 'batch') return;
+  ctx.set('Allow', 'POST');
+  throw new SvcError('SVC_METHOD_NOT_ALLOWED', `method ${ctx.method} not allowed on ${ctx.path}`);
+}
+
 /** Said when a path's id is not a UUID at all (a name given instead is the usual mistake). */
 const NOT_A_UUID = ' (the path takes the program UUID, not its name)';
 
@@ -34,6 +44,7 @@ export function programsRouter(deps: ApiDeps): Router {
 
   const find = (ctx: Context): ProgramRecord => {
     const id = String(ctx.params.id);
+    refuseBatchPath(ctx);
     const record = UUID.test(id) ? store.get(id.toLowerCase()) : undefined;
     if (!record) throw notFound(`program '${id}' not found${UUID.test(id) ? '' : NOT_A_UUID}`);
     return record;
@@ -75,6 +86,7 @@ export function programsRouter(deps: ApiDeps): Router {
   });
 
   router.put('/programs/:id', async (ctx) => {
+    refuseBatchPath(ctx);
     const id = String(ctx.params.id).toLowerCase();
     const current = UUID.test(id) ? store.get(id) : undefined;
     if (!current) throw invalid(`id: program '${ctx.params.id}' not found${UUID.test(id) ? '' : NOT_A_UUID}`);

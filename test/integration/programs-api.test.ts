@@ -63,6 +63,13 @@ test('unknown routes and unknown ids are 404 with the error body', async () => {
   assert.equal(id.status, 404);
   const byName = await d.request('GET', '/api/v1/programs/api-a');
   assert.match(byName.body.message, /takes the program UUID/);
+  // /programs/batch takes POST only: other methods are a 405, not "program 'batch' not found".
+  for (const method of ['GET', 'PUT', 'DELETE']) {
+    const res = await fetch(`${d.url}/api/v1/programs/batch`, { method, headers: { 'content-type': 'application/json' }, body: method === 'PUT' ? '{}' : undefined });
+    assert.equal(res.status, 405, method);
+    assert.equal(res.headers.get('allow'), 'POST');
+    assert.deepEqual(await res.json(), { status: 'error', message: `method ${method} not allowed on /api/v1/programs/batch` });
+  }
 });
 
 test('update changes only present fields, 200; update of an unknown id is 400', async () => {
