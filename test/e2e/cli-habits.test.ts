@@ -41,6 +41,12 @@ test('PM2 and supervisorctl habits: status, describe/show, all, GROUP:*, GROUP:N
 
   assert.match((await svc('delete', 'db')).stdout, /db\s+ok\s+Removed/);
   assert.equal(await statusOf('db'), 'absent');
+
+  const named = await svc('add', 'all', '--no-autostart', '--', 'sleep', '100');
+  assert.equal(named.code, 0, named.stderr);
+  assert.match(named.stderr, /^warning: a program named 'all' is reached by its id \([0-9a-f-]{36}\) in svc start, stop, restart, signal and rm: the word all means every program\n$/);
+  const id = /\(([0-9a-f-]{36})\)/.exec(named.stderr)![1];
+  assert.match((await svc('rm', id)).stdout, /all\s+ok\s+Removed/);
 });
 
 test('svc logs without a name: every program, each line with its name; -f adds a timestamp per line', async () => {

@@ -23,6 +23,8 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     const problem = config.autostart === false || config.cron !== undefined ? null : await firstSpawnProblem(ctx.client(), res.id ?? res.ids[0] ?? '');
     ctx.print(ctx.json() ? JSON.stringify(problem ? { ...res, warning: problem } : res) : `added ${name} (${res.id})`);
     if (problem && !ctx.json()) process.stderr.write(`warning: ${name}: ${problem}\n`);
+    // The selectors take the word `all` as every program (svc rm all), so this one answers to its id there.
+    if (name === 'all' && !ctx.json()) process.stderr.write(`warning: a program named 'all' is reached by its id (${res.id}) in svc start, stop, restart, signal and rm: the word all means every program\n`);
   });
 
   withConfigOptions(
