@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import type { ArchiveEntry, EntryKind } from './payload.js';
-import { PermanentStepError } from './ports.js';
+import { PermanentStepError, StagingWriteError } from './ports.js';
 
 const KINDS: Record<string, EntryKind> = {
   File: 'file',
@@ -31,7 +31,7 @@ function parse(file: string, signal: AbortSignal, onEntry: (entry: ReadEntry) =>
       failed = true;
       input.destroy();
       parser.abort(err as Error);
-      reject(err instanceof PermanentStepError ? err : new PermanentStepError(`not a valid tar archive: ${(err as Error).message}`));
+      reject(err instanceof PermanentStepError || err instanceof StagingWriteError ? err : new PermanentStepError(`not a valid tar archive: ${(err as Error).message}`));
     };
     const parser = new Parser({
       strict: true,

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ArchiveEntry, EntryKind } from './payload.js';
-import { PermanentStepError } from './ports.js';
+import { PermanentStepError, StagingWriteError } from './ports.js';
 
 const S_IFMT = 0o170000;
 const KINDS = new Map<number, EntryKind>([
@@ -20,7 +20,7 @@ function kindOf(entry: Entry): EntryKind {
   return entry.fileName.endsWith('/') ? 'directory' : 'file';
 }
 
-/** yauzl refuses absolute and `..` names itself (and entry sizes that lie); all of it is permanent. */
+/** yauzl refuses absolute and `..` names itself (and entry sizes that lie); all of it is permanent, except a failed write of the staged file. */
 async function withZip<T>(file: string, use: (zip: ZipFile) => Promise<T>): Promise<T> {
   let zip: ZipFile;
   try {
@@ -31,7 +31,7 @@ async function withZip<T>(file: string, use: (zip: ZipFile) => Promise<T>): Prom
   try {
     return await use(zip);
   } catch (err) {
-    if (err instanceof PermanentStepError) throw err;
+    if (err instanceof PermanentStepError || err instanceof StagingWriteError) throw err;
     throw new PermanentStepError(`not a valid zip archive: ${(err as Error).message}`);
   } finally {
     zip.close();

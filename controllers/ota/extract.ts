@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { choosePayload } from './payload.js';
-import { PermanentStepError, type ExtractRequest, type Extractor } from './ports.js';
+import { PermanentStepError, StagingWriteError, type ExtractRequest, type Extractor } from './ports.js';
 
 /** zip by its magic number; anything else is read as tar (plain or gzip, which tar detects). */
 async function isZip(file: string): Promise<boolean> {
@@ -37,18 +37,27 @@ export const archiveExtractor: Extractor = {
 async function writeCapped(data: Readable, out: string, maxBytes: number, signal: AbortSignal): Promise<{ digest: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const file = await open(out, 'w', 0o600);
+  const file = await staging(() => open(out, 'w', 0o600));
   try {
     for await (const chunk of data as AsyncIterable<Buffer>) {
       signal.throwIfAborted();
       bytes += chunk.length;
       if (bytes > maxBytes) throw new PermanentStepError(`the payload is larger than ota.max_extract_bytes (${maxBytes})`);
       hash.update(chunk);
-      await file.write(chunk);
+      await staging(() => file.write(chunk));
     }
-    await file.sync();
+    await staging(() => file.sync());
   } finally {
     await file.close();
   }
   return { digest: hash.digest('hex'), bytes };
+}
+
+/** A failed write of the staged file is marked as such: the readers would take it for a bad archive (permanent). */
+async function staging<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw new StagingWriteError(`cannot write the staged payload: ${(err as Error).message}`);
+  }
 }

@@ -61,6 +61,14 @@ export class PermanentStepError extends Error {
   override name = 'PermanentStepError';
 }
 
+/**
+ * Writing the staged payload failed (disk full, I/O error, permissions): not the archive's
+ * fault, so the archive readers pass it on as it is and the attempt is retried.
+ */
+export class StagingWriteError extends Error {
+  override name = 'StagingWriteError';
+}
+
 export interface OtaPorts {
   fs: OtaFs;
   downloader: Downloader;

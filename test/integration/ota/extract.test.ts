@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveExtractor } from '../../../controllers/ota/extract.js';
-import { PermanentStepError } from '../../../controllers/ota/ports.js';
+import { PermanentStepError, StagingWriteError } from '../../../controllers/ota/ports.js';
 import { tarArchive, zipArchive, type FixtureEntry } from '../../helpers/archives.js';
 import { sha } from '../../helpers/ota-fakes.js';
 
@@ -65,6 +65,20 @@ for (const [format, build] of formats) {
     await assert.rejects(extract(build([{ path: 'x/app', data: '1' }, { path: 'y/app', data: '2' }])), /2 files named 'app'/);
     await assert.rejects(extract(build([{ path: 'd/', type: 'Directory' }])), /no regular file/);
     await assert.rejects(extract(build([{ path: 'app', data: PAYLOAD }]), 'app', 5), /ota.max_extract_bytes \(5\)/);
+  });
+
+  test(`${format}: a staged file that cannot be written is retried, not taken for a bad archive`, async () => {
+    // Disk full or an I/O error while writing the payload says nothing about the archive: the
+    // attempt must be retried, not the checksum given up (docs/ota.md, Retries).
+    const file = join(dir, `archive-${Math.random()}`);
+    writeFileSync(file, build([{ path: 'app', data: PAYLOAD }]));
+    const out = join(dir, 'no-such-dir', 'staged');
+    await assert.rejects(archiveExtractor.extract({ archive: file, out, name: 'app', maxBytes: 1_000_000, signal: new AbortController().signal }), (err: Error) => {
+      assert.ok(!(err instanceof PermanentStepError), `${err.message} is not permanent`);
+      assert.ok(err instanceof StagingWriteError);
+      assert.match(err.message, /cannot write the staged payload: ENOENT/);
+      return true;
+    });
   });
 }
 
