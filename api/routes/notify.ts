@@ -38,7 +38,7 @@ export function notifyRouter(service: NotifyService, maxBodyBytes: number): Rout
     const config = await readConfig(ctx, maxBodyBytes);
     const channels = keepRedacted(config.channels, service.channels());
     const placeholder = channels.find(stillRedacted);
-    if (placeholder) throw invalid(`channels: channel '${placeholder.name}' has a redacted url or header and no stored channel of that name to keep it from`);
+    if (placeholder) throw invalid(`channels: channel '${placeholder.name}' has a redacted url or header value and nothing stored to keep it from (a header value is kept only for the same channel posting to its stored url)`);
     await service.replace({ ...config, channels });
     ctx.body = notifyView(service, seesSecrets(ctx));
   });

@@ -22,6 +22,8 @@ export function redactChannel(c: Channel): Channel {
 /**
  * An operator edits channels without seeing their secrets: a channel sent back with its
  * redacted URL (or a header value `[redacted]`) keeps the stored one of the channel of that name.
+ * Stored header values are kept only while the channel still posts to its stored URL: moved to
+ * another URL they would be sent to a receiver the operator chose (a token they may not read).
  */
 export function keepRedacted(next: Channel[], current: Channel[]): Channel[] {
   const byName = new Map(current.map((c) => [c.name, c]));
@@ -29,7 +31,8 @@ export function keepRedacted(next: Channel[], current: Channel[]): Channel[] {
     const old = byName.get(c.name);
     if (!old) return c;
     const url = c.url === redactWebhook(old.url) ? old.url : c.url;
-    const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, v === REDACTED && old.headers[k] !== undefined ? old.headers[k] : v]));
+    const keep = (k: string, v: string) => v === REDACTED && url === old.url && old.headers[k] !== undefined;
+    const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, keep(k, v) ? old.headers[k] : v]));
     return { ...c, url, headers };
   });
 }

@@ -21,3 +21,13 @@ test('a channel sent back redacted keeps its stored URL and header values; a new
   const [changed] = keepRedacted([{ ...back, url: 'https://example.test/new' }], [stored]);
   assert.equal(changed?.url, 'https://example.test/new');
 });
+
+test('stored header values are not carried to a new URL (an operator cannot send a token it may not read elsewhere)', () => {
+  const stored = ch({ kind: 'custom', url: 'https://receiver.example/hook', headers: { Authorization: 'Bearer secret-token' } });
+  const back = redactChannel(stored);
+  const [moved] = keepRedacted([{ ...back, url: 'http://127.0.0.1:9999/catch' }], [stored]);
+  assert.deepEqual(moved?.headers, { Authorization: '[redacted]' });
+  assert.equal(moved && stillRedacted(moved), true, 'refused by PUT /system/notify: the value must be given again');
+  const [same] = keepRedacted([{ ...back, min_severity: 'info' }], [stored]);
+  assert.deepEqual(same?.headers, { Authorization: 'Bearer secret-token' });
+});
