@@ -110,7 +110,8 @@ function channel(value: unknown, i: number, defaults: Suppression, at: Locate, l
   try {
     parsed = new URL(url);
   } catch {
-    fail('url', `not a URL: '${url.slice(0, 80)}'`);
+    // Not echoed: the URL is a secret (docs/notify.md) and this message is shown to viewers and logged.
+    fail('url', 'not a URL (an absolute http:// or https:// URL; the value is not shown, webhook URLs are secrets)');
   }
   if (parsed && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') fail('url', 'must be http or https');
   const events = stringList(value.events, 'events', fail);

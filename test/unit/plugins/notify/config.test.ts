@@ -36,6 +36,12 @@ test('errors name the file, the line and the key', () => {
   assert.equal(problem('[alerts]\nx = 1\n'), `${F}:1: unknown key alerts (expected suppression, delivery, channel)`);
 });
 
+test('a malformed url is not echoed in the error (viewers see load errors; the url is a secret)', () => {
+  const msg = problem('[[channel]]\nname = "a"\nkind = "slack"\nurl = "hooks.slack.com/services/T0/B0/SECRET"\n');
+  assert.match(msg, /^\/root\/conf\/notify\.toml:4: channel\[0\] \(name=a\)\.url: not a URL/);
+  assert.doesNotMatch(msg, /SECRET|services/);
+});
+
 test('render then parse gives the same configuration', () => {
   const text = '[delivery]\nretries = 1\n[[channel]]\nname = "ops"\nkind = "custom"\nurl = "http://127.0.0.1:9/h"\nevents = ["process_fatal"]\nprograms = ["api-*"]\nheaders = { Authorization = "Bearer x" }\nburst = 9\nenabled = false\n';
   const config = parseNotifyToml(F, text);
