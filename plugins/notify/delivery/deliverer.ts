@@ -136,7 +136,7 @@ export class Deliverer {
   private async post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {
     if (this.deps.post) return this.deps.post(url, body, headers);
     this.agent ??= deliveryAgent(this.delivery.timeout_secs);
-    return postOnce(await this.agent, url, body, headers);
+    return postOnce(await this.agent, url, body, headers, this.delivery.timeout_secs * 1000);
   }
 
   private sleep(ms: number): Promise<void> {
