@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { EVENT_TYPES, type EventType } from '../../state/events/types.js';
+import { globMatches } from './decide.js';
 import { reactionLine, topLevelLine } from './file-lines.js';
 import { REACTION_EVENT_TYPES, type Reaction } from './types.js';
 
@@ -93,6 +94,15 @@ function programsOf(value: unknown, fail: Report): string[] | null {
   if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '')) {
     fail('programs', 'must be a non-empty array of program names or globs, e.g. ["web-*"]');
     return null;
+  }
+  // Checked here: a glob that cannot be matched (a class like [z-a]) would throw on every event,
+  // and no reaction of the file would run.
+  for (const glob of value as string[]) {
+    try {
+      globMatches(glob, '');
+    } catch {
+      fail('programs', `invalid glob ${JSON.stringify(glob)}: a character class is malformed (a range like [a-z] must go upwards)`);
+    }
   }
   return value as string[];
 }

@@ -59,6 +59,13 @@ colour = "red"
   ]);
 });
 
+test('a glob that cannot be matched is refused at load (it would throw on every event and stop every reaction)', () => {
+  const r = parse('[[reaction]]\nname = "x"\nevents = ["*"]\nprograms = ["web-*", "[z-a]*"]\ncommand = ["/bin/true"]\n');
+  assert.ok(!r.ok);
+  assert.deepEqual(r.errors, [`${FILE}:4: reaction[0] (name=x).programs: invalid glob "[z-a]*": a character class is malformed (a range like [a-z] must go upwards)`]);
+  assert.ok(parse('[[reaction]]\nname = "x"\nevents = ["*"]\nprograms = ["[!a-c]?", "web-[0-9]", "a[b"]\ncommand = ["/bin/true"]\n').ok);
+});
+
 test('reaction events cannot be subscribed to; names are unique; TOML syntax errors carry line:column', () => {
   const loop = parse('[[reaction]]\nname = "x"\nevents = ["reaction_failed"]\ncommand = ["/bin/true"]\n');
   assert.ok(!loop.ok);
