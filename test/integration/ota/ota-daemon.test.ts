@@ -161,6 +161,9 @@ test('a binary that fails its health check is rolled back by itself within verif
   assert.match(done.last.reason, /health check failing/);
   assert.equal(done.rejected, sha256(bad));
   assert.equal(readFileSync(dest, 'utf8'), V1);
+  // The rejected checksum is still the desired one, but nothing is being installed: no TARGET.
+  const status = await runCli(['ota', 'status'], { SVC_URL: d.url });
+  assert.match(status.stdout, new RegExp(`${name}\\s+idle\\s+${sha256(V1).slice(0, 12)}\\s+-\\s+rolled_back`));
   await eventually(async () => (await detail(id)).status === 'Healthy', 10_000, 'Healthy on v1 again');
   assert.deepEqual(await otaEvents(id, 4), ['ota_started', 'ota_swapped', 'ota_failed', 'ota_rolled_back']);
 });

@@ -51,7 +51,7 @@ export function registerOta(program: Command, ctx: CliContext): void {
           s.name,
           s.ota?.phase ?? '-',
           short(s.ota?.installed),
-          short(s.ota?.target ?? (s.artifact && s.artifact.checksum !== s.ota?.installed ? s.artifact.checksum : null)),
+          short(s.ota?.target ?? (s.artifact && s.artifact.checksum !== s.ota?.installed && s.artifact.checksum !== s.ota?.rejected ? s.artifact.checksum : null)),
           s.ota?.last ? `${s.ota.last.result} ${timestamp(s.ota.last.at)}` : '-',
           s.ota?.last?.reason ?? '',
         ]);
