@@ -231,6 +231,12 @@ export class IsolationController {
     const now = this.deps.clock.now();
     const counters = this.readCounters(fs, group.dir, group.counters);
     const diff = diffMemoryEvents(group.counters, counters);
+    if (diff.oomKills > 0) group.oomRiseAt = now;
+    else if (counters.oom_kill > group.notedOomKills && now - group.oomRiseAt >= (this.deps.pollMs ?? 1000) && this.alive(id, group)) {
+      // Kills its processes outlived by a reading (an exit is seen within milliseconds): a child
+      // died, not them. A later SIGKILL (a stop's) must not be taken for an OOM kill because of it.
+      group.notedOomKills = counters.oom_kill;
+    }
     group.counters = counters;
     const limit = limits?.memory_limit;
     group.pendingPressure = { high: group.pendingPressure.high + diff.pressure.high, max: group.pendingPressure.max + diff.pressure.max };

@@ -15,8 +15,10 @@ export interface Group {
   adopted: boolean;
   /** The last memory.events reading. */
   counters: MemoryCounters;
-  /** oom_kill count already named in an exit message. */
+  /** oom_kill count already accounted for: named in an exit message, or kills the group's processes outlived. */
   notedOomKills: number;
+  /** Clock ms of the reading where oom_kill last went up. */
+  oomRiseAt: number;
   /** Pressure counts not reported yet (memory_pressure is recorded at most once a minute). */
   pendingPressure: { high: number; max: number };
   lastPressureAt: number;
@@ -35,6 +37,7 @@ export function newGroup(dir: string, counters: MemoryCounters, adopted: boolean
     adopted,
     counters,
     notedOomKills: counters.oom_kill,
+    oomRiseAt: Number.NEGATIVE_INFINITY,
     pendingPressure: { high: 0, max: 0 },
     lastPressureAt: Number.NEGATIVE_INFINITY,
     reading: null,

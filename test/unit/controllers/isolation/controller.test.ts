@@ -139,6 +139,37 @@ test('a SIGKILL without a new oom_kill is a plain kill', async () => {
   assert.equal(exits[0].note, undefined);
 });
 
+test('an OOM kill of a child that the program outlived does not make a later SIGKILL an OOM kill', async () => {
+  record({ memory_limit: 64_000_000 });
+  const { ctl, os } = controller();
+  const exits: ExitInfo[] = [];
+  const handle = await os.spawn(spec(), (e) => exits.push(e));
+  await ctl.reconcile(ID);
+  writeFileSync(join(parent, ID, 'memory.events'), 'high 0\nmax 2\noom 1\noom_kill 1\n'); // a child is killed
+  clock.advance(1000);
+  await ctl.reconcile(ID);
+  assert.deepEqual(events.map((e) => e.event), ['memory_pressure', 'memory_oom_kill']);
+  clock.advance(1000);
+  await ctl.reconcile(ID); // the main process is still there a reading later
+  fake.exit(handle.pid, null, 9); // later: svc stop's SIGKILL after stopsecs
+  assert.equal(exits[0].note, undefined);
+});
+
+test('an OOM kill seen by a reading just before the exit is still named on it', async () => {
+  record({ memory_limit: 64_000_000 });
+  const { ctl, os } = controller();
+  const exits: ExitInfo[] = [];
+  const handle = await os.spawn(spec(), (e) => exits.push(e));
+  await ctl.reconcile(ID);
+  writeFileSync(join(parent, ID, 'memory.events'), 'high 0\nmax 2\noom 1\noom_kill 1\n');
+  clock.advance(1000);
+  await ctl.reconcile(ID);
+  clock.advance(10);
+  await ctl.reconcile(ID); // woken early (not a poll later)
+  fake.exit(handle.pid, null, 9);
+  assert.match(exits[0].note ?? '', /^OOM-killed/);
+});
+
 test('the cgroup stays while a process remains or a spawn is under way, and is removed after', async () => {
   record({ memory_limit: 64_000_000 });
   const { ctl, os } = controller();
