@@ -66,11 +66,11 @@ export async function listTar(file: string, signal: AbortSignal, maxEntries = 10
   return entries;
 }
 
-/** Streams the named entry's contents to `consume` (the first entry with that path). */
+/** Streams the named file's contents to `consume` (the first regular file with that path: a directory of that name is not it). */
 export async function readTarEntry<T>(file: string, name: string, signal: AbortSignal, consume: (data: Readable) => Promise<T>): Promise<T> {
   let result: { value: T } | null = null;
   await parse(file, signal, async (entry) => {
-    if (result || entry.path !== name) return void entry.resume();
+    if (result || entry.path !== name || KINDS[entry.type] !== 'file') return void entry.resume();
     result = { value: await consume(entry as unknown as Readable) };
   });
   const found = result as { value: T } | null;

@@ -50,11 +50,11 @@ export function listZip(file: string, signal: AbortSignal): Promise<ArchiveEntry
   });
 }
 
-/** Streams the named entry's contents to `consume`. */
+/** Streams the named file's contents to `consume` (the first regular file with that name: a directory of that name is not it). */
 export function readZipEntry<T>(file: string, name: string, consume: (data: Readable) => Promise<T>): Promise<T> {
   return withZip(file, async (zip) => {
     for await (const entry of zip.eachEntry()) {
-      if (entry.fileName === name) return consume(await zip.openReadStreamPromise(entry));
+      if (entry.fileName === name && kindOf(entry) === 'file') return consume(await zip.openReadStreamPromise(entry));
     }
     throw new PermanentStepError(`'${name}' vanished from the archive`);
   });

@@ -67,6 +67,13 @@ for (const [format, build] of formats) {
     await assert.rejects(extract(build([{ path: 'app', data: PAYLOAD }]), 'app', 5), /ota.max_extract_bytes \(5\)/);
   });
 
+  test(`${format}: a directory entry with the payload's path is not taken for the payload`, async () => {
+    const got = await extract(build([{ path: 'app', type: 'Directory' }, { path: 'app', data: PAYLOAD }]));
+    assert.equal(got.entry, 'app');
+    assert.equal(readFileSync(got.out, 'utf8'), PAYLOAD, 'the file, not the (empty) directory entry before it');
+    assert.equal(got.digest, sha(PAYLOAD));
+  });
+
   test(`${format}: a staged file that cannot be written is retried, not taken for a bad archive`, async () => {
     // Disk full or an I/O error while writing the payload says nothing about the archive: the
     // attempt must be retried, not the checksum given up (docs/ota.md, Retries).
