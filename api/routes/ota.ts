@@ -3,6 +3,7 @@ import { notFound, SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { requestOtaRollback } from '../../operations/ota-rollback.js';
 import type { ApiDeps } from '../deps.js';
+import { redactUrl, seesSecrets } from '../redact.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,15 +17,20 @@ export function otaRouter(deps: ApiDeps): Router {
     if (!record) throw notFound(`program '${id}' not found`);
     return record;
   };
-  const status = (r: ProgramRecord) => ({ id: r.id, name: r.config.name, artifact: r.config.artifact ?? null, ota: observed.get(r.id).ota ?? null });
+  // artifact.source is redacted below config.plaintext, as in the program detail (its password and query values).
+  const status = (r: ProgramRecord, secrets: boolean) => {
+    const artifact = r.config.artifact ? (secrets ? r.config.artifact : { ...r.config.artifact, source: redactUrl(r.config.artifact.source) }) : null;
+    return { id: r.id, name: r.config.name, artifact, ota: observed.get(r.id).ota ?? null };
+  };
 
   /** Every program with an artifact. */
   router.get('/ota', (ctx) => {
-    ctx.body = store.list().filter((r) => r.config.artifact).map(status);
+    const secrets = seesSecrets(ctx);
+    ctx.body = store.list().filter((r) => r.config.artifact).map((r) => status(r, secrets));
   });
 
   router.get('/programs/:id/ota', (ctx) => {
-    ctx.body = status(find(ctx.params.id));
+    ctx.body = status(find(ctx.params.id), seesSecrets(ctx));
   });
 
   router.post('/programs/:id/ota/rollback', async (ctx) => {
