@@ -2,6 +2,9 @@ import type { Context } from 'koa';
 import type { ProgramConfig } from '../state/program.js';
 import { principalOf } from './auth/middleware.js';
 import { allows } from './auth/roles.js';
+import { REDACTED, redactUrl } from '../state/redact-url.js';
+
+export { REDACTED, redactUrl };
 
 /**
  * What viewers and operators do not see (spec: "secrets redacted"; docs/security.md): the
@@ -9,7 +12,6 @@ import { allows } from './auth/roles.js';
  * `artifact.source`, and those env values where they appear in log lines. Names, commands and
  * arguments stay visible: secrets belong in `env` or `env_file`, not in `args`.
  */
-export const REDACTED = '[redacted]';
 
 /** Env values shorter than this are not masked in logs: masking "1" or "true" would blank them. */
 export const MIN_MASKED_LENGTH = 6;
@@ -24,21 +26,6 @@ export function redactConfig(config: ProgramConfig): ProgramConfig {
   if (config.health_check?.url) out.health_check = { ...config.health_check, url: redactUrl(config.health_check.url) };
   if (config.artifact?.source) out.artifact = { ...config.artifact, source: redactUrl(config.artifact.source) };
   return out;
-}
-
-/** A URL with its password and query values replaced; text that is not a URL is left alone. */
-export function redactUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return text;
-  }
-  const keys = [...new Set(url.searchParams.keys())];
-  if (keys.length > 0) url.search = `?${keys.map((k) => `${encodeURIComponent(k)}=${REDACTED}`).join('&')}`;
-  if (!url.password) return url.toString();
-  url.password = 'REDACTED'; // the userinfo encoding would turn [redacted] into %5B...%5D
-  return url.toString().replace(':REDACTED@', `:${REDACTED}@`);
 }
 
 /** The values to mask in a program's log lines for a reader who does not see secrets. */

@@ -17,16 +17,15 @@ export function otaRouter(deps: ApiDeps): Router {
     if (!record) throw notFound(`program '${id}' not found`);
     return record;
   };
-  // artifact.source is redacted below config.plaintext, as in the program detail (its password and query values).
-  const status = (r: ProgramRecord, secrets: boolean) => {
-    const artifact = r.config.artifact ? (secrets ? r.config.artifact : { ...r.config.artifact, source: redactUrl(r.config.artifact.source) }) : null;
+  // The artifact's source URL as program detail shows it: password and query values redacted below admin.
+  const status = (r: ProgramRecord, plain: boolean) => {
+    const artifact = r.config.artifact && !plain ? { ...r.config.artifact, source: redactUrl(r.config.artifact.source) } : (r.config.artifact ?? null);
     return { id: r.id, name: r.config.name, artifact, ota: observed.get(r.id).ota ?? null };
   };
 
   /** Every program with an artifact. */
   router.get('/ota', (ctx) => {
-    const secrets = seesSecrets(ctx);
-    ctx.body = store.list().filter((r) => r.config.artifact).map((r) => status(r, secrets));
+    ctx.body = store.list().filter((r) => r.config.artifact).map((r) => status(r, seesSecrets(ctx)));
   });
 
   router.get('/programs/:id/ota', (ctx) => {

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { constants } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { redactUrl } from '../../state/redact-url.js';
 import type { OsPort } from '../os/port.js';
 import type { ExecProbeSpec, ProbeOutcome, ProbePort } from './probe-port.js';
 
@@ -31,11 +32,11 @@ export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
       const req = request(url, { method: 'GET', timeout: timeoutMs, headers: { 'user-agent': 'svc-health' } }, (res) => {
         res.resume();
         const status = res.statusCode ?? 0;
-        resolve({ ok: status >= 200 && status < 400, message: `GET ${url}: HTTP ${status}` });
+        resolve({ ok: status >= 200 && status < 400, message: `GET ${redactUrl(url)}: HTTP ${status}` });
       });
       req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
       req.once('error', (err: NodeJS.ErrnoException) => {
-        resolve({ ok: false, message: `GET ${url}: ${err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)}` });
+        resolve({ ok: false, message: `GET ${redactUrl(url)}: ${err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)}` });
       });
       req.end();
     });

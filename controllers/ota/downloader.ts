@@ -4,6 +4,7 @@ import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import type { Clock } from '../../reconciler/clock.js';
 import { isAllowedArtifactUrl } from '../../state/schema/artifact-url.js';
+import { redactUrl } from '../../state/redact-url.js';
 import type { DownloadRequest, Downloader } from './ports.js';
 
 /** Spec: the connect timeout is 10 s whatever download_timeout says. */
@@ -57,7 +58,7 @@ export class UndiciDownloader implements Downloader {
     const { agent, request } = await this.client();
     let url = req.url;
     for (let hop = 0; ; hop++) {
-      if (!isAllowedArtifactUrl(url)) throw new Error(`refusing ${url}: https is required (plain http only for loopback hosts)`);
+      if (!isAllowedArtifactUrl(url)) throw new Error(`refusing ${redactUrl(url)}: https is required (plain http only for loopback hosts)`);
       const res = await request(url, { dispatcher: agent, signal, method: 'GET' });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
@@ -68,12 +69,12 @@ export class UndiciDownloader implements Downloader {
       }
       if (res.statusCode !== 200) {
         await res.body.dump();
-        throw new Error(`HTTP ${res.statusCode} from ${url}`);
+        throw new Error(`HTTP ${res.statusCode} from ${redactUrl(url)}`);
       }
       const declared = Number(res.headers['content-length']);
       if (declared > req.maxBytes) {
         await res.body.dump();
-        throw new Error(`${url} is ${declared} bytes, more than ota.max_download_bytes (${req.maxBytes})`);
+        throw new Error(`${redactUrl(url)} is ${declared} bytes, more than ota.max_download_bytes (${req.maxBytes})`);
       }
       return this.save(res.body, req);
     }

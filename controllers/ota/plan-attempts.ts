@@ -1,5 +1,6 @@
 import type { PlanContext } from './plan-context.js';
 import { short, type OtaRecord } from './record.js';
+import { redactUrl } from '../../state/redact-url.js';
 
 /** Backoff between failed attempts: 10 s, doubling, at most 5 minutes (docs/ota.md). */
 export const RETRY_BASE_MS = 10_000;
@@ -22,7 +23,7 @@ export function planIdle(ctx: PlanContext, r: OtaRecord): OtaRecord {
 function start(ctx: PlanContext, r: OtaRecord): OtaRecord {
   const d = ctx.desired;
   const from = r.installed ? ` (installed: ${short(r.installed.checksum)})` : ' (destination missing)';
-  ctx.event('ota_started', `updating ${d.destination} to ${short(d.checksum)} from ${d.source}${from}`);
+  ctx.event('ota_started', `updating ${d.destination} to ${short(d.checksum)} from ${redactUrl(d.source)}${from}`);
   return { ...r, phase: 'downloading', target: d.checksum, attempts: 0, staged: null, backup_next: null, next_attempt_at: null, rollback_reason: null };
 }
 
