@@ -32,6 +32,7 @@ export class TokenService implements Authenticator {
   readonly mode = 'tokens' as const;
   private readonly mutex = new Mutex();
   private readonly secretDigest: Buffer;
+  private readonly listeners = new Set<() => void>();
 
   private constructor(
     private readonly opts: TokenServiceOptions,
@@ -72,6 +73,11 @@ export class TokenService implements Authenticator {
       case 'none':
         return { ok: false, reason: 'authentication failed: the Bearer credential is neither the admin secret nor a valid Access Token' };
     }
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Admins see every token; others only their own. */
@@ -156,6 +162,7 @@ export class TokenService implements Authenticator {
       }
     } finally {
       this.reloadNative();
+      for (const listener of this.listeners) listener();
     }
   }
 

@@ -23,6 +23,12 @@ export interface Authenticator {
   readonly mode: 'open' | 'secret' | 'tokens';
   /** Decides a Bearer credential (already parsed). Never called in `open` mode. */
   authenticate(bearer: string): AuthOutcome;
+  /**
+   * Calls `listener` after every change of the credentials (a token created, renewed or revoked,
+   * the admin secret disabled or re-enabled); returns the unsubscribe. Absent when credentials
+   * never change while svcd runs (core auth).
+   */
+  onChange?(listener: () => void): () => void;
 }
 
 export const OPEN_PRINCIPAL: Principal = { kind: 'open', role: 'admin' };
