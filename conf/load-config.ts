@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { CONFIG_KEYS, type KeySpec, type SvcConfig } from './keys.js';
 import { parseGitSources } from '../stacks/git/source-config.js';
+import { checkCredential, MAX_CREDENTIAL } from '../api/auth/bearer.js';
 
 /** A configuration problem; the message is ready to print (file, key and line included). */
 export class ConfigError extends Error {
@@ -63,7 +64,7 @@ function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
     out[section] = {};
     for (const [key, spec] of Object.entries(keys)) {
       const value = key in given ? given[key] : spec.default;
-      const problem = checkValue(spec, value);
+      const problem = checkValue(spec, value) ?? (section === 'server' && key === 'auth_secret' ? checkSecret(value as string) : null);
       if (problem) throw new ConfigError(`${where(section, key)}: ${section}.${key}: ${problem}`);
       const resolves = spec.type === 'path' || (spec.type === 'optional-path' && value !== '');
       out[section][key] = resolves ? absolute(src.root, value as string) : value;
@@ -118,6 +119,19 @@ function checkValue(spec: KeySpec, value: unknown): string | null {
       return null;
     }
   }
+}
+
+/**
+ * An admin secret no Bearer credential can carry would lock every client out (api/auth/bearer.ts
+ * drops the spaces around a credential and refuses control characters and more than
+ * MAX_CREDENTIAL characters): refused here, with the reason, instead of at every request.
+ */
+function checkSecret(secret: string): string | null {
+  if (secret === '') return null;
+  if (secret.length > MAX_CREDENTIAL) return `must be at most ${MAX_CREDENTIAL} characters (a longer Bearer credential is refused)`;
+  if (checkCredential(secret) === null) return 'must not hold control characters (a Bearer credential cannot carry them)';
+  if (/^[ \t]|[ \t]$/.test(secret)) return 'must not begin or end with a space (they are dropped around a Bearer credential, so it could never match)';
+  return null;
 }
 
 function absolute(root: string, path: string): string {

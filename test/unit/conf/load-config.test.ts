@@ -86,6 +86,19 @@ test('a non-loopback bind without auth_secret refuses to start', () => {
   });
 });
 
+test('an auth_secret that no Bearer credential can carry is refused, naming the key and the reason', () => {
+  const cases: [string, RegExp][] = [
+    ['" padded "', /svc\.toml:2: server\.auth_secret: must not begin or end with a space/],
+    ['"   "', /server\.auth_secret: must not begin or end with a space/],
+    ['"tab\\tsecret"', /server\.auth_secret: must not hold control characters/],
+    [`"${'x'.repeat(4097)}"`, /server\.auth_secret: must be at most 4096 characters/],
+  ];
+  for (const [value, message] of cases) {
+    withConfig(`[server]\nauth_secret = ${value}\n`, (root) => assert.match(fails(() => loadConfig(root)), message));
+  }
+  withConfig('[server]\nauth_secret = "a pass phrase with spaces"\n', (root) => assert.equal(loadConfig(root).server.auth_secret, 'a pass phrase with spaces'));
+});
+
 test('a license key that cannot verify: warns on plain loopback, refuses when strict or with licensed intent', async () => {
   const boot = (root: string, env: NodeJS.ProcessEnv) => bootPlugins({ config: loadConfig(root), env, version: '0.1.0', now: () => 0 });
   const refusal = async (p: Promise<unknown>) => {
