@@ -81,6 +81,7 @@ export function verifyAudit(text: string, head: AuditHead | null): VerifyResult 
   }
   const notes: string[] = [];
   if (head) {
+    if (head.seq < 0) return { ok: false, records: lines.length, problem: 'the head file is unreadable (not {"seq", "digest"}): it was edited or damaged' };
     if (head.seq > lines.length) {
       return { ok: false, records: lines.length, problem: `truncated: the head says record ${head.seq} was written, the log ends at record ${lines.length}` };
     }

@@ -151,6 +151,10 @@ describe('Access Tokens, roles and the audit log (CLI and API)', () => {
     const offline = await runCli(['audit', '--verify', '--root', d.root]);
     assert.equal(offline.code, 1);
     assert.match(offline.stderr, /FAILED verification/);
+    // A --root that holds no audit log (a typo, or not an installation root) is not "verified".
+    const nowhere = await runCli(['audit', '--verify', '--root', join(d.root, 'no-such-root')]);
+    assert.equal(nowhere.code, 1, nowhere.stdout);
+    assert.match(nowhere.stderr, /^svc: no audit log in .*no-such-root\/data \(neither audit\.log nor audit\.head\): is --root the installation root\?\n$/);
   });
 
   test('svc plugins list and svc license show report what the daemon loaded', async () => {

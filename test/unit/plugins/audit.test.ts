@@ -54,6 +54,18 @@ test('removed, inserted, reordered and cut records are detected', () => {
   assert.match(problem(join_([...lines, lines[4].replace('"seq":5', '"seq":6')]), head), /prev digest does not match line 5/);
 });
 
+test('an unreadable head file is reported as such', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-audit-head-'));
+  try {
+    writeFileSync(join(dir, 'audit.log'), chain(3).text);
+    writeFileSync(join(dir, 'audit.head'), 'garbage\n');
+    const r = await verifyAuditFiles(dir);
+    assert.deepEqual(r, { ok: false, records: 3, problem: 'the head file is unreadable (not {"seq", "digest"}): it was edited or damaged' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a record appended without the head is tolerated once (a crash between the writes), not twice', () => {
   const { text } = chain(5);
   const older = chain(4).head;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../errors.js';
@@ -44,6 +45,9 @@ async function verify(ctx: CliContext, root: string | undefined): Promise<void> 
   if (root) {
     const { verifyAuditFiles } = await import('../../../plugins/security/audit/audit-log.js');
     const dir = join(resolve(root), 'data');
+    if (!existsSync(join(dir, 'audit.log')) && !existsSync(join(dir, 'audit.head'))) {
+      throw new CliError(`no audit log in ${dir} (neither audit.log nor audit.head): is --root the installation root?`);
+    }
     verdict = { ...(await verifyAuditFiles(dir)), file: join(dir, 'audit.log') };
   } else {
     verdict = await ctx.client().get<Verdict & { file: string }>('/api/v1/audit/verify');
