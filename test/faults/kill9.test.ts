@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { killSvcProcesses, svcProcesses } from '../helpers/svc-processes.js';
+import { killSpawnerOf } from '../helpers/spawner-binary.js';
+import { join } from 'node:path';
 
 /**
  * kill -9 of svcd at random points of a bulk start: after the restart every program that should
@@ -40,6 +42,7 @@ async function crashDuring(start: (d: RunningDaemon) => Promise<unknown>, killAf
   } finally {
     if (d.proc.exitCode === null) d.proc.kill('SIGKILL');
     killSvcProcesses(root);
+    killSpawnerOf(join(root, 'run', 'spawner.sock')); // a failed round leaves the killed daemon's spawner
     removeRoot(root);
   }
 }
@@ -86,6 +89,7 @@ test('kill -9 of svcd: a Fatal program is still Fatal after the restart, not sta
   } finally {
     if (d.proc.exitCode === null) d.proc.kill('SIGKILL');
     killSvcProcesses(root);
+    killSpawnerOf(join(root, 'run', 'spawner.sock')); // a failed round leaves the killed daemon's spawner
     removeRoot(root);
   }
 });
