@@ -4,8 +4,6 @@ import { principalOf } from './auth/middleware.js';
 import { allows } from './auth/roles.js';
 import { REDACTED, redactUrl } from '../state/redact-url.js';
 
-export { REDACTED, redactUrl };
-
 /**
  * What viewers and operators do not see (spec: "secrets redacted"; docs/security.md): the
  * values of `env`, the password and query values of URLs in `health_check.url` and

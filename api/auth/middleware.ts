@@ -7,9 +7,6 @@ import { CLOSE } from '../ws/log-hub.js';
 import { credentialOf } from './credential.js';
 import { allows, MINIMUM_ROLE, type Permission } from './roles.js';
 
-/** The WebSocket close code for a credential refused. */
-const WS_UNAUTHORIZED = CLOSE.unauthorized;
-
 export const MISSING_CREDENTIAL = 'authentication required: send Authorization: Bearer <secret>';
 
 /** The principal the auth middleware put on a request (open mode when none was needed). */
@@ -58,7 +55,7 @@ export function authMiddleware(authenticator: Authenticator) {
     if (!allows(outcome.principal.role, permission)) throw forbidden(outcome.principal.role, permission);
     if (!authenticator.onChange) return next();
     if (websocket) {
-      const stream = { bearer, permission, end: (reason: string) => websocket.close(WS_UNAUTHORIZED, reason.slice(0, 120)) };
+      const stream = { bearer, permission, end: (reason: string) => websocket.close(CLOSE.unauthorized, reason.slice(0, 120)) };
       streams.add(stream);
       websocket.once('close', () => streams.delete(stream));
       return next();

@@ -3,7 +3,8 @@ import { notFound, SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { requestOtaRollback } from '../../operations/ota-rollback.js';
 import type { ApiDeps } from '../deps.js';
-import { redactUrl, seesSecrets } from '../redact.js';
+import { seesSecrets } from '../redact.js';
+import { redactUrl } from '../../state/redact-url.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

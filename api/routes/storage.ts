@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps.js';
-import { REDACTED, seesSecrets } from '../redact.js';
+import { seesSecrets } from '../redact.js';
+import { REDACTED } from '../../state/redact-url.js';
 
 /** The health of svc's stores (docs/operations.md) and the way out of quarantine. */
 export function storageRouter(deps: ApiDeps): Router {

@@ -77,10 +77,10 @@ export class ProcessController implements ProgramController, ProcessRunner {
       if (next && (prev?.successor_health?.healthy ?? null) !== (next.successor_health?.healthy ?? null)) keys.push(id);
       // The artifact gate may have opened (the OTA controller inspected or installed the destination).
       const config = this.deps.store.get(id)?.config;
-      if (next && config && artifactBlocker(config, prev?.ota) !== artifactBlocker(config, next.ota)) keys.push(id);
+      if (next && config && prev?.ota !== next.ota && artifactBlocker(config, prev?.ota) !== artifactBlocker(config, next.ota)) keys.push(id);
       if ((prev?.status ?? null) !== (next?.status ?? null)) {
         // The start gate of dependants may have opened; the stop gate of others may have.
-        const name = this.deps.store.get(id)?.config.name;
+        const name = config?.name;
         if (name) keys.push(...this.dependants.of(name));
         if (prev && ALIVE.has(prev.status) && !(next && ALIVE.has(next.status))) keys.push(...this.waitingToStop);
       }

@@ -1,11 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
 import type { ApiDeps } from '../../../api/deps.js';
 import { otaRouter } from '../../../api/routes/ota.js';
 import type { Principal } from '../../../state/auth/principal.js';
+import { getAs } from '../../helpers/router-as.js';
 
 // GET /api/v1/ota and /programs/{id}/ota show the artifact: its source's password and query
 // values are secrets (a presigned URL), redacted below config.plaintext as in the program detail.
@@ -17,22 +15,7 @@ const deps = {
   observed: { get: () => ({}) },
 } as unknown as ApiDeps;
 
-async function get(principal: Principal, path: string): Promise<any> {
-  const app = new Koa();
-  app.use(async (ctx, next) => {
-    ctx.state.principal = principal;
-    await next();
-  });
-  app.use(otaRouter(deps).routes());
-  const handle = app.callback();
-  const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  try {
-    return await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).json();
-  } finally {
-    server.close();
-  }
-}
+const get = async (principal: Principal, path: string): Promise<any> => getAs(otaRouter(deps), principal, path);
 
 test("the OTA routes redact the artifact source's password and query values below admin", async () => {
   const redacted = 'https://ci:[redacted]@artifacts.example/app?X-Amz-Signature=[redacted]&v=[redacted]';

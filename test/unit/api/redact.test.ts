@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskSecrets, redactConfig, redactUrl, secretValues, REDACTED } from '../../../api/redact.js';
+import { maskSecrets, redactConfig, secretValues } from '../../../api/redact.js';
+import { redactUrl, REDACTED } from '../../../state/redact-url.js';
 
 test('config redaction: env values, URL passwords and query values; the rest is untouched', () => {
   const config = {
