@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
-import type { ArchiveEntry, EntryKind } from './payload.js';
+import { ArchiveListing, type ArchiveEntry, type EntryKind } from './payload.js';
 import { PermanentStepError, StagingWriteError } from './ports.js';
 
 const KINDS: Record<string, EntryKind> = {
@@ -56,14 +56,14 @@ function parse(file: string, signal: AbortSignal, onEntry: (entry: ReadEntry) =>
   });
 }
 
-export async function listTar(file: string, signal: AbortSignal, maxEntries = 100_000): Promise<ArchiveEntry[]> {
-  const entries: ArchiveEntry[] = [];
+/** Lists the entries, stopping at the first refused one (payload.ts): the rest is not decompressed. */
+export async function listTar(file: string, signal: AbortSignal, maxBytes: number): Promise<ArchiveEntry[]> {
+  const listing = new ArchiveListing(maxBytes);
   await parse(file, signal, (entry) => {
-    if (entries.length >= maxEntries) throw new PermanentStepError(`more than ${maxEntries} entries`);
-    entries.push({ path: entry.path, kind: KINDS[entry.type] ?? 'other', size: entry.size ?? 0 });
+    listing.add({ path: entry.path, kind: KINDS[entry.type] ?? 'other', size: entry.size ?? 0 });
     entry.resume();
   });
-  return entries;
+  return listing.entries;
 }
 
 /** Streams the named file's contents to `consume` (the first regular file with that path: a directory of that name is not it). */

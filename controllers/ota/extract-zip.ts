@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { ArchiveEntry, EntryKind } from './payload.js';
+import { ArchiveListing, type ArchiveEntry, type EntryKind } from './payload.js';
 import { PermanentStepError, StagingWriteError } from './ports.js';
 
 const S_IFMT = 0o170000;
@@ -38,15 +38,15 @@ async function withZip<T>(file: string, use: (zip: ZipFile) => Promise<T>): Prom
   }
 }
 
-export function listZip(file: string, signal: AbortSignal): Promise<ArchiveEntry[]> {
+export function listZip(file: string, signal: AbortSignal, maxBytes: number): Promise<ArchiveEntry[]> {
   return withZip(file, async (zip) => {
-    const entries: ArchiveEntry[] = [];
+    const listing = new ArchiveListing(maxBytes);
     for await (const entry of zip.eachEntry()) {
       signal.throwIfAborted();
       if (entry.isEncrypted()) throw new PermanentStepError(`'${entry.fileName}' is encrypted`);
-      entries.push({ path: entry.fileName, kind: kindOf(entry), size: entry.uncompressedSize });
+      listing.add({ path: entry.fileName, kind: kindOf(entry), size: entry.uncompressedSize });
     }
-    return entries;
+    return listing.entries;
   });
 }
 

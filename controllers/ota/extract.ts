@@ -18,15 +18,16 @@ async function isZip(file: string): Promise<boolean> {
 
 /**
  * Stages the one payload of an archive: lists every entry first (nothing is written if any is
- * refused), picks the payload (payload.ts), then streams only it to `out`, hashing it and
- * holding it to the size cap whatever the headers claimed.
+ * refused, and the listing stops at the first refused entry), picks the payload (payload.ts),
+ * then streams only it to `out`, hashing it and holding it to the size cap whatever the headers
+ * claimed.
  */
 export const archiveExtractor: Extractor = {
   async extract(req: ExtractRequest) {
     // tar and yauzl load on the first update, not in every daemon at start-up (svcd's memory).
     const [{ listTar, readTarEntry }, { listZip, readZipEntry }] = await Promise.all([import('./extract-tar.js'), import('./extract-zip.js')]);
     const zip = await isZip(req.archive);
-    const entries = zip ? await listZip(req.archive, req.signal) : await listTar(req.archive, req.signal);
+    const entries = zip ? await listZip(req.archive, req.signal, req.maxBytes) : await listTar(req.archive, req.signal, req.maxBytes);
     const payload = choosePayload(entries, req.name, req.maxBytes);
     const consume = (data: Readable) => writeCapped(data, req.out, req.maxBytes, req.signal);
     const written = zip ? await readZipEntry(req.archive, payload.path, consume) : await readTarEntry(req.archive, payload.path, req.signal, consume);

@@ -29,6 +29,35 @@ export function entryProblem(entry: ArchiveEntry): string | null {
   }
 }
 
+const MAX_ENTRIES = 100_000;
+
+function overCap(bytes: number, maxBytes: number): string {
+  return `the archive holds ${bytes} bytes of files, more than ota.max_extract_bytes (${maxBytes})`;
+}
+
+/**
+ * An archive's entries as a lister reads them, refused at the first entry that makes the archive
+ * unacceptable. A tar is decompressed as it is listed: without this, a link at its start or a
+ * file past the cap would still have the whole archive inflated before the refusal.
+ */
+export class ArchiveListing {
+  readonly entries: ArchiveEntry[] = [];
+  private fileBytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  add(entry: ArchiveEntry): void {
+    if (this.entries.length >= MAX_ENTRIES) throw new PermanentStepError(`more than ${MAX_ENTRIES} entries`);
+    const problem = entryProblem(entry);
+    if (problem) throw new PermanentStepError(problem);
+    if (entry.kind === 'file') {
+      this.fileBytes += entry.size;
+      if (this.fileBytes > this.maxBytes) throw new PermanentStepError(overCap(this.fileBytes, this.maxBytes));
+    }
+    this.entries.push(entry);
+  }
+}
+
 export function baseName(path: string): string {
   const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
   return parts[parts.length - 1] ?? '';
@@ -47,7 +76,7 @@ export function choosePayload(entries: ArchiveEntry[], name: string, maxBytes: n
   }
   const files = entries.filter((e) => e.kind === 'file');
   const total = files.reduce((sum, e) => sum + e.size, 0);
-  if (total > maxBytes) throw new PermanentStepError(`the archive holds ${total} bytes of files, more than ota.max_extract_bytes (${maxBytes})`);
+  if (total > maxBytes) throw new PermanentStepError(overCap(total, maxBytes));
   if (files.length === 0) throw new PermanentStepError('the archive holds no regular file');
   if (files.length === 1) return files[0];
   const named = files.filter((e) => baseName(e.path) === name);

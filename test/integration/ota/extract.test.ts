@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { archiveExtractor } from '../../../controllers/ota/extract.js';
 import { PermanentStepError, StagingWriteError } from '../../../controllers/ota/ports.js';
 import { tarArchive, zipArchive, type FixtureEntry } from '../../helpers/archives.js';
@@ -66,6 +67,21 @@ for (const [format, build] of formats) {
     await assert.rejects(extract(build([{ path: 'd/', type: 'Directory' }])), /no regular file/);
     await assert.rejects(extract(build([{ path: 'app', data: PAYLOAD }]), 'app', 5), /ota.max_extract_bytes \(5\)/);
   });
+
+  if (format !== 'zip') {
+    test(`${format}: the listing stops at the first refused entry, before the rest is decompressed`, async () => {
+      // The archive is cut short after the refused entry's header: had the listing read on, it
+      // would have failed on the truncation ("not a valid tar archive") instead.
+      const cut = (entries: FixtureEntry[], keep: number) => {
+        const tar = tarArchive(entries).subarray(0, keep);
+        return format === 'tar' ? tar : gzipSync(tar);
+      };
+      const big = cut([{ path: 'big', data: 'x'.repeat(4096) }, { path: 'app', data: PAYLOAD }], 512 + 1024);
+      await assert.rejects(extract(big, 'app', 1000), /holds 4096 bytes of files, more than ota.max_extract_bytes \(1000\)/);
+      const linked = cut([{ path: 'app', type: 'SymbolicLink', linkpath: '/etc/passwd' }, { path: 'big', data: 'x'.repeat(4096) }], 512 + 512 + 1024);
+      await assert.rejects(extract(linked), /'app' is a symbolic link/);
+    });
+  }
 
   test(`${format}: a directory entry with the payload's path is not taken for the payload`, async () => {
     const got = await extract(build([{ path: 'app', type: 'Directory' }, { path: 'app', data: PAYLOAD }]));
