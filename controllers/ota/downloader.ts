@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import type { Clock } from '../../reconciler/clock.js';
@@ -9,6 +10,11 @@ import type { DownloadRequest, Downloader } from './ports.js';
 
 /** Spec: the connect timeout is 10 s whatever download_timeout says. */
 export const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * A server that sends nothing for 5 minutes (no headers, or no body bytes) is given up on even
+ * with `download_timeout = 0`, which lifts the deadline of the whole transfer, not this one.
+ */
+export const IDLE_TIMEOUT_MS = 300_000;
 const MAX_REDIRECTS = 5;
 
 /**
@@ -23,11 +29,16 @@ export class UndiciDownloader implements Downloader {
   constructor(
     private readonly clock: Clock,
     private readonly ca: string | null,
+    private readonly idleTimeoutMs = IDLE_TIMEOUT_MS,
   ) {}
 
   private client(): Promise<{ agent: Agent; request: typeof import('undici').request }> {
     this.undici ??= import('undici').then(({ Agent, request }) => ({
-      agent: new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS, ...(this.ca ? { ca: [...rootCertificates, this.ca] } : {}) } }),
+      agent: new Agent({
+        connect: { timeout: CONNECT_TIMEOUT_MS, ...(this.ca ? { ca: [...rootCertificates, this.ca] } : {}) },
+        headersTimeout: this.idleTimeoutMs,
+        bodyTimeout: this.idleTimeoutMs,
+      }),
       request,
     }));
     return this.undici;
@@ -43,7 +54,9 @@ export class UndiciDownloader implements Downloader {
     try {
       return await this.fetchTo(req, abort.signal);
     } catch (err) {
-      throw new Error(abort.signal.aborted ? (abort.signal.reason as Error).message : describeDownloadError(err));
+      if (abort.signal.aborted) throw new Error((abort.signal.reason as Error).message);
+      if (isIdleTimeout(err)) throw new Error(`the server sent nothing for ${this.idleTimeoutMs / 1000} s`);
+      throw new Error(describeDownloadError(err));
     } finally {
       stopTimer();
       req.signal.removeEventListener('abort', cancelled);
@@ -55,6 +68,7 @@ export class UndiciDownloader implements Downloader {
   }
 
   private async fetchTo(req: DownloadRequest, signal: AbortSignal): Promise<{ digest: string; bytes: number }> {
+    await requireDirectory(dirname(req.file));
     const { agent, request } = await this.client();
     let url = req.url;
     for (let hop = 0; ; hop++) {
@@ -97,6 +111,25 @@ export class UndiciDownloader implements Downloader {
     }
     return { digest: hash.digest('hex'), bytes };
   }
+}
+
+/**
+ * The download is written beside the destination (paths.ts): a missing folder is named before
+ * any request is made, not found by an `open` after the transfer has begun. It is retried like
+ * any failed attempt, as the folder may yet be created (a mount, a provisioning step).
+ */
+async function requireDirectory(dir: string): Promise<void> {
+  const found = await stat(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+    throw err;
+  });
+  if (!found) throw new Error(`the destination's directory ${dir} does not exist (svc does not create it)`);
+  if (!found.isDirectory()) throw new Error(`the destination's directory ${dir} is not a directory`);
+}
+
+function isIdleTimeout(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
 /** undici and TLS errors name their code; the cause often says more than the message. */

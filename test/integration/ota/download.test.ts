@@ -44,6 +44,23 @@ test('http on loopback: streamed to the file (0600) with its SHA-256; redirects 
   }
 });
 
+test("a destination folder that does not exist is named before any request is made", async () => {
+  const server = await artifactServer();
+  const dl = new UndiciDownloader(systemClock, null);
+  try {
+    server.routes.set('/app', { body: BODY });
+    const missing = join(dir, 'not-made-yet');
+    await assert.rejects(dl.download(req(server.url('/app'), { file: join(missing, '.app.svc-ota-1.download') })), new RegExp(`the destination's directory ${missing} does not exist`));
+    assert.equal(server.hits.get('/app') ?? 0, 0, 'nothing was fetched');
+    const file = join(dir, `plain-${Math.random()}`);
+    await dl.download(req(server.url('/app'), { file }));
+    await assert.rejects(dl.download(req(server.url('/app'), { file: join(file, 'app.download') })), /is not a directory|does not exist/);
+  } finally {
+    await dl.close();
+    await server.close();
+  }
+});
+
 test('download_timeout cuts a slow transfer; cancelling aborts it', async () => {
   const server = await artifactServer();
   const clock = new FakeClock();
@@ -58,6 +75,18 @@ test('download_timeout cuts a slow transfer; cancelling aborts it', async () => 
     const cancelled = dl.download(req(server.url('/slow'), { signal: abort.signal }));
     abort.abort();
     await assert.rejects(cancelled, /cancelled/);
+  } finally {
+    await dl.close();
+    await server.close();
+  }
+});
+
+test('with download_timeout = 0, a server that sends nothing is still given up on after the idle timeout', async () => {
+  const server = await artifactServer();
+  const dl = new UndiciDownloader(systemClock, null, 300);
+  try {
+    server.routes.set('/stalled', { body: BODY, chunkDelayMs: 60_000 });
+    await assert.rejects(dl.download(req(server.url('/stalled'), { timeoutMs: 0 })), /the server sent nothing for 0\.3 s/);
   } finally {
     await dl.close();
     await server.close();
