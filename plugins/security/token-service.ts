@@ -97,7 +97,8 @@ export class TokenService implements Authenticator {
   async create(p: Principal, body: unknown): Promise<IssuedToken> {
     const { name, role } = parseCreate(body);
     return this.mutex.run(async () => {
-      if (this.tokens.some((t) => t.name === name)) throw conflict(`name: a token named '${name}' already exists`);
+      const same = this.tokens.find((t) => t.name.toLowerCase() === name.toLowerCase());
+      if (same) throw conflict(`name: a token named '${same.name}' already exists (names differ in more than case)`);
       const secret = newSecret();
       const record: TokenRecord = { id: newId(this.tokens), name, role, digest: digestHex(secret), created_at: this.seconds(), created_by: actorId(p) };
       await this.commit([...this.tokens, record], this.settings);
@@ -108,10 +109,11 @@ export class TokenService implements Authenticator {
   /** A new secret for the same id, name and role; the old one stops working at once. */
   renew(p: Principal, id: string): Promise<IssuedToken> {
     return this.mutex.run(async () => {
-      const current = this.find(id);
+      // Permission first: a non-admin's 404 would tell which token ids exist.
       if (p.role !== 'admin' && !(p.kind === 'token' && p.id === id)) {
         throw new SvcError('SVC_FORBIDDEN', 'forbidden: only an admin may renew another token; renew your own');
       }
+      const current = this.find(id);
       const secret = newSecret();
       const renewed: TokenRecord = { ...current, digest: digestHex(secret), renewed_at: this.seconds() };
       await this.commit(this.tokens.map((t) => (t.id === id ? renewed : t)), this.settings);
@@ -218,6 +220,8 @@ function parseCreate(body: unknown): { name: string; role: Role } {
   if (typeof b.name !== 'string' || !TOKEN_NAME.test(b.name)) {
     throw invalid('name: required, 1 to 64 characters: letters, digits, space, _ . @ - (starting with a letter or digit)');
   }
+  // Names that look alike in a listing or the audit log ('ci' and 'ci ') would be told apart by nobody.
+  if (b.name.endsWith(' ') || b.name.includes('  ')) throw invalid('name: must not end with a space or hold two spaces in a row');
   if (typeof b.role !== 'string' || !ROLES.includes(b.role as Role)) throw invalid(`role: must be one of ${ROLES.join(', ')} (lowercase)`);
   return { name: b.name, role: b.role as Role };
 }

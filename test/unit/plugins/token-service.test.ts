@@ -56,6 +56,10 @@ test('create validates name and role (400 naming the field) and refuses a duplic
     await assert.rejects(svc.create(admin, { name: 'a', role: 'viewer', extra: 1 }), /extra: unknown field/);
     await svc.create(admin, { name: 'a', role: 'viewer' });
     assert.equal(await code(svc.create(admin, { name: 'a', role: 'admin' })), 'SVC_CONFLICT');
+    await assert.rejects(svc.create(admin, { name: 'A', role: 'admin' }), /a token named 'a' already exists \(names differ in more than case\)/);
+    await assert.rejects(svc.create(admin, { name: 'a ', role: 'viewer' }), /name: must not end with a space/);
+    await assert.rejects(svc.create(admin, { name: 'ci  bot', role: 'viewer' }), /two spaces in a row/);
+    await svc.create(admin, { name: 'ci bot', role: 'viewer' });
   }));
 
 test('admins list all tokens, others only their own; non-admins renew only their own', () =>
@@ -67,6 +71,7 @@ test('admins list all tokens, others only their own; non-admins renew only their
     assert.deepEqual(svc.list(pv).map((t) => t.name), ['v']);
     assert.deepEqual(svc.list(principal(svc, o.secret)).map((t) => t.name), ['o']);
     assert.equal(await code(svc.renew(pv, o.id)), 'SVC_FORBIDDEN');
+    assert.equal(await code(svc.renew(pv, 'tok_000000000000')), 'SVC_FORBIDDEN', 'a missing id answers as an existing one: no probing');
     const renewed = await svc.renew(pv, v.id);
     assert.deepEqual([renewed.id, renewed.name, renewed.role], [v.id, 'v', 'viewer']);
     assert.equal(svc.authenticate(v.secret).ok, false, 'the old secret stops working at once');
