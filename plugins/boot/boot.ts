@@ -8,6 +8,7 @@ import { probePlugins } from '../host/probe.js';
 import { LicenseError } from '../license/license-error.js';
 import { loadTrustedKeys, trustedKeysPath } from '../license/trusted-keys.js';
 import { verifyLicense } from '../license/verify.js';
+import { securityLeftBehind } from '../security/left-behind.js';
 import { openSecurity } from '../security/open-security.js';
 import { planStartup, type LicenseStatus } from './plan.js';
 import { StartupRefusal } from './refusal.js';
@@ -59,6 +60,8 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
     } catch (err) {
       throw new StartupRefusal(`security plugin: ${(err as Error).message}`);
     }
+  } else {
+    runtime.warnings.push(...(await securityLeftBehind(config.storage.data_dir, config.server.auth_secret !== '')));
   }
   return runtime;
 }

@@ -118,3 +118,22 @@ test('a license key that cannot verify: warns on plain loopback, refuses when st
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('without the security plugin, a disabled admin secret and stored Access Tokens are warned about at start', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'svc-conf-'));
+  try {
+    mkdirSync(join(root, 'conf'));
+    mkdirSync(join(root, 'data'));
+    writeFileSync(join(root, 'conf', 'svc.toml'), '[server]\nauth_secret = "a long enough secret"\n');
+    const warnings = async () => (await bootPlugins({ config: loadConfig(root), env: {}, version: '0.1.0', now: () => 0 })).warnings.join('\n');
+    assert.equal(await warnings(), '', 'nothing left behind, nothing said');
+    writeFileSync(join(root, 'data', 'auth_settings.json'), JSON.stringify({ secret_disabled: true, changed_at: 1, changed_by: 'tok_0123456789ab' }));
+    const digest = 'a'.repeat(64);
+    writeFileSync(join(root, 'data', 'tokens.json'), JSON.stringify({ version: 1, tokens: [{ id: 'tok_0123456789ab', name: 'ci', role: 'admin', digest, created_at: 1, created_by: 'secret' }] }));
+    const said = await warnings();
+    assert.match(said, /the admin secret was disabled .*auth_settings\.json.* \[server\]\.auth_secret is accepted again/);
+    assert.match(said, /1 Access Token in .*tokens\.json is refused: the security plugin is not loaded/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
