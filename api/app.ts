@@ -44,7 +44,10 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   serializeJsonBodies(app);
   app.silent = true; // errors are logged by errorMiddleware, not printed by Koa
   if (deps.metrics) app.use(deps.metrics.http.middleware()); // outermost: sees the final status
-  if (security) app.use(auditMiddleware(security.audit, () => deps.clock.now(), (err) => deps.log.error('audit record write failed', { error: String(err) })));
+  if (security) {
+    if (!deps.auditRecorder) throw new Error('createApp: the security plugin needs deps.auditRecorder');
+    app.use(auditMiddleware(deps.auditRecorder, () => deps.clock.now()));
+  }
   app.use(drainUnreadBody(deps.config.server.max_body_bytes));
   app.use(errorMiddleware(deps.log));
   app.use(auth);

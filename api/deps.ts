@@ -15,6 +15,7 @@ import type { PluginRuntime } from '../plugins/boot/runtime.js';
 import type { LogSocket } from './ws/log-socket.js';
 import type { NotifyService } from '../plugins/notify/service.js';
 import type { ReactionsPort } from '../state/reactions-view.js';
+import type { AuditRecorder } from '../plugins/security/audit/recorder.js';
 
 /** What the HTTP views need; wired in bin/svcd.ts. */
 export interface ApiDeps {
@@ -44,6 +45,8 @@ export interface ApiDeps {
   gitops?: GitSync;
   /** What start-up loaded (license, plugins, the security plugin); without it: core auth only. */
   plugins?: PluginRuntime;
+  /** What the audit middleware writes, and when it refuses (required with the security plugin). */
+  auditRecorder?: AuditRecorder;
   /** The notify plugin when notify.so is loaded; without it the notify routes answer 404. */
   notify?: NotifyService;
   /** The log stream served at `WS /ws`, behind the same auth middleware as HTTP. */

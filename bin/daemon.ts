@@ -55,6 +55,7 @@ import { machineBootId, SupervisionStore } from '../state/supervision-store.js';
 import { ALIVE } from '../state/status.js';
 import { ProgramStore } from '../state/store.js';
 import type { ProgramRecord } from '../state/program.js';
+import { AuditRecorder } from '../plugins/security/audit/recorder.js';
 
 /** Beyond the stop windows of every stop level, how long shutdown waits before giving up. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -227,7 +228,10 @@ export class Daemon {
     metrics.metrics.add(stackMetrics({ files: stacks.status, git: () => gitops.sync.status(), now: () => clock.now() }));
     this.cleanups.push(() => gitops.stop());
     this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
+    const security = this.opts.plugins?.security;
+    const auditRecorder = security ? new AuditRecorder(security.audit, () => clock.now(), (err) => log.error('audit record write failed', { error: String(err) })) : undefined;
+    if (auditRecorder) this.cleanups.push(() => auditRecorder.close());
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, auditRecorder, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
     const app = createApp(deps);
     await this.listen(app);
   }

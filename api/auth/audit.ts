@@ -1,5 +1,7 @@
 import type { Context, Next } from 'koa';
-import type { AuditActor, AuditEntry } from '../../plugins/security/audit/chain.js';
+import type { AuditActor } from '../../plugins/security/audit/chain.js';
+import type { AuditRecorder } from '../../plugins/security/audit/recorder.js';
+import type { ErrorBody } from '../wire.js';
 import type { Principal } from '../../state/auth/principal.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -20,10 +22,17 @@ function actorOf(p: Principal | undefined): AuditActor {
  * included: who (the principal the auth middleware found, or anonymous), what (method, path,
  * query without credentials, route detail), when, and the status answered. Sits outside the
  * error middleware so the status is final; the response waits for the record to be on disk.
+ * While the log cannot be written, state changes are refused with 503 (recorder.ts).
  */
-export function auditMiddleware(audit: { append(entry: AuditEntry): Promise<void> }, now: () => number, onError: (err: unknown) => void) {
+export function auditMiddleware(recorder: AuditRecorder, now: () => number) {
   return async (ctx: Context, next: Next) => {
     if (READS.has(ctx.method)) return next();
+    const refused = await recorder.refusal();
+    if (refused !== null) {
+      ctx.status = 503;
+      ctx.body = { status: 'error', message: refused } satisfies ErrorBody;
+      return;
+    }
     try {
       await next();
     } finally {
@@ -31,9 +40,7 @@ export function auditMiddleware(audit: { append(entry: AuditEntry): Promise<void
       const params = new URLSearchParams(ctx.querystring);
       params.delete('token');
       const query = params.toString();
-      await audit
-        .append({ ts: now(), actor: actorOf(state.principal), method: ctx.method, path: ctx.path, ...(query ? { query } : {}), status: ctx.status, ...(state.audit ? { detail: state.audit } : {}) })
-        .catch(onError);
+      await recorder.record({ ts: now(), actor: actorOf(state.principal), method: ctx.method, path: ctx.path, ...(query ? { query } : {}), status: ctx.status, ...(state.audit ? { detail: state.audit } : {}) });
     }
   };
 }

@@ -25,6 +25,7 @@ function registeredRoutes(): string[] {
     requestShutdown: () => undefined,
     metrics: { http: { middleware: () => (_ctx: unknown, next: () => Promise<void>) => next() }, metrics: {} },
     plugins: { ...noPlugins('licensed'), security },
+    auditRecorder: {},
     notify: {},
   } as unknown as ApiDeps;
   const app = createApp(deps);
