@@ -26,6 +26,10 @@ export function connectError(url: string, err: unknown): ApiError {
   const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOENT') return new ApiError(`cannot reach svcd at ${url}: connection refused (is svcd running? start it with: ${startHint()})`, 'unreachable');
   if (code === 'TIMEOUT') return new ApiError(`svcd at ${url} did not answer in time`, 'timeout');
+  if (code === 'HUNG') {
+    const secs = ((err as { waitedMs?: number }).waitedMs ?? 0) / 1000;
+    return new ApiError(`svcd at ${url} accepts connections but does not answer (GET /health got no answer in ${secs} s): is it stopped (kill -STOP) or stuck? see its log`, 'timeout');
+  }
   return new ApiError(`cannot reach svcd at ${url}: ${(err as Error).message}`, 'unreachable');
 }
 

@@ -18,7 +18,16 @@ export interface ClientOptions {
   token?: string;
   /** Per request; default 120 s (an action waits for its effect). */
   timeoutMs?: number;
+  /** How often a request still waiting checks that svcd answers at all, and how long that may take (tests shorten it). */
+  liveness?: { everyMs: number; timeoutMs: number };
 }
+
+/**
+ * An action waits for its effect, so svcd may rightly take long to answer; a stopped or wedged
+ * svcd takes as long and looks the same from the socket. While a request waits, `GET /health`
+ * on a connection of its own tells them apart: it answers at once from a working svcd.
+ */
+const LIVENESS = { everyMs: 5_000, timeoutMs: 10_000 };
 
 /**
  * The JSON API of svcd over HTTP or a Unix socket. Failures reject with an ApiError whose
@@ -68,7 +77,7 @@ export class ApiClient {
     if (body !== undefined) headers['content-type'] = raw ? raw.contentType : 'application/json';
     const payload = raw ? raw.text : body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-    const { req, res } = await this.open({ method, headers, timeout: this.opts.timeoutMs ?? 120_000 }, path, payload);
+    const { req, res } = await this.open({ method, headers, timeout: this.opts.timeoutMs ?? 120_000 }, path, payload, true);
     const text = await this.readAll(req, res);
     // svcd answers JSON; an HTML page (or any success that is not JSON) is someone else, and so
     // is a 404 that is not JSON (svcd's own 404s are: `no route for ...`), empty or not.
@@ -109,16 +118,43 @@ export class ApiClient {
     return this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {};
   }
 
-  /** Sends one request; resolves with the response head, rejects with an ApiError when none comes. */
-  private async open(options: RequestOptions, path: string, payload: string | undefined): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+  /**
+   * Sends one request; resolves with the response head, rejects with an ApiError when none comes.
+   * `watched`: until the request is over, svcd's liveness is checked (LIVENESS).
+   */
+  private async open(options: RequestOptions, path: string, payload: string | undefined, watched = false): Promise<{ req: ClientRequest; res: IncomingMessage }> {
     // node:https (with tls and crypto) only for an https URL: ~2.5 ms of every short command otherwise.
     const request = this.address.origin.startsWith('https:') ? (await import('node:https')).request : httpRequest;
     return new Promise((resolve, reject) => {
       const req = request({ ...httpTarget(this.address, path), ...options }, (res) => resolve({ req, res }));
       req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
       req.once('error', (err) => reject(connectError(this.opts.url, err)));
+      if (watched) this.watchLiveness(req);
       req.end(payload);
     });
+  }
+
+  /** Every `everyMs` while `req` waits: a `GET /health` that gets no answer ends `req` as hung. */
+  private watchLiveness(req: ClientRequest): void {
+    const { everyMs, timeoutMs } = this.opts.liveness ?? LIVENESS;
+    let probing = false;
+    const timer = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      this.open({ method: 'GET', headers: { accept: 'application/json' }, timeout: timeoutMs }, '/health', undefined).then(
+        ({ req: probe, res }) => {
+          probing = false;
+          res.resume();
+          res.once('end', () => probe.destroy());
+        },
+        () => {
+          clearInterval(timer);
+          req.destroy(Object.assign(new Error('hung'), { code: 'HUNG', waitedMs: timeoutMs }));
+        },
+      );
+    }, everyMs);
+    timer.unref();
+    req.once('close', () => clearInterval(timer));
   }
 
   /** The body as text; a timeout or reset while reading rejects (the request's error says which). */
