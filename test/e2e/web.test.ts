@@ -59,6 +59,7 @@ void test('the table shows the programs live; stop one with the mouse and start 
   // Usage is sampled once someone looks (the first list read starts the sampler).
   await page.locator('tr[data-name="alpha"] .c-mem', { hasText: /iB$/ }).waitFor();
   await page.locator('tr[data-name="nightly"] .c-source', { hasText: 'stack:jobs.toml' }).waitFor();
+  assert.equal(await page.locator('tr[data-name="nightly"] .c-name a').getAttribute('title'), 'nightly', 'a name cut to fit is whole in its title');
   assert.match(await page.locator('tr[data-name="nightly"] .c-next').innerText(), /\d\d:\d\d/);
   await shot(page, 'programs');
 
@@ -202,6 +203,16 @@ void test('the program page follows its logs over the WebSocket: live, pause, se
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.locator('.field-error', { hasText: 'exit_code' }).waitFor();
 
+  // The tabs take the arrow keys (WAI-ARIA tab pattern); only the selected tab is in the tab order.
+  await page.getByRole('tab', { name: 'Events' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#tab-config[aria-selected="true"]').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-config');
+  await page.keyboard.press('Home');
+  await page.locator('#tab-overview[aria-selected="true"]').waitFor();
+  assert.deepEqual(await page.locator('[role="tab"]').evaluateAll((els) => els.map((e) => e.getAttribute('tabindex'))), ['0', '-1', '-1', '-1']);
+  assert.equal(await page.getByRole('tabpanel').getAttribute('aria-labelledby'), 'tab-overview');
+
   await page.getByRole('tab', { name: 'Overview' }).click();
   await page.locator('figure.chart', { hasText: 'CPU' }).waitFor();
   assert.ok((await page.locator('figure.chart path.line').count()) >= 1, 'a chart line is drawn');
@@ -257,6 +268,11 @@ void test('adding a program: a bad field shows the daemon message next to it, a 
   await dialog.getByRole('button', { name: 'Add program' }).click();
   await dialog.locator('#err-cron', { hasText: /program 'added': cron:/ }).waitFor();
   await dialog.getByLabel('Cron schedule (optional)').fill('');
+  // A field given in "Other fields" is named under that box.
+  await dialog.getByLabel('Other fields (JSON object, optional)').fill('{"health_check": {"type": "tcp"}}');
+  await dialog.getByRole('button', { name: 'Add program' }).click();
+  await dialog.locator('#err-extra', { hasText: /health_check/ }).waitFor();
+  await dialog.getByLabel('Other fields (JSON object, optional)').fill('');
   await dialog.getByLabel('Command').fill(process.execPath);
   await dialog.getByLabel('Arguments').fill(fixture('forever.js'));
   await dialog.getByRole('button', { name: 'Add program' }).click();

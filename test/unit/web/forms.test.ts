@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPTY_FORM, FormError, formToConfig, parseEnv, splitArgs, FORM_FIELDS } from '../../../web/src/logic/program-form.js';
+import { EMPTY_FORM, FormError, formFieldOfMessage, formToConfig, parseEnv, splitArgs, FORM_FIELDS } from '../../../web/src/logic/program-form.js';
 import { fieldOfMessage } from '../../../web/src/logic/field-error.js';
 import { DEFAULT_FILTERS, eventQuery, localToUnix, toggleEventSort } from '../../../web/src/logic/event-filters.js';
 
@@ -32,6 +32,16 @@ test('a daemon message goes next to the field it names', () => {
   assert.equal(fieldOfMessage('exit_code: must be an integer, got \'x\'', ['exit_code']), 'exit_code');
   assert.equal(fieldOfMessage("program 'web': depends_on: unknown service(s): db", fields), null);
   assert.equal(fieldOfMessage('JSON line 1 column 2: unexpected token', fields), null);
+});
+
+test('a daemon message about a field set in "Other fields" goes under that box', () => {
+  const form = { ...EMPTY_FORM, name: 'web', command: 'x', extra: '{"health_check": {"type": "tcp"}, "retry_limt": 3, "cwd": "rel"}' };
+  assert.equal(formFieldOfMessage("program 'web': health_check.port: required for type tcp", form), 'extra');
+  assert.equal(formFieldOfMessage("program 'web': retry_limt: unknown field", form), 'extra');
+  assert.equal(formFieldOfMessage("program 'web': cwd: must be absolute", form), 'extra', 'the extra JSON wins over the form field');
+  assert.equal(formFieldOfMessage("program 'web': command: not found", form), 'command');
+  assert.equal(formFieldOfMessage("program 'web': depends_on: unknown service(s): db", form), null);
+  assert.equal(formFieldOfMessage("program 'web': health_check.port: required", { ...form, extra: '{' }), null);
 });
 
 test('event filters make the spec query; dates are local, `to` covers its minute', () => {

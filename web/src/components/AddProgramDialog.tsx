@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { ApiError, errorText } from '../api/http.js';
 import { useServices } from '../app/context.js';
-import { fieldOfMessage } from '../logic/field-error.js';
-import { EMPTY_FORM, FORM_FIELDS, FormError, formToConfig, type ProgramForm } from '../logic/program-form.js';
+import { EMPTY_FORM, FormError, formFieldOfMessage, formToConfig, type ProgramForm } from '../logic/program-form.js';
 import { Dialog } from './Dialog.js';
 
 /**
@@ -24,7 +23,7 @@ export function AddProgramDialog(props: { onClose: () => void; onAdded: (id: str
       props.onAdded(res.id, form.name.trim());
     } catch (err) {
       const text = errorText(err);
-      const field = err instanceof FormError ? err.field : err instanceof ApiError ? fieldOfMessage(text, [...FORM_FIELDS, 'extra']) : null;
+      const field = err instanceof FormError ? err.field : err instanceof ApiError ? formFieldOfMessage(text, form) : null;
       setError({ field, text });
     } finally {
       setBusy(false);

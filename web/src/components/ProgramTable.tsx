@@ -18,7 +18,7 @@ interface Column {
 }
 
 const COLUMNS: Column[] = [
-  { key: 'name', title: 'Name', className: 'c-name', cell: (p) => <a href={`#/programs/${p.id}`}>{p.name}</a> },
+  { key: 'name', title: 'Name', className: 'c-name', cell: (p) => <a href={`#/programs/${p.id}`} title={p.name}>{p.name}</a> },
   { key: 'status', title: 'Status', className: 'c-status', cell: (p) => <StatusBadge status={p.status} /> },
   { key: 'pid', title: 'PID', className: 'c-pid num', cell: (p) => p.pid ?? '-' },
   { key: 'cpu', title: 'CPU', className: 'c-cpu num', cell: (p) => (isAlive(p.status) ? percent(p.cpu_usage) : '-') },
@@ -27,7 +27,7 @@ const COLUMNS: Column[] = [
   { key: 'restarts', title: 'Restarts', className: 'c-restarts num', cell: (p) => p.restarts },
   { key: 'health', title: 'Health', className: 'c-health', cell: (p) => healthLabel(p.status, p.check) },
   { key: 'next', title: 'Next run', className: 'c-next', cell: (p, now) => (p.next_fire_at ? shortTime(p.next_fire_at, now) : '-') },
-  { key: 'source', title: 'Source', className: 'c-source', cell: (p) => p.source ?? '-' },
+  { key: 'source', title: 'Source', className: 'c-source', cell: (p) => <span title={p.source ?? undefined}>{p.source ?? '-'}</span> },
 ];
 
 export interface ProgramTableProps {

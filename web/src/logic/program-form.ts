@@ -1,3 +1,5 @@
+import { fieldOfMessage } from './field-error.js';
+
 /** The add-program form: its fields and the configuration it sends (validated by the daemon). */
 
 export interface ProgramForm {
@@ -96,4 +98,25 @@ export function formToConfig(f: ProgramForm, source = 'web:add'): Record<string,
   }
   config.source = source;
   return config;
+}
+
+/** The keys of the "Other fields" JSON object, or none when it is not one. */
+function extraKeys(extra: string): string[] {
+  try {
+    const value: unknown = JSON.parse(extra);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Where a daemon message about this form belongs: a field set in "Other fields" goes under that
+ * box (it wins over the form's own field of that name: formToConfig), another form field under
+ * its input, anything else above the buttons (null).
+ */
+export function formFieldOfMessage(message: string, form: ProgramForm): string | null {
+  const fromExtra = extraKeys(form.extra);
+  const named = fieldOfMessage(message, [...FORM_FIELDS, 'extra', ...fromExtra]);
+  return named !== null && fromExtra.includes(named) ? 'extra' : named;
 }

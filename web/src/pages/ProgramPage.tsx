@@ -1,3 +1,4 @@
+import type { KeyboardEvent } from 'react';
 import { ApiError, errorText } from '../api/http.js';
 import type { ActionType, ProgramDetail } from '../api/types.js';
 import { useServices } from '../app/context.js';
@@ -13,6 +14,23 @@ import { PROGRAM_TABS, routeHash, type ProgramTab } from '../logic/routes.js';
 
 const TAB_TITLES: Record<ProgramTab, string> = { overview: 'Overview', logs: 'Logs', events: 'Events', config: 'Configuration' };
 const ACTIONS: ActionType[] = ['Start', 'Stop', 'Restart', 'Signal', 'Remove'];
+
+const TAB_KEYS: Record<string, (i: number, n: number) => number> = {
+  ArrowRight: (i, n) => (i + 1) % n,
+  ArrowLeft: (i, n) => (i - 1 + n) % n,
+  Home: () => 0,
+  End: (_i, n) => n - 1,
+};
+
+/** The tab pattern's keys (WAI-ARIA): arrows move to the next or previous tab and open it, Home and End to the ends. */
+function moveTab(e: KeyboardEvent<HTMLDivElement>, current: ProgramTab, open: (t: ProgramTab) => void): void {
+  const step = TAB_KEYS[e.key];
+  if (!step) return;
+  e.preventDefault();
+  const next = PROGRAM_TABS[step(PROGRAM_TABS.indexOf(current), PROGRAM_TABS.length)];
+  open(next);
+  document.getElementById(`tab-${next}`)?.focus();
+}
 
 /** One program: its state and charts, live logs, event history and configuration, as tabs. */
 export function ProgramPage({ id, tab }: { id: string; tab: ProgramTab }) {
@@ -67,14 +85,23 @@ export function ProgramPage({ id, tab }: { id: string; tab: ProgramTab }) {
         </p>
       )}
       {detail.error !== null && d && <p className="error-note" role="alert">Not refreshed: {errorText(detail.error)}</p>}
-      <div className="tabs" role="tablist" aria-label="Program views">
+      <div className="tabs" role="tablist" aria-label="Program views" onKeyDown={(e) => moveTab(e, tab, (t) => (location.hash = routeHash({ page: 'program', id, tab: t })))}>
         {PROGRAM_TABS.map((t) => (
-          <a key={t} role="tab" aria-selected={t === tab} href={routeHash({ page: 'program', id, tab: t })} className={t === tab ? 'tab active' : 'tab'}>
+          <a
+            key={t}
+            id={`tab-${t}`}
+            role="tab"
+            aria-selected={t === tab}
+            aria-controls="program-tabpanel"
+            tabIndex={t === tab ? 0 : -1}
+            href={routeHash({ page: 'program', id, tab: t })}
+            className={t === tab ? 'tab active' : 'tab'}
+          >
             {TAB_TITLES[t]}
           </a>
         ))}
       </div>
-      <div role="tabpanel" aria-label={TAB_TITLES[tab]}>
+      <div role="tabpanel" id="program-tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'logs' && <LogViewer id={id} />}
         {tab === 'events' && <EventsView programId={id} />}
         {tab === 'overview' && (d ? <ProgramOverview detail={d} now={state.at || Date.now()} /> : <p className="muted">Loading…</p>)}
