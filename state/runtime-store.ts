@@ -1,11 +1,28 @@
 import { KeyedWriter, type MetaLevel } from './keyed-writer.js';
 
+/** A stop in progress: why, and when SIGKILL follows the SIGTERM already sent (Unix ms). */
+export interface StopInProgress {
+  reason: 'stop' | 'restart' | 'remove' | 'shutdown' | 'health';
+  deadline: number;
+  killed: boolean;
+}
+
 /** The persisted facts about a live process that let a restarted daemon re-adopt it. */
 export interface RuntimeRecord {
   pid: number;
   startTime: number;
   startedAt: number;
   stopsecs: number;
+  /** Set once svcd has signalled the process to stop, so that a crash keeps the deadline and the reason. */
+  stopping?: StopInProgress;
+}
+
+const STOP_REASONS = new Set<string>(['stop', 'restart', 'remove', 'shutdown', 'health']);
+
+function parseStopping(value: unknown): StopInProgress | undefined {
+  const s = value as Partial<StopInProgress> | undefined;
+  if (!s || !STOP_REASONS.has(s.reason ?? '') || typeof s.deadline !== 'number' || typeof s.killed !== 'boolean') return undefined;
+  return { reason: s.reason!, deadline: s.deadline, killed: s.killed };
 }
 
 /** Runtime records under `run:<id>` in store.meta, written behind the process controller. */
@@ -23,7 +40,10 @@ export class RuntimeStore {
   loadAll(): Promise<Map<string, RuntimeRecord>> {
     return this.writer.loadAll((v) => {
       const r = v as Partial<RuntimeRecord>;
-      return typeof r.pid === 'number' && typeof r.startTime === 'number' ? (r as RuntimeRecord) : null;
+      if (typeof r.pid !== 'number' || typeof r.startTime !== 'number') return null;
+      const { stopping, ...rest } = r as RuntimeRecord;
+      const parsed = parseStopping(stopping);
+      return parsed ? { ...rest, stopping: parsed } : rest;
     });
   }
 

@@ -1,4 +1,4 @@
-import type { RuntimeRecord } from '../../state/runtime-store.js';
+import type { RuntimeRecord, StopInProgress } from '../../state/runtime-store.js';
 import type { ProgramProcess } from '../os/port.js';
 
 /** A process that may belong to a program at start-up; `exited`: it ended while no daemon watched, and the OS port kept its exit. */
@@ -11,6 +11,8 @@ export interface Adoption {
   /** Unix ms; from the runtime record, or the OS's estimate, or null (the caller uses now). */
   startedAt: number | null;
   stopsecs: number | null;
+  /** A stop the previous daemon had begun (from the runtime record): its deadline is kept. */
+  stopping: StopInProgress | null;
 }
 
 export interface AdoptionPlan {
@@ -60,6 +62,7 @@ export function planAdoption(records: Map<string, RuntimeRecord>, found: Candida
       startTime: chosen.startTime,
       startedAt: byRecord ? record!.startedAt : (chosen.startedAtMs ?? null),
       stopsecs: byRecord ? record!.stopsecs : null,
+      stopping: byRecord ? (record!.stopping ?? null) : null,
     });
     strays.push(...live.filter((c) => c !== chosen));
   }

@@ -4,7 +4,7 @@ import { runIntent, type BootContext } from '../../state/boot.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { ObservedChange, ObservedRegistry, RestartRequest } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
-import type { RuntimeStore } from '../../state/runtime-store.js';
+import type { RuntimeRecord, RuntimeStore, StopInProgress } from '../../state/runtime-store.js';
 import type { SupervisionRecord, SupervisionStore } from '../../state/supervision-store.js';
 import type { SignalName } from '../../state/signals.js';
 import { ALIVE } from '../../state/status.js';
@@ -18,7 +18,7 @@ import { planAdoption, type Candidate } from './adopt.js';
 import { parseSpawnTag } from '../os/spawn-tag.js';
 import { runHook } from './hooks.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
-import { initialProcState, type HookRun, type ProcState } from './proc-state.js';
+import { initialProcState, type HookRun, type LiveProcess, type ProcState } from './proc-state.js';
 import { buildSpawnSpec, type SpawnContext } from './spawn-spec.js';
 import { reloadInputs, reloadView, spawnSuccessor } from './reload-apply.js';
 
@@ -135,8 +135,9 @@ export class ProcessController implements ProgramController, ProcessRunner {
     for (const [id, a] of plan.adopt) {
       const stopsecs = a.stopsecs ?? withDefaults(store.get(id)!.config).stopsecs;
       const proc = { pid: a.pid, startTime: a.startTime, startedAt: a.startedAt ?? now, stopsecs, adopted: true };
-      this.states.set(id, { ...initialProcState(store.get(id)?.intent), status: 'Running', proc });
-      runtime?.set(id, { pid: a.pid, startTime: a.startTime, startedAt: proc.startedAt, stopsecs });
+      // A stop the previous daemon began goes on to its deadline (SIGKILL then), for its reason.
+      this.states.set(id, { ...initialProcState(store.get(id)?.intent), status: a.stopping ? 'Stopping' : 'Running', proc, stopping: a.stopping });
+      runtime?.set(id, runtimeRecord(proc, a.stopping));
       os.watchAdopted({ pid: a.pid, startTime: a.startTime }, (exit) => this.observeExit(id, a.pid, exit));
       boot.adopted.add(id);
       this.publish(id);
@@ -208,6 +209,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
+    if (plan.next.proc && plan.next.proc === state.proc && plan.next.stopping !== state.stopping) this.deps.runtime?.set(id, runtimeRecord(plan.next.proc, plan.next.stopping));
     // The pace is shared by every key: record it before any await, so a key reconciled meanwhile sees it.
     for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = Math.max(this.lastQuickRestartAt, e.at);
     if (plan.next.proc && plan.next.waiting && !plan.next.stopping) this.waitingToStop.add(id);
@@ -258,7 +260,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       case 'promote': {
         // The successor is the program's process: a restarted daemon re-adopts it, not the old one.
         const proc = this.states.get(id)?.proc;
-        if (proc) this.deps.runtime?.set(id, { pid: proc.pid, startTime: proc.startTime, startedAt: proc.startedAt, stopsecs: proc.stopsecs });
+        if (proc) this.deps.runtime?.set(id, runtimeRecord(proc, null));
         return false;
       }
       default: {
@@ -303,7 +305,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       const startedAt = this.deps.clock.now();
       const proc = { pid: handle.pid, startTime: handle.startTime, startedAt, stopsecs, adopted: false };
       this.states.set(id, { ...this.states.get(id)!, status: 'Running', proc });
-      this.deps.runtime?.set(id, { pid: handle.pid, startTime: handle.startTime, startedAt, stopsecs });
+      this.deps.runtime?.set(id, runtimeRecord(proc, null));
       const attempt = state.retries > 0 ? ` (retry ${state.retries})` : '';
       this.deps.events.emit({ event: 'process_started', program_id: id, program_name: config.name, msg: `started pid ${handle.pid}${attempt}` });
       return false;
@@ -396,6 +398,11 @@ function restartRequestFor(requests: Readonly<Record<string, RestartRequest>> | 
   if (!requests || !pid) return null;
   for (const request of Object.values(requests)) if (request.pid === pid) return request;
   return null;
+}
+
+/** What a restarted daemon needs to re-adopt the process, and to go on with a stop begun. */
+function runtimeRecord(proc: LiveProcess, stopping: StopInProgress | null): RuntimeRecord {
+  return { pid: proc.pid, startTime: proc.startTime, startedAt: proc.startedAt, stopsecs: proc.stopsecs, ...(stopping ? { stopping } : {}) };
 }
 
 /** The supervision record of a state with no process that a crash must not lose, or null. */

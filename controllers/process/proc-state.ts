@@ -1,3 +1,4 @@
+import type { StopInProgress } from '../../state/runtime-store.js';
 import type { LastExit } from '../../state/observed.js';
 import type { ReloadOutcome, ReloadView } from '../../state/reload.js';
 import type { Intent } from '../../state/program.js';
@@ -9,7 +10,7 @@ import type { ExitInfo } from '../os/port.js';
  * covers a user's restart and a planned restart request (OTA); `health`: a failing health check
  * asked for one, judged by the restart policy.
  */
-export type StopReason = 'stop' | 'restart' | 'remove' | 'shutdown' | 'health';
+export type StopReason = StopInProgress['reason'];
 
 /** Stops that end the program's run; a `health` stop is a restart under the restart policy. */
 export const PLANNED_STOPS: ReadonlySet<StopReason> = new Set(['stop', 'restart', 'remove', 'shutdown']);
@@ -42,7 +43,7 @@ export interface ProcState {
   proc: LiveProcess | null;
   /** An exit seen by the OS port and not yet judged by the planner. */
   exit: ExitInfo | null;
-  stopping: { reason: StopReason; deadline: number; killed: boolean } | null;
+  stopping: StopInProgress | null;
   retries: number;
   restarts: number;
   nextRetryAt: number | null;

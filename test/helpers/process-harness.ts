@@ -16,9 +16,9 @@ import { SupervisionStore } from '../../state/supervision-store.js';
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
  * reconcile loop, deterministic and without sleeps.
  */
-export async function processHarness(opts: { db?: MemoryLevel<string, string>; os?: FakeOs; runtime?: boolean; bootId?: string } = {}) {
+export async function processHarness(opts: { db?: MemoryLevel<string, string>; os?: FakeOs; runtime?: boolean; bootId?: string; now?: number } = {}) {
   const os = opts.os ?? new FakeOs();
-  const clock = new FakeClock();
+  const clock = new FakeClock(opts.now);
   const db = opts.db ?? new MemoryLevel<string, string>();
   if (db.status === 'closed') await db.open(); // a restarted daemon: memory-level keeps its data
   const store = await ProgramStore.fromDb(db, { clock });

@@ -9,13 +9,13 @@ const owns = (map: Record<string, Owner> = {}) => (id: string) => (id in map ? m
 
 test('a record whose process lives is adopted as recorded', () => {
   const p = planAdoption(new Map([['a', rec(100)]]), [live('a', 100)], owns());
-  assert.deepEqual(p.adopt.get('a'), { pid: 100, startTime: 1000, startedAt: 1, stopsecs: 3 });
+  assert.deepEqual(p.adopt.get('a'), { pid: 100, startTime: 1000, startedAt: 1, stopsecs: 3, stopping: null });
   assert.deepEqual(p.strays, []);
 });
 
 test('spawned but never recorded (daemon killed in between): adopted, with the OS start time', () => {
   const p = planAdoption(new Map(), [live('a', 100, { startedAtMs: 5 })], owns());
-  assert.deepEqual(p.adopt.get('a'), { pid: 100, startTime: 1000, startedAt: 5, stopsecs: null });
+  assert.deepEqual(p.adopt.get('a'), { pid: 100, startTime: 1000, startedAt: 5, stopsecs: null, stopping: null });
 });
 
 test('a stale record (its process gone) yields to the live process', () => {
@@ -50,4 +50,12 @@ test('a quarantined program\'s process is neither adopted nor ended: the operato
   assert.deepEqual(p.untouched.map((s) => s.pid), [100]);
   assert.deepEqual(p.strays, []);
   assert.equal(p.adopt.size, 0);
+});
+
+test("a stop the previous daemon began comes with the adoption, only for the record's own process", () => {
+  const stopping = { reason: 'restart' as const, deadline: 99, killed: false };
+  const p = planAdoption(new Map([['a', { ...rec(100), stopping }]]), [live('a', 100)], owns());
+  assert.deepEqual(p.adopt.get('a')?.stopping, stopping);
+  const other = planAdoption(new Map([['a', { ...rec(100), stopping }]]), [live('a', 200)], owns());
+  assert.equal(other.adopt.get('a')?.stopping, null, 'another process of the program was never signalled');
 });
