@@ -97,3 +97,40 @@ test('an empty stack file is refused in every format, as an empty request body i
   assert.match(message(() => loadStackFile('/stacks/main.toml', included, 'main.toml')), /^lib\.toml: the file is empty/);
   assert.equal(loadStackFile('/stacks/e.toml', files({ 'e.toml': 'services = []\n' }), 'e.toml').services.length, 0);
 });
+
+test('TOML: a field in a sub-table of a service ([services.env], [services.health_check]) or under a dotted key is located at its own line', () => {
+  const text = [
+    '[[services]]', //                        1
+    'name = "ok"', //                         2
+    'command = "x"', //                       3
+    '[services.env]', //                      4
+    'A = "1"', //                             5
+    '', //                                    6
+    '[[services]]', //                        7
+    'name = "web"', //                        8
+    'command = "x"', //                       9
+    'hooks.pre_start = 5', //                 10
+    '', //                                    11
+    '[services.env]', //                      12
+    'A = "1"', //                             13
+    'PORT = 8080', //                         14
+    '', //                                    15
+    '[services.health_check]', //             16
+    'type = "http"', //                       17
+    'url = "notaurl"', //                     18
+    'bogus = 1', //                           19
+    '', //                                    20
+    '[[services]]', //                        21
+    'name = "db"', //                         22
+    'command = "x"', //                       23
+    'resource_limits = { memory_limit = "x" }', // 24
+  ].join('\n');
+  const stack = loadStackFile('/stacks/web.toml', files({ 'web.toml': text }), 'web.toml');
+  assert.deepEqual(message(() => validateServices(stack, ctx)).split('\n'), [
+    'web.toml:14:1: services[1] (name=web): env.PORT: must be string',
+    'web.toml:19:1: services[1] (name=web): health_check.bogus: unknown field',
+    'web.toml:18:1: services[1] (name=web): health_check.url: must be an http:// or https:// URL',
+    'web.toml:10:1: services[1] (name=web): hooks.pre_start: must be string',
+    'web.toml:24:1: services[2] (name=db): resource_limits.memory_limit: must be number',
+  ]);
+});
