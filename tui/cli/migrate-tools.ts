@@ -12,3 +12,4 @@ export { exportNomad } from '../../stacks/export/nomad/index.js';
 export { formatExportFinding } from '../../stacks/export/types.js';
 export { formatFromName, type DocumentFormat } from '../../stacks/document.js';
 export { stringifyStack } from '../../stacks/serialize.js';
+export { redactedFields } from '../../stacks/export/redacted.js';

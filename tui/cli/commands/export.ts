@@ -49,6 +49,14 @@ export function registerExport(program: Command, ctx: CliContext): void {
       }
       const stack = await ctx.client().get<{ prune: boolean; services: ProgramConfig[] }>('/api/v1/stack');
       const configs = select(stack.services, names);
+      // Below admin svcd serves secrets as [redacted]: written out, the marker would replace them.
+      const hidden = t.redactedFields(configs);
+      if (hidden.length > 0) {
+        throw new CliError(
+          `svcd served secrets of ${hidden.length === 1 ? 'this program' : 'these programs'} redacted to this credential (its role does not see them): ${hidden.join('; ')}; ` +
+            'an export would write [redacted] in their place (and a stack that re-applied it would overwrite the real values). Export with an admin credential; nothing was written',
+        );
+      }
       if (o.format === 'stack' || o.format === 'toml' || o.format === 'json' || o.format === 'yaml') {
         const syntax = o.format !== 'stack' ? o.format : (o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? 'toml');
         const text = t.stringifyStack({ prune: stack.prune, services: configs }, syntax);
