@@ -61,6 +61,26 @@ export function validateServices(stack: LoadedStack, ctx: StackValidationContext
   return out;
 }
 
+/**
+ * The daemon judges the body of a stack file without the file: its messages name a service by
+ * its index in the body (`services[3] (name=web): depends_on: unknown service(s): db`). For
+ * `svc apply`, such a line gets the place of its field in the file the service came from (an
+ * included file too) and that file's index, as `svc check` writes problems: `lib/web.toml:9:1:
+ * services[1] (name=web): depends_on: …`. `stack` is the loaded file whose services (includes
+ * flattened, in order) made the body. Other lines are left as they are.
+ */
+export function locateAnswer(message: string, stack: LoadedStack): string {
+  return message
+    .split('\n')
+    .map((line) => {
+      const m = /^services\[(\d+)\](?: \(name=[^)]*\))?: (([A-Za-z0-9_.]+): .*)$/s.exec(line);
+      const raw = m ? stack.services[Number(m[1])] : undefined;
+      if (!m?.[2] || !m[3] || !raw?.where) return line;
+      return `${placeOf(raw, m[3].split('.'))}: ${labelOf({ ...raw, where: null })}: ${m[2]}`;
+    })
+    .join('\n');
+}
+
 /** Where a field of a service is written: the field, else its nearest enclosing place that can be found. */
 function placeOf(raw: RawService, path: (string | number)[]): string {
   for (let n = path.length; n >= 0; n--) {

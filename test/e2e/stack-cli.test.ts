@@ -93,3 +93,17 @@ test('svc export writes a stack that re-applies to no change, in each format', a
   const stdout = await svc('export');
   assert.match(stdout.stdout, /^prune = false\n\n\[\[services\]\]\n/);
 });
+
+test('svc apply: what only svcd can judge (depends_on on a program that does not exist) is reported at its place in the file, an included file too', async () => {
+  mkdirSync(join(work, 'where', 'lib'), { recursive: true });
+  writeFileSync(join(work, 'where', 'top.toml'), `${svcToml('w-top')}\n[[services]]\nname = "w-dep"\ncommand = "run"\ndepends_on = ["w-nowhere"]\n`);
+  const top = await svc('apply', join('where', 'top.toml'));
+  assert.equal(top.code, 1);
+  assert.match(top.stderr, /^svc: where\/top\.toml:9:1: services\[1\] \(name=w-dep\): depends_on: unknown service\(s\): w-nowhere$/m);
+  writeFileSync(join(work, 'where', 'lib', 'more.yaml'), 'services:\n  - name: w-lib\n    command: run\n    depends_on: [w-nowhere]\n');
+  writeFileSync(join(work, 'where', 'inc.toml'), `include = ["lib/more.yaml"]\n${svcToml('w-inc')}`);
+  const inc = await svc('apply', join('where', 'inc.toml'));
+  assert.equal(inc.code, 1);
+  assert.match(inc.stderr, /^svc: lib\/more\.yaml:4:5: services\[0\] \(name=w-lib\): depends_on: unknown service\(s\): w-nowhere$/m);
+  assert.doesNotMatch((await svc('list')).stdout, /w-/, 'nothing applied');
+});

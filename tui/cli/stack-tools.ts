@@ -7,4 +7,4 @@ export { formatFromName, parseDocumentText, type DocumentFormat } from '../../st
 export { loadStackFile } from '../../stacks/load.js';
 export { contentTypeOf } from '../../stacks/media-type.js';
 export { stringifyStack } from '../../stacks/serialize.js';
-export { validateServices } from '../../stacks/validate-stack.js';
+export { locateAnswer, validateServices } from '../../stacks/validate-stack.js';

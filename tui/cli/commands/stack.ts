@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
+import type { LoadedStack } from '../../../stacks/load.js';
+import { ApiError } from '../../client/errors.js';
 import { RawBody } from '../../client/http.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
@@ -26,9 +28,13 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const { checkStackFile } = await tools();
       const checked = checkStackFile(file, read);
       if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
-      const body = await stackBody(file, source);
+      const { body, stack } = await stackBody(file, source);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
-      const res = await routes.applyStack(ctx.client(), query, body);
+      const res = await routes.applyStack(ctx.client(), query, body).catch(async (err: unknown) => {
+        // svcd names services by their index in the body: give each problem its place in the file.
+        if (!(err instanceof ApiError) || err.status !== 400) throw err;
+        throw new ApiError((await tools()).locateAnswer(err.message, stack), err.kind, err.status);
+      });
       if (ctx.json()) return ctx.print(JSON.stringify(res));
       ctx.print(planText(res));
     });
@@ -61,21 +67,22 @@ export function registerStack(program: Command, ctx: CliContext): void {
 /**
  * The request body for a stack file: the file as is, with its Content-Type; a stack with
  * `include` is resolved and validated here (the daemon cannot read our files) and sent as JSON,
- * included services labelled `include:<file>`.
+ * included services labelled `include:<file>`. With the loaded stack, whose services are the
+ * body's, in order.
  */
-async function stackBody(file: string, source: string): Promise<RawBody> {
+async function stackBody(file: string, source: string): Promise<{ body: RawBody; stack: LoadedStack }> {
   const { formatFromName, loadStackFile, contentTypeOf, validateServices } = await tools();
   const format = formatFromName(file);
   if (!format) throw new CliError(`${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
   try {
     const stack = loadStackFile(file, read);
-    if (stack.includes.length === 0) return new RawBody(read(file), contentTypeOf(format));
+    if (stack.includes.length === 0) return { body: new RawBody(read(file), contentTypeOf(format)), stack };
     validateServices(stack, { logDir: '/', logDirUnknown: true, source });
     const services = stack.services.map((s) => {
       const body = s.body as Record<string, unknown>;
       return s.includedFrom && body.source === undefined ? { ...body, source: `include:${s.includedFrom}` } : body;
     });
-    return new RawBody(JSON.stringify({ prune: stack.prune, services }), contentTypeOf('json'));
+    return { body: new RawBody(JSON.stringify({ prune: stack.prune, services }), contentTypeOf('json')), stack };
   } catch (err) {
     if (err instanceof SvcError) throw new CliError(err.message, 2);
     throw err;
