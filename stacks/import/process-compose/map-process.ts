@@ -26,7 +26,7 @@ export interface ProcessContext {
   fail: (field: string, message: string) => never;
 }
 
-const MAPPED = new Set(['command', 'entrypoint', 'working_dir', 'environment', 'depends_on', 'availability', 'readiness_probe', 'liveness_probe', 'shutdown', 'disabled', 'namespace', 'replicas', 'log_location', 'vars']);
+const MAPPED = new Set(['command', 'entrypoint', 'working_dir', 'environment', 'depends_on', 'availability', 'readiness_probe', 'liveness_probe', 'shutdown', 'disabled', 'is_disabled', 'namespace', 'replicas', 'log_location', 'vars']);
 
 const UNMAPPED: Record<string, string> = {
   is_daemon: 'svc supervises processes that stay in the foreground; a command that daemonizes exits at once',
@@ -40,6 +40,18 @@ const UNMAPPED: Record<string, string> = {
   is_dotenv_disabled: 'svc does not read a .env for programs unless env_file is set',
   env_cmds: 'svc does not run commands to compute environment variables',
 };
+
+/**
+ * Whether process-compose leaves the process stopped: `is_disabled` ("true" or "false", a string
+ * so that an override file can enable a process) wins over the boolean `disabled` when it is set.
+ */
+function disabled(proc: Record<string, unknown>, fail: ProcessContext['fail']): boolean {
+  const flag = proc.is_disabled;
+  if (flag === undefined || flag === null || flag === '') return proc.disabled === true;
+  if (flag === 'true' || flag === true) return true;
+  if (flag === 'false' || flag === false) return false;
+  return fail('is_disabled', `must be "true" or "false", not ${JSON.stringify(flag)}`);
+}
 
 /** Maps one process (with its replicas) to svc programs. */
 export function mapProcess(proc: Record<string, unknown>, ctx: ProcessContext): ProgramConfig[] {
@@ -62,7 +74,7 @@ export function mapProcess(proc: Record<string, unknown>, ctx: ProcessContext): 
   } else config.cwd = ctx.dir; // process-compose runs processes in its own working directory
   const env = { ...ctx.globalEnv, ...environmentList(proc.environment, 'environment', ctx) };
   if (Object.keys(env).length > 0) config.env = env;
-  if (proc.disabled === true) config.autostart = false;
+  if (disabled(proc, fail)) config.autostart = false;
   if (typeof proc.namespace === 'string' && proc.namespace !== '' && proc.namespace !== 'default') {
     const group = toProgramName(proc.namespace);
     if (group) config.group_name = group;

@@ -73,3 +73,21 @@ processes:
   ]);
   assert.deepEqual(report.map((e) => [e.field, e.kind]), [['working_dir', 'approximated'], ['environment', 'approximated']]);
 });
+
+test('is_disabled ("true"/"false", a string) leaves a process stopped and wins over disabled, as in process-compose', () => {
+  const { services, report } = pc(`processes:
+  off: { command: a, is_disabled: "true" }
+  on: { command: b, disabled: true, is_disabled: "false" }
+  plain: { command: c, disabled: true }
+`);
+  assert.deepEqual(
+    services.map((s) => [s.name, s.autostart]),
+    [
+      ['off', false],
+      ['on', undefined],
+      ['plain', false],
+    ],
+  );
+  assert.deepEqual(report, []);
+  assert.throws(() => pc('processes:\n  x: { command: a, is_disabled: "maybe" }\n'), /pc\.yaml:2: processes\.x\.is_disabled: must be "true" or "false", not "maybe"/);
+});
