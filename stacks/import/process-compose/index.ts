@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { invalid } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
@@ -23,6 +23,10 @@ const TOP_UNMAPPED: Record<string, string> = {
   is_tui_disabled: 'svcd has no TUI of its own; svc ui is a client',
   extends: 'svc import reads one file; import the extended file too, or merge them first',
 };
+
+/** The files process-compose finds in its working directory when started without -f, and the override it merges over them. */
+const DISCOVERED = ['compose.yml', 'compose.yaml', 'process-compose.yml', 'process-compose.yaml'];
+const OVERRIDES = ['compose.override.yml', 'compose.override.yaml', 'process-compose.override.yml', 'process-compose.override.yaml'];
 
 /**
  * Imports a process-compose file: every process (with replicas), its command through the
@@ -49,6 +53,12 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
   for (const key of Object.keys(top)) {
     if (TOP_MAPPED.has(key)) continue;
     findings.unmapped(label, lineOf([key]), null, key, TOP_UNMAPPED[key] ?? 'not a process-compose key svc knows');
+  }
+
+  // Started without -f, process-compose merges an override file over the one it found; svc import reads one file.
+  const override = DISCOVERED.includes(basename(absolute)) ? OVERRIDES.find((name) => ports.exists(join(dir, name))) : undefined;
+  if (override) {
+    findings.unmapped(join(dirname(label), override), 1, null, override, `process-compose merges this file over ${basename(absolute)} when it is started without -f; svc import reads only ${basename(absolute)}: merge the override into it first, or import a file that holds both`);
   }
 
   const registry = new NameRegistry();

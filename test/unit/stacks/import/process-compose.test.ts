@@ -91,3 +91,16 @@ test('is_disabled ("true"/"false", a string) leaves a process stopped and wins o
   assert.deepEqual(report, []);
   assert.throws(() => pc('processes:\n  x: { command: a, is_disabled: "maybe" }\n'), /pc\.yaml:2: processes\.x\.is_disabled: must be "true" or "false", not "maybe"/);
 });
+
+test('an override file process-compose would merge over the imported file (started without -f) is reported, not silently left out', () => {
+  const files = { '/srv/app/process-compose.yaml': 'processes:\n  web: { command: run }\n', '/srv/app/process-compose.override.yml': 'processes:\n  web: { command: other }\n' };
+  const { report } = importFile('process-compose', '/srv/app/process-compose.yaml', 'app/process-compose.yaml', memoryPorts(files));
+  assert.deepEqual(
+    report.map((e) => [e.file, e.line, e.field, e.kind]),
+    [['app/process-compose.override.yml', 1, 'process-compose.override.yml', 'unmapped']],
+  );
+  assert.match(report[0]?.message ?? '', /merges this file over process-compose\.yaml when it is started without -f/);
+  // A file process-compose only reads with -f gets no override merged.
+  const named = importFile('process-compose', '/srv/app/dev.yaml', 'dev.yaml', memoryPorts({ ...files, '/srv/app/dev.yaml': files['/srv/app/process-compose.yaml'] }));
+  assert.deepEqual(named.report, []);
+});
