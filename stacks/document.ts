@@ -58,7 +58,8 @@ function parseTomlText(text: string, path: string): unknown {
 function parseYamlText(text: string, path: string): ParsedDocument {
   const { isMap, isPair, isScalar, LineCounter, parseDocument } = yamlLib();
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  // Merge keys (`<<: *defaults`) as YAML 1.1 and the tools whose files are imported (process-compose, PM2) read them.
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, merge: true });
   const error = doc.errors[0];
   if (error) {
     const pos = counter.linePos(error.pos[0]);

@@ -134,3 +134,15 @@ test('TOML: a field in a sub-table of a service ([services.env], [services.healt
     'web.toml:24:1: services[2] (name=db): resource_limits.memory_limit: must be number',
   ]);
 });
+
+test('YAML merge keys (<<: *anchor) share fields between services; a bad merge source is refused', () => {
+  const stack = loadStackText('services:\n  - &base\n    name: web\n    command: run\n    env: { A: "1" }\n  - <<: *base\n    name: web2\n', 'yaml', 'web.yaml');
+  assert.deepEqual(
+    validateServices(stack, ctx).map((d) => d.config),
+    [
+      { name: 'web', command: 'run', env: { A: '1' }, source: 'stack:api' },
+      { name: 'web2', command: 'run', env: { A: '1' }, source: 'stack:api' },
+    ],
+  );
+  assert.match(message(() => loadStackText('services:\n  - <<: 5\n    name: x\n', 'yaml', 'web.yaml')), /^web\.yaml: Merge sources must be maps/);
+});

@@ -104,3 +104,22 @@ test('an override file process-compose would merge over the imported file (start
   const named = importFile('process-compose', '/srv/app/dev.yaml', 'dev.yaml', memoryPorts({ ...files, '/srv/app/dev.yaml': files['/srv/app/process-compose.yaml'] }));
   assert.deepEqual(named.report, []);
 });
+
+test('YAML merge keys (<<: *common), as process-compose reads them, carry the shared options', () => {
+  const { services, report } = pc(`x-common: &common
+  availability: { restart: always }
+  working_dir: /srv/app
+processes:
+  a:
+    <<: *common
+    command: run-a
+`);
+  assert.deepEqual(
+    services.map((s) => [s.name, s.autorestart, s.cwd]),
+    [['a', 'true', '/srv/app']],
+  );
+  assert.deepEqual(
+    report.map((e) => e.field),
+    ['x-common'],
+  );
+});
