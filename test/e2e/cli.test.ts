@@ -89,6 +89,16 @@ test('update changes fields and renames', async () => {
   assert.match(info, /source = "cli:update"/);
   const policy = await svc('update', 'job2', '--stopsecs', '5');
   assert.equal(policy.stdout, 'updated job2\n', 'stopsecs needs no restart: no hint');
+  // -e adds to the environment; --unset env.KEY drops one variable; a missing one is a usage error.
+  assert.equal((await svc('update', 'job2', '-e', 'B=2')).code, 0);
+  assert.match((await svc('info', 'job2')).stdout, /env = \{"A":"1","B":"2"\}/, 'A is kept');
+  assert.equal((await svc('update', 'job2', '--unset', 'env.A')).code, 0);
+  assert.match((await svc('info', 'job2')).stdout, /env = \{"B":"2"\}/);
+  const missing = await svc('update', 'job2', '--unset', 'env.NOPE');
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stderr, 'svc: --unset env.NOPE: the program has no such field\n');
+  assert.equal((await svc('update', 'job2', '--unset', 'env.B')).code, 0);
+  assert.doesNotMatch((await svc('info', 'job2')).stdout, /env =/, 'the last variable gone: no env at all');
 });
 
 test('batch forms: --group and --all; signal names are checked by the server', async () => {

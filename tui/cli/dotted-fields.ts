@@ -1,3 +1,5 @@
+import { CliError } from './errors.js';
+
 type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,4 +35,21 @@ function deepMerge(base: Obj, over: Obj): Obj {
   const out: Obj = { ...base };
   for (const [k, v] of Object.entries(over)) out[k] = isObject(v) && isObject(base[k]) ? deepMerge(base[k], v) : v;
   return out;
+}
+
+/**
+ * `--unset env.DEBUG`: removes one field of an object field, from the patch built over its
+ * current value (mergeWithCurrent); an object left empty is removed whole. A field that is not
+ * there is a usage error, so that a misspelt name does not pass for done.
+ */
+export function unsetField(patch: Obj, current: Obj, path: string): void {
+  const [root, ...rest] = path.split('.');
+  const base = isObject(patch[root]) ? patch[root] : isObject(current[root]) ? current[root] : null;
+  const target = rest.slice(0, -1).reduce<Obj | null>((o, k) => (o && isObject(o[k]) ? o[k] : null), base);
+  const last = rest[rest.length - 1];
+  if (!target || !(last in target)) throw new CliError(`--unset ${path}: the program has no such field`, 2);
+  const copy = deepMerge({}, base!);
+  const parent = rest.slice(0, -1).reduce<Obj>((o, k) => o[k] as Obj, copy);
+  delete parent[last];
+  patch[root] = Object.keys(copy).length > 0 ? copy : null;
 }

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { configFromOptions, withConfigOptions, type ConfigOptions } from '../config-options.js';
+import { configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
 import { firstSpawnProblem } from '../spawn-check.js';
-import { dottedRoots, mergeWithCurrent } from '../dotted-fields.js';
+import { dottedRoots, mergeWithCurrent, unsetField } from '../dotted-fields.js';
 import { PROCESS_FIELDS } from '../../../stacks/plan.js';
 
 export function registerAddUpdate(program: Command, ctx: CliContext): void {
@@ -36,14 +36,20 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
   ).action(async (ref: string, words: string[], o: ConfigOptions & { name?: string; unset?: string[] }) => {
     const [p] = await resolvePrograms(ctx.client(), [ref]);
     const patch = await configFromOptions(o, 'cli:update');
+    const fileSetsEnv = o.env !== undefined && o.file !== undefined && 'env' in (await readConfigFile(o.file));
     if (o.name) patch.name = o.name;
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];
-    for (const field of o.unset ?? []) patch[field] = null;
-    const roots = dottedRoots(o.set);
+    const unsets = o.unset ?? [];
+    for (const field of unsets) if (!field.includes('.')) patch[field] = null;
+    // Object fields set or unset in part keep the rest of their current value; `-e` adds to the
+    // environment (unless a -f file gave a whole `env`), `--unset env.KEY` drops one variable.
+    const roots = dottedRoots([...(o.set ?? []), ...unsets.filter((f) => f.includes('.')).map((f) => `${f}=`)]);
+    if (o.env && !fileSetsEnv) roots.add('env');
     if (roots.size > 0) {
       const current = await routes.getProgram(ctx.client(), p.id);
       mergeWithCurrent(patch, current.config, roots);
+      for (const field of unsets) if (field.includes('.')) unsetField(patch, current.config, field);
     }
     const res = await routes.updateProgram(ctx.client(), p.id, patch);
     const name = o.name ?? p.name;
