@@ -53,6 +53,14 @@ export const morePaths: Json = {
         { name: 'source', in: 'query', schema: { type: 'string', maxLength: 128 }, description: 'Source label (default stack:api)' },
         { name: 'prune', in: 'query', schema: { type: 'boolean' } },
         { name: 'dry_run', in: 'query', schema: { type: 'boolean' } },
+        {
+          name: 'include',
+          in: 'query',
+          schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 4096 }, maxItems: 1000 },
+          style: 'form',
+          explode: true,
+          description: 'A file the stack includes (repeatable; svc apply sends them): programs with source include:FILE are its own for prune, even when the file lists none now',
+        },
       ],
       requestBody: {
         required: true,

@@ -36,6 +36,8 @@ export function stackRouter(deps: ApiDeps): Router {
       // Without ?source= the request is the whole desired state: prune reaches every program.
       pruneAll: ctx.query.source === undefined,
       dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),
+      // The files `svc apply` resolved for this stack: their programs are its own even when a file lists none now.
+      alsoOwned: includeParam(ctx.query.include).map((file) => `include:${file}`),
     });
     ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines } satisfies StackApplyResult;
   });
@@ -63,6 +65,18 @@ function sourceParam(value: string | string[] | undefined): string {
   if (value === undefined || value === '') return 'stack:api';
   if (value.length > 128 || hasControl(value)) throw invalid('source: must not contain control characters (at most 128 characters)');
   return value;
+}
+
+const MAX_INCLUDES = 1000;
+
+/** `?include=FILE`, repeatable: the included files of a stack sent resolved (`svc apply`), for its prune scope. */
+function includeParam(value: string | string[] | undefined): string[] {
+  const files = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  if (files.length > MAX_INCLUDES) throw invalid(`include: at most ${MAX_INCLUDES} files`);
+  for (const file of files) {
+    if (file === '' || file.length > 4096 || hasControl(file)) throw invalid('include: each must be a file path of 1 to 4096 characters, without control characters');
+  }
+  return files;
 }
 
 function hasControl(text: string): boolean {

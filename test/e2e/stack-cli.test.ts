@@ -78,6 +78,20 @@ test('svc apply resolves includes locally (sources include:<file>)', async () =>
   assert.match((await svc('info', 'a')).stdout, /source = "include:inc\/a\.toml"/);
 });
 
+test('svc apply --prune: the programs of an included file that lists no service now are pruned', async () => {
+  mkdirSync(join(work, 'emptied'), { recursive: true });
+  writeFileSync(join(work, 'emptied', 'top.toml'), `include = ["lib.toml"]\n${svcToml('e-top')}`);
+  writeFileSync(join(work, 'emptied', 'lib.toml'), svcToml('e-lib'));
+  assert.equal((await svc('apply', 'emptied/top.toml', '--prune')).stdout, '+ created e-lib\n+ created e-top\n');
+  writeFileSync(join(work, 'emptied', 'lib.toml'), 'services = []\n');
+  const res = await svc('apply', 'emptied/top.toml', '--prune');
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal(res.stdout, '= unchanged e-top\n- pruned e-lib\n');
+  const bad = await fetch(`${d.url}/api/v1/stack?source=stack:x&include=`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"services": []}' });
+  assert.equal(bad.status, 400);
+  assert.match(((await bad.json()) as { message: string }).message, /^include: each must be a file path/);
+});
+
 test('svc export writes a stack that re-applies to no change, in each format', async () => {
   await svc('add', 'e-cli', '--no-autostart', '--', process.execPath, FOREVER);
   for (const format of ['toml', 'json', 'yaml']) {

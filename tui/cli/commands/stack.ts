@@ -30,6 +30,8 @@ export function registerStack(program: Command, ctx: CliContext): void {
       if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
       const { body, stack } = await stackBody(file, source);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
+      // An included file that lists no service now still owns its programs: svcd learns the files here.
+      for (const file of stack.includes) query.append('include', file);
       const res = await routes.applyStack(ctx.client(), query, body).catch(async (err: unknown) => {
         // svcd names services by their index in the body: give each problem its place in the file.
         if (!(err instanceof ApiError) || err.status !== 400) throw err;
