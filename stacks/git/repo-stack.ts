@@ -48,8 +48,14 @@ export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLa
     const name = nameOf(s);
     if (name !== undefined && !byName.has(name)) byName.set(name, i);
   });
+  // One overlay per name: a second one (in the same or another file of hosts/<host>/) would
+  // otherwise fold silently into the first, so that which value wins depends on file order.
+  const overlaid = new Map<unknown, string>();
   for (const over of overlays.flatMap(load)) {
     const name = nameOf(over);
+    const first = overlaid.get(name);
+    if (first !== undefined) throw invalid(`${nameAt(over)}: services[${over.index}] (name=${String(name)}): name: given twice in this host's overlays (first at ${first})`);
+    if (name !== undefined) overlaid.set(name, nameAt(over));
     const at = name === undefined ? undefined : byName.get(name);
     const base = at === undefined ? undefined : services[at];
     if (at !== undefined && base && isObject(base.body) && isObject(over.body)) {
@@ -67,6 +73,12 @@ export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLa
     services: services.map((s) => ({ ...s, includedFrom: null, body: isObject(s.body) ? { ...s.body, source: layout.source } : s.body })),
     includes: [],
   };
+}
+
+/** `file:line:col` of a service's `name` (of the service when the name cannot be found). */
+function nameAt(s: RawService): string {
+  const pos = s.doc.locate(['services', s.index, 'name']) ?? s.doc.locate(['services', s.index]);
+  return pos ? s.doc.formatPosition(pos) : (s.where ?? s.file ?? 'stack');
 }
 
 function nameOf(s: RawService): unknown {

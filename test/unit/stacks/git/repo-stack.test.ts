@@ -29,6 +29,15 @@ test('overlays override fields by program name and add programs; every program i
   );
 });
 
+test("a name overlaid twice in this host's folder is refused at its place, not merged silently", () => {
+  const base = { 'deploy/base/apps.toml': '[[services]]\nname = "web"\ncommand = "web"\n' };
+  assert.throws(
+    () => configs({ ...base, 'deploy/hosts/alpha/a.toml': '[[services]]\nname = "web"\nenv = { A = "1" }\n', 'deploy/hosts/alpha/b.toml': '[[services]]\nname = "web"\nenv = { A = "2" }\n' }),
+    /^SvcError: deploy\/hosts\/alpha\/b\.toml:2:1: services\[0\] \(name=web\): name: given twice in this host's overlays \(first at deploy\/hosts\/alpha\/a\.toml:2:1\)$/,
+  );
+  assert.throws(() => configs({ 'deploy/hosts/alpha/a.toml': '[[services]]\nname = "new"\ncommand = "x"\n[[services]]\nname = "new"\ncommand = "y"\n' }), /a\.toml:5:1: services\[1\] \(name=new\): name: given twice/);
+});
+
 test('includes resolve inside the commit; errors name the file in the repository with line and column', () => {
   const got = configs({ 'deploy/base/a.toml': 'include = ["lib/common.toml"]\n[[services]]\nname = "a"\ncommand = "a"\n', 'deploy/base/lib/common.toml': '[[services]]\nname = "c"\ncommand = "c"\n' });
   assert.deepEqual(got.map((c) => `${c.name}<${c.source}>`), ['c<git:fleet>', 'a<git:fleet>']);
