@@ -1,12 +1,20 @@
 import { open } from 'node:fs/promises';
 
 const CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+/** At most this much of the end of a file is read, whatever the file holds (no newline at all, say). */
+export const TAIL_WINDOW_BYTES = 16 * 1024 * 1024;
 
 /**
  * The last `lines` lines of a file, read backwards in chunks so a large file is never loaded
- * whole. A missing file has no lines. A trailing partial line counts as a line.
+ * whole. A missing file has no lines. A trailing partial line counts as a line. A `\r` before a
+ * newline is dropped, as the log stream drops it (follow.ts), so `svc logs -f` can match the
+ * two. At most `windowBytes` from the end are read: a line that starts before that is shown
+ * from there.
  */
-export async function tailLines(path: string, lines: number): Promise<string[]> {
+export async function tailLines(path: string, lines: number, windowBytes = TAIL_WINDOW_BYTES): Promise<string[]> {
   if (lines <= 0) return [];
   let handle;
   try {
@@ -17,22 +25,34 @@ export async function tailLines(path: string, lines: number): Promise<string[]> 
   }
   try {
     const { size } = await handle.stat();
+    const stop = Math.max(0, size - windowBytes);
     let position = size;
-    let buffered = Buffer.alloc(0);
+    const chunks: Buffer[] = []; // newest first; joined once (joining at every step was quadratic)
     let newlines = 0;
-    while (position > 0 && newlines <= lines) {
-      const length = Math.min(CHUNK, position);
+    while (position > stop && newlines <= lines) {
+      const length = Math.min(CHUNK, position - stop);
       position -= length;
       const chunk = Buffer.alloc(length);
-      await handle.read(chunk, 0, length, position);
-      for (let i = 0; i < length; i++) if (chunk[i] === 10) newlines++;
-      buffered = Buffer.concat([chunk, buffered]);
+      const { bytesRead } = await handle.read(chunk, 0, length, position);
+      for (let i = 0; i < bytesRead; i++) if (chunk[i] === NEWLINE) newlines++;
+      chunks.push(chunk.subarray(0, bytesRead));
     }
-    const text = buffered.toString('utf8');
-    const all = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-    if (position > 0) all.shift(); // the first line may be cut
-    return (all.length === 1 && all[0] === '' ? [] : all).slice(-lines);
+    // Enough newlines: the first line may be cut and is not needed. Stopped by the window: it is
+    // the newest part of a longer line, shown as such.
+    return splitLines(Buffer.concat(chunks.reverse()), position > 0 && newlines > lines).slice(-lines);
   } finally {
     await handle.close();
   }
+}
+
+/** The lines of `bytes`; the last one may lack its newline. */
+function splitLines(bytes: Buffer, dropFirst: boolean): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const nl = bytes.indexOf(NEWLINE, start);
+    const end = nl === -1 ? bytes.length : nl > start && bytes[nl - 1] === CR ? nl - 1 : nl;
+    if (!(dropFirst && start === 0)) out.push(bytes.toString('utf8', start, end));
+    start = nl === -1 ? bytes.length : nl + 1;
+  }
+  return out;
 }
