@@ -40,6 +40,7 @@ export class FileFollower {
 
   async start(): Promise<void> {
     const s = await stat(this.path).catch(() => null);
+    if (this.stopped) return; // stopped while starting: arm nothing
     this.position = s?.size ?? 0;
     this.inode = s?.ino ?? 0;
     this.poll = setInterval(() => this.check(), this.opts.pollMs ?? 250);

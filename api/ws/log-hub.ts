@@ -25,6 +25,8 @@ interface Stream {
   id: string;
   clients: Set<LogClient>;
   followers: FileFollower[];
+  /** Resolves once the followers know where the files end. */
+  started: Promise<void>;
 }
 
 /**
@@ -50,16 +52,18 @@ export class LogHub {
   async join(id: string, client: LogClient): Promise<() => void> {
     let stream = this.streams.get(id);
     if (!stream) {
-      const created: Stream = { id, clients: new Set(), followers: [] };
+      const created: Stream = { id, clients: new Set(), followers: [], started: Promise.resolve() };
       stream = created;
       this.streams.set(id, created);
       const paths = this.deps.paths(id);
       created.followers = (['stdout', 'stderr'] as const).map(
         (source) => new FileFollower(paths[source], (lines) => this.broadcast(created, source, lines), this.deps.follow),
       );
-      await Promise.all(created.followers.map((f) => f.start()));
+      created.started = Promise.all(created.followers.map((f) => f.start())).then(() => undefined);
     }
+    // A member before the followers start: another client leaving meanwhile must not stop them.
     stream.clients.add(client);
+    await stream.started;
     return () => this.leave(id, client);
   }
 

@@ -107,3 +107,32 @@ test('hub: a slow client is dropped with 4429; the others keep receiving', async
   assert.equal(hub.followedPrograms, 0);
   rmSync(d, { recursive: true });
 });
+
+test('hub: a client that leaves while another is joining does not stop the stream under it', async () => {
+  const d = dir();
+  const paths = { stdout: join(d, 'p.out'), stderr: join(d, 'p.err') };
+  writeFileSync(paths.stdout, '');
+  const hub = new LogHub({ paths: () => paths, follow: { pollMs: 20 } });
+  const a = new FakeClient();
+  const b = new FakeClient();
+  const joiningA = hub.join('p', a); // the followers are still reading where the files end
+  const leaveB = await hub.join('p', b);
+  leaveB(); // the dashboard's tab closed at once, say
+  const leaveA = await joiningA;
+  assert.equal(hub.followedPrograms, 1, 'a is still following');
+  appendFileSync(paths.stdout, 'for a\n');
+  await until(() => a.lines.length === 1, 'the line reaches the client that stayed');
+  leaveA();
+  assert.equal(hub.followedPrograms, 0);
+  rmSync(d, { recursive: true });
+});
+
+test('follower: stopped while it starts, it arms no poll', async () => {
+  const d = dir();
+  const f = new FileFollower(join(d, 'p.out'), () => undefined, { pollMs: 20 });
+  const starting = f.start();
+  f.stop();
+  await starting;
+  assert.equal((f as unknown as { poll: unknown }).poll, null, 'no interval left behind');
+  rmSync(d, { recursive: true });
+});
