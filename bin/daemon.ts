@@ -227,7 +227,7 @@ export class Daemon {
     const gitops = await startGitSources({ config, clock, applier, events, log, meta: store.meta });
     metrics.metrics.add(stackMetrics({ files: stacks.status, git: () => gitops.sync.status(), now: () => clock.now() }));
     this.cleanups.push(() => gitops.stop());
-    this.logSocket = new LogSocket({ store, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
+    this.logSocket = new LogSocket({ store, observed, paths: (id) => logPaths(id, store.get(id)?.config ?? {}, config.storage.log_dir) });
     const security = this.opts.plugins?.security;
     const auditRecorder = security ? new AuditRecorder(security.audit, () => clock.now(), (err) => log.error('audit record write failed', { error: String(err) })) : undefined;
     if (auditRecorder) this.cleanups.push(() => auditRecorder.close());

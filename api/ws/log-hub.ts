@@ -12,6 +12,8 @@ export interface LogClient {
   close(code: number, reason: string): void;
 }
 
+const SOURCES = ['stdout', 'stderr'] as const;
+
 /** Close codes sent by the log stream. */
 export const CLOSE = {
   unauthorized: 4401,
@@ -21,9 +23,13 @@ export const CLOSE = {
   goingAway: 1001,
 } as const;
 
+type Paths = { stdout: string; stderr: string };
+
 interface Stream {
   id: string;
   clients: Set<LogClient>;
+  /** The files followed, and their followers (stdout, stderr). */
+  paths: Paths;
   followers: FileFollower[];
   /** Resolves once the followers know where the files end. */
   started: Promise<void>;
@@ -41,7 +47,7 @@ export class LogHub {
   constructor(
     private readonly deps: {
       /** The stdout and stderr files of a program. */
-      paths: (id: string) => { stdout: string; stderr: string };
+      paths: (id: string) => Paths;
       slowBytes?: number;
       now?: () => number;
       follow?: FollowOptions;
@@ -52,19 +58,37 @@ export class LogHub {
   async join(id: string, client: LogClient): Promise<() => void> {
     let stream = this.streams.get(id);
     if (!stream) {
-      const created: Stream = { id, clients: new Set(), followers: [], started: Promise.resolve() };
+      const paths = this.deps.paths(id);
+      const created: Stream = { id, clients: new Set(), paths, followers: [], started: Promise.resolve() };
       stream = created;
       this.streams.set(id, created);
-      const paths = this.deps.paths(id);
-      created.followers = (['stdout', 'stderr'] as const).map(
-        (source) => new FileFollower(paths[source], (lines) => this.broadcast(created, source, lines), this.deps.follow),
-      );
+      created.followers = SOURCES.map((source) => this.follower(created, source));
       created.started = Promise.all(created.followers.map((f) => f.start())).then(() => undefined);
     }
     // A member before the followers start: another client leaving meanwhile must not stop them.
     stream.clients.add(client);
     await stream.started;
     return () => this.leave(id, client);
+  }
+
+  /**
+   * A new process of the program started: follow the files it writes to, which an update of
+   * `stdout_logfile`/`stderr_logfile` may have changed (the old files were followed until now).
+   * A changed file is followed from its end as it is now.
+   */
+  async refresh(id: string): Promise<void> {
+    const stream = this.streams.get(id);
+    if (!stream) return;
+    const paths = this.deps.paths(id);
+    const starts: Promise<void>[] = [];
+    SOURCES.forEach((source, i) => {
+      if (paths[source] === stream.paths[source]) return;
+      stream.followers[i].stop();
+      stream.followers[i] = this.follower(stream, source, paths[source]);
+      starts.push(stream.followers[i].start());
+    });
+    stream.paths = paths;
+    await Promise.all(starts);
   }
 
   /** Number of programs with a running follower pair (for tests and metrics). */
@@ -88,6 +112,10 @@ export class LogHub {
 
   closeAll(code: number, reason: string): void {
     for (const id of this.ids()) this.closeProgram(id, code, reason);
+  }
+
+  private follower(stream: Stream, source: LogLine['source'], path = stream.paths[source]): FileFollower {
+    return new FileFollower(path, (lines) => this.broadcast(stream, source, lines), this.deps.follow);
   }
 
   private leave(id: string, client: LogClient): void {

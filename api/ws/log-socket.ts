@@ -1,5 +1,6 @@
 import type { WebSocketContext } from 'koa-websocket';
 import type { WebSocket } from 'ws';
+import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
 import { maskSecrets, secretValues, seesSecrets } from '../redact.js';
 import { CLOSE, LogHub, type LogClient } from './log-hub.js';
@@ -9,7 +10,10 @@ const HEARTBEAT_MS = 30_000;
 
 export interface LogSocketDeps {
   store: Pick<ProgramStore, 'get' | 'onChange'>;
+  /** Where a program's current configuration sends its output. */
   paths: (id: string) => { stdout: string; stderr: string };
+  /** Process starts, after which a changed log path is followed. */
+  observed?: Pick<ObservedRegistry, 'subscribe'>;
 }
 
 /**
@@ -26,13 +30,20 @@ export class LogSocket {
   private readonly alive = new WeakSet<WebSocket>();
   /** Runs only while a socket is open: an idle daemon has no timer for it. */
   private heartbeat: NodeJS.Timeout | null = null;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(private readonly deps: LogSocketDeps) {
     this.hub = new LogHub({ paths: deps.paths });
-    this.unsubscribe = deps.store.onChange((ids) => {
-      for (const id of ids) if (!deps.store.get(id)) this.hub.closeProgram(id, CLOSE.notFound, `program '${id}' was removed`);
+    this.unsubscribe = [
+      deps.store.onChange((ids) => {
+        for (const id of ids) if (!deps.store.get(id)) this.hub.closeProgram(id, CLOSE.notFound, `program '${id}' was removed`);
+      }),
+    ];
+    // A process writes where the configuration said when it started: an updated log path counts from then.
+    const started = deps.observed?.subscribe((id, now, prev) => {
+      if (now?.started_at != null && now.started_at !== prev?.started_at) void this.hub.refresh(id);
     });
+    if (started) this.unsubscribe.push(started);
   }
 
   /** Dead peers (no pong for a whole period) are terminated so their followers can stop. */
@@ -72,7 +83,7 @@ export class LogSocket {
   /** Closes every client (1001) and stops all followers. */
   close(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
-    this.unsubscribe();
+    for (const stop of this.unsubscribe) stop();
     this.hub.closeAll(CLOSE.goingAway, 'svcd is shutting down');
     for (const ws of this.sockets) ws.terminate();
   }

@@ -112,6 +112,19 @@ describe('observability (open daemon, docs disabled)', () => {
     c.ws.close();
   });
 
+  test('WS follows the new file after stdout_logfile is changed and the program restarted (it stayed on the old one, silent)', async () => {
+    const mover = (await d.request('POST', '/api/v1/programs', ticker('mover'))).body.id as string;
+    await eventually(async () => (await d.request('GET', `/api/v1/programs/${mover}`)).body.status === 'Running', 10_000, 'mover running');
+    const c = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=${mover}`);
+    await c.opened;
+    await eventually(() => c.messages.some((m) => m.source === 'stdout'), 10_000, 'a line from the default file');
+    assert.equal((await d.request('PUT', `/api/v1/programs/${mover}`, { stdout_logfile: 'mover-moved.out', args: ['-e', "setInterval(() => console.log('moved'), 100)"] })).status, 200);
+    assert.equal((await d.request('POST', `/api/v1/programs/${mover}/restart`)).status, 200);
+    await eventually(() => c.messages.some((m) => m.source === 'stdout' && m.content === 'moved'), 10_000, 'lines of the restarted process from mover-moved.out');
+    c.ws.close();
+    assert.equal((await d.request('DELETE', `/api/v1/programs/${mover}`)).status, 200);
+  });
+
   test('WS with an unknown id closes with 4404 and a reason', async () => {
     const c = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=00000000-0000-4000-8000-000000000000`);
     const closed = await c.closed;

@@ -136,3 +136,25 @@ test('follower: stopped while it starts, it arms no poll', async () => {
   assert.equal((f as unknown as { poll: unknown }).poll, null, 'no interval left behind');
   rmSync(d, { recursive: true });
 });
+
+test('hub: refresh follows a changed log path from its end; an unchanged one keeps its follower', async () => {
+  const d = dir();
+  let paths = { stdout: join(d, 'old.out'), stderr: join(d, 'p.err') };
+  writeFileSync(paths.stdout, '');
+  writeFileSync(paths.stderr, '');
+  const hub = new LogHub({ paths: () => paths, follow: { pollMs: 20 } });
+  const a = new FakeClient();
+  const leave = await hub.join('p', a);
+  writeFileSync(join(d, 'new.out'), 'written before the switch\n');
+  paths = { ...paths, stdout: join(d, 'new.out') };
+  await hub.refresh('p');
+  appendFileSync(join(d, 'old.out'), 'old file\n');
+  appendFileSync(join(d, 'new.out'), 'new file\n');
+  appendFileSync(paths.stderr, 'err\n');
+  await until(() => a.lines.length === 2, 'a line of each source');
+  assert.deepEqual(a.lines.map((l) => `${l.source} ${l.content}`).sort(), ['stderr err', 'stdout new file']);
+  leave();
+  await hub.refresh('p'); // nobody follows it any more: nothing to do
+  assert.equal(hub.followedPrograms, 0);
+  rmSync(d, { recursive: true });
+});
