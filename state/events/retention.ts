@@ -2,9 +2,14 @@ import type { EventClock } from './clock.js';
 
 export const DAY_MS = 86_400_000;
 
-/** Records stamped before this instant are past retention; null when everything is kept. */
+/**
+ * Records stamped before this instant are past retention; null when everything is kept (also
+ * when the cutoff falls before 1970: nothing is that old, and such an instant may not even be a
+ * valid Date).
+ */
 export function retentionCutoffMs(nowMs: number, keepDays: number): number | null {
-  return keepDays > 0 ? nowMs - keepDays * DAY_MS : null;
+  const cutoff = nowMs - keepDays * DAY_MS;
+  return keepDays > 0 && cutoff > 0 ? cutoff : null;
 }
 
 /** Milliseconds from `nowMs` to the next UTC midnight (a full day when exactly at midnight). */

@@ -8,6 +8,19 @@ void test('cutoff is keepDays before now; 0 keeps everything', () => {
   assert.equal(retentionCutoffMs(10 * DAY_MS, 0), null);
 });
 
+void test('a keepDays reaching before 1970 keeps everything (svcd logged "event retention failed: RangeError: Invalid time value" for 100000000000)', async () => {
+  assert.equal(retentionCutoffMs(Date.UTC(2024, 0, 1), 100_000_000_000), null);
+  assert.equal(retentionCutoffMs(Date.UTC(2024, 0, 1), 20_000), null, '20,000 days back is 1969');
+  const clock = new FakeClock(Date.UTC(2024, 0, 1));
+  let calls = 0;
+  const errors: unknown[] = [];
+  // What the daemon's onPruned does with the cutoff.
+  const retention = new Retention({ clock, keepDays: 100_000_000_000, prune: async () => ++calls, onPruned: (_n, cutoff) => new Date(cutoff).toISOString(), onError: (e) => errors.push(e) });
+  await retention.start();
+  assert.deepEqual([calls, errors], [0, []]);
+  await retention.stop();
+});
+
 void test('next UTC midnight', () => {
   assert.equal(msUntilNextUtcMidnight(Date.UTC(2024, 0, 1, 23, 0)), 3_600_000);
   assert.equal(msUntilNextUtcMidnight(Date.UTC(2024, 0, 2)), DAY_MS);
