@@ -20,7 +20,8 @@ export async function tailLines(path: string, lines: number, windowBytes = TAIL_
   try {
     handle = await open(path, 'r');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return []; // no file can be there yet
     throw err;
   }
   try {

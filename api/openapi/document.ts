@@ -121,7 +121,7 @@ export function openApiDocument(version: string): Json {
               { name: 'source', in: 'query', schema: { enum: ['stdout', 'stderr', 'both'], default: 'both' } },
             ],
           },
-          { 400: 'Invalid query', 404: 'Unknown program' },
+          { 400: 'Invalid query', 404: 'Unknown program', 409: 'A log file cannot be read (a directory, permission denied)' },
         ),
       },
       '/api/v1/programs/{id}/logs/flush': {
@@ -130,7 +130,7 @@ export function openApiDocument(version: string): Json {
           'programs',
           { 200: json({ type: 'object', required: ['id', 'flushed'], additionalProperties: false, properties: { id: { type: 'string', format: 'uuid' }, flushed: { type: 'array', items: { type: 'string' } } } }) },
           { parameters: [idParam] },
-          { 404: 'Unknown program' },
+          { 404: 'Unknown program', 409: 'A log file cannot be emptied (a directory, permission denied)' },
         ),
       },
       ...otaPaths,

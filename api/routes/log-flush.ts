@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { truncate } from 'node:fs/promises';
 import { notFound } from '../../state/errors.js';
 import { logPaths } from '../../log-files/paths.js';
+import { logFileError } from '../../log-files/file-errors.js';
 import type { ApiDeps } from '../deps.js';
 import type { LogFlushResult } from '../wire.js';
 
@@ -20,13 +21,15 @@ export function logFlushRouter(deps: ApiDeps): Router {
     if (!record) throw notFound(`program '${id}' not found`);
     const paths = logPaths(record.id, record.config, deps.config.storage.log_dir);
     const flushed: string[] = [];
-    for (const file of [paths.stdout, paths.stderr]) {
+    for (const source of ['stdout', 'stderr'] as const) {
+      const file = paths[source];
       try {
         await truncate(file, 0);
         flushed.push(file);
       } catch (err) {
         // A program that never wrote has no file yet: nothing to flush.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw logFileError(source, file, 'empty', err);
       }
     }
     ctx.body = { id: record.id, flushed } satisfies LogFlushResult;

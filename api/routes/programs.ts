@@ -5,6 +5,7 @@ import type { ProgramRecord } from '../../state/program.js';
 import { validateCreate, validateUpdate, validators } from '../../state/schema/validate.js';
 import { logPaths } from '../../log-files/paths.js';
 import { tailLines } from '../../log-files/tail.js';
+import { logFileError } from '../../log-files/file-errors.js';
 import { readJson } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { programDetail, programSummary } from '../views.js';
@@ -139,8 +140,13 @@ export function programsRouter(deps: ApiDeps): Router {
     if (!['stdout', 'stderr', 'both'].includes(source)) throw invalid(`source: must be stdout, stderr or both, got '${source}'`);
     const paths = logPaths(record.id, record.config, config.storage.log_dir);
     const logs: LogLine[] = [];
-    if (source !== 'stderr') logs.push(...(await tailLines(paths.stdout, tail)).map((content) => ({ source: 'stdout' as const, content })));
-    if (source !== 'stdout') logs.push(...(await tailLines(paths.stderr, tail)).map((content) => ({ source: 'stderr' as const, content })));
+    for (const from of ['stdout', 'stderr'] as const) {
+      if (source !== 'both' && source !== from) continue;
+      const lines = await tailLines(paths[from], tail).catch((err: unknown) => {
+        throw logFileError(from, paths[from], 'read', err);
+      });
+      for (const content of lines) logs.push({ source: from, content });
+    }
     const secrets = seesSecrets(ctx) ? [] : secretValues(record.config);
     ctx.body = { id: record.id, logs: secrets.length === 0 ? logs : logs.map((l) => ({ ...l, content: maskSecrets(l.content, secrets) })) } satisfies LogsResult;
   });

@@ -1,7 +1,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { truncateSync } from 'node:fs';
+import { mkdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startDaemon, removeRoot, fixture, tempRoot, eventually, type RunningDaemon } from '../helpers/daemon.js';
@@ -123,6 +123,21 @@ describe('observability (open daemon, docs disabled)', () => {
     await eventually(() => c.messages.some((m) => m.source === 'stdout' && m.content === 'moved'), 10_000, 'lines of the restarted process from mover-moved.out');
     c.ws.close();
     assert.equal((await d.request('DELETE', `/api/v1/programs/${mover}`)).status, 200);
+  });
+
+  test('a log path taken by a directory: GET /logs and flush answer 409 naming the file (they were 500 internal error); a path under a file has no lines', async () => {
+    const create = await d.request('POST', '/api/v1/programs', { ...ticker('dirlog'), autostart: false, stdout_logfile: 'taken' });
+    const dirlog = create.body.id as string;
+    mkdirSync(join(d.root, 'logs', 'taken'));
+    const logs = await d.request('GET', `/api/v1/programs/${dirlog}/logs`);
+    assert.deepEqual([logs.status, logs.body.message], [409, `cannot read the stdout log file ${join(d.root, 'logs', 'taken')}: it is a directory (EISDIR)`]);
+    assert.equal((await d.request('GET', `/api/v1/programs/${dirlog}/logs?source=stderr`)).status, 200, 'the other file reads as usual');
+    const flush = await d.request('POST', `/api/v1/programs/${dirlog}/logs/flush`);
+    assert.deepEqual([flush.status, flush.body.message], [409, `cannot empty the stdout log file ${join(d.root, 'logs', 'taken')}: it is a directory (EISDIR)`]);
+    assert.equal((await d.request('PUT', `/api/v1/programs/${dirlog}`, { stdout_logfile: 'svcd.log/x' })).status, 200);
+    assert.deepEqual((await d.request('GET', `/api/v1/programs/${dirlog}/logs?source=stdout`)).body, { id: dirlog, logs: [] });
+    assert.equal((await d.request('POST', `/api/v1/programs/${dirlog}/logs/flush`)).status, 200);
+    assert.equal((await d.request('DELETE', `/api/v1/programs/${dirlog}`)).status, 200);
   });
 
   test('WS with an unknown id closes with 4404 and a reason', async () => {
