@@ -23,6 +23,7 @@ export function logFlushRouter(deps: ApiDeps): Router {
     const flushed: string[] = [];
     for (const source of ['stdout', 'stderr'] as const) {
       const file = paths[source];
+      if (flushed.includes(file)) continue; // both streams to one file
       try {
         await truncate(file, 0);
         flushed.push(file);

@@ -142,6 +142,7 @@ export function programsRouter(deps: ApiDeps): Router {
     const logs: LogLine[] = [];
     for (const from of ['stdout', 'stderr'] as const) {
       if (source !== 'both' && source !== from) continue;
+      if (source === 'both' && from === 'stderr' && paths.stderr === paths.stdout) continue; // one file, read once (as the stream sends it)
       const lines = await tailLines(paths[from], tail).catch((err: unknown) => {
         throw logFileError(from, paths[from], 'read', err);
       });

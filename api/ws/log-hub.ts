@@ -12,8 +12,6 @@ export interface LogClient {
   close(code: number, reason: string): void;
 }
 
-const SOURCES = ['stdout', 'stderr'] as const;
-
 /** Close codes sent by the log stream. */
 export const CLOSE = {
   unauthorized: 4401,
@@ -25,18 +23,32 @@ export const CLOSE = {
 
 type Paths = { stdout: string; stderr: string };
 
+/**
+ * The files to follow, per source. When both streams go to one file (supervisord's
+ * redirect_stderr, as imported) it is followed once and its lines are sent as stdout: following
+ * it twice sent every line twice, once under each source.
+ */
+function wanted(paths: Paths): [LogLine['source'], string][] {
+  return paths.stderr === paths.stdout ? [['stdout', paths.stdout]] : [['stdout', paths.stdout], ['stderr', paths.stderr]];
+}
+
+/** A file followed for one source. */
+interface Followed {
+  source: LogLine['source'];
+  path: string;
+  follower: FileFollower;
+}
+
 interface Stream {
   id: string;
   clients: Set<LogClient>;
-  /** The files followed, and their followers (stdout, stderr). */
-  paths: Paths;
-  followers: FileFollower[];
+  followers: Followed[];
   /** Resolves once the followers know where the files end. */
   started: Promise<void>;
 }
 
 /**
- * Fans new log lines out to WebSocket clients: one pair of file followers per program, shared by
+ * Fans new log lines out to WebSocket clients: one file follower per source of a program, shared by
  * all its clients, started by the first client and stopped with the last. A client whose send
  * buffer is over `slowBytes` is dropped (close 4429): it never holds back the program, the
  * follower or the other clients.
@@ -58,12 +70,11 @@ export class LogHub {
   async join(id: string, client: LogClient): Promise<() => void> {
     let stream = this.streams.get(id);
     if (!stream) {
-      const paths = this.deps.paths(id);
-      const created: Stream = { id, clients: new Set(), paths, followers: [], started: Promise.resolve() };
+      const created: Stream = { id, clients: new Set(), followers: [], started: Promise.resolve() };
       stream = created;
       this.streams.set(id, created);
-      created.followers = SOURCES.map((source) => this.follower(created, source));
-      created.started = Promise.all(created.followers.map((f) => f.start())).then(() => undefined);
+      created.followers = wanted(this.deps.paths(id)).map(([source, path]) => this.follow(created, source, path));
+      created.started = Promise.all(created.followers.map((f) => f.follower.start())).then(() => undefined);
     }
     // A member before the followers start: another client leaving meanwhile must not stop them.
     stream.clients.add(client);
@@ -79,16 +90,13 @@ export class LogHub {
   async refresh(id: string): Promise<void> {
     const stream = this.streams.get(id);
     if (!stream) return;
-    const paths = this.deps.paths(id);
-    const starts: Promise<void>[] = [];
-    SOURCES.forEach((source, i) => {
-      if (paths[source] === stream.paths[source]) return;
-      stream.followers[i].stop();
-      stream.followers[i] = this.follower(stream, source, paths[source]);
-      starts.push(stream.followers[i].start());
-    });
-    stream.paths = paths;
-    await Promise.all(starts);
+    const now = wanted(this.deps.paths(id));
+    const same = (f: Followed, [source, path]: [LogLine['source'], string]) => f.source === source && f.path === path;
+    const kept = stream.followers.filter((f) => now.some((w) => same(f, w)));
+    for (const f of stream.followers) if (!kept.includes(f)) f.follower.stop();
+    const added = now.filter((w) => !kept.some((f) => same(f, w))).map(([source, path]) => this.follow(stream, source, path));
+    stream.followers = [...kept, ...added];
+    await Promise.all(added.map((f) => f.follower.start()));
   }
 
   /** Number of programs with a running follower pair (for tests and metrics). */
@@ -114,14 +122,14 @@ export class LogHub {
     for (const id of this.ids()) this.closeProgram(id, code, reason);
   }
 
-  private follower(stream: Stream, source: LogLine['source'], path = stream.paths[source]): FileFollower {
-    return new FileFollower(path, (lines) => this.broadcast(stream, source, lines), this.deps.follow);
+  private follow(stream: Stream, source: LogLine['source'], path: string): Followed {
+    return { source, path, follower: new FileFollower(path, (lines) => this.broadcast(stream, source, lines), this.deps.follow) };
   }
 
   private leave(id: string, client: LogClient): void {
     const stream = this.streams.get(id);
     if (!stream?.clients.delete(client) || stream.clients.size > 0) return;
-    for (const f of stream.followers) f.stop();
+    for (const f of stream.followers) f.follower.stop();
     this.streams.delete(id);
   }
 

@@ -140,6 +140,22 @@ describe('observability (open daemon, docs disabled)', () => {
     assert.equal((await d.request('DELETE', `/api/v1/programs/${dirlog}`)).status, 200);
   });
 
+  test('both streams to one file (redirect_stderr, as svc import writes it): GET /logs and WS give each line once (they gave it twice, under both sources)', async () => {
+    const merged = (await d.request('POST', '/api/v1/programs', { ...ticker('merged'), stdout_logfile: 'merged.log', stderr_logfile: 'merged.log' })).body.id as string;
+    const c = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=${merged}`);
+    await c.opened;
+    await eventually(() => c.messages.some((m) => m.content === 'tock 3'), 10_000, 'streamed lines');
+    const logs = (await d.request('GET', `/api/v1/programs/${merged}/logs`)).body.logs as { source: string; content: string }[];
+    for (const lines of [logs, c.messages]) {
+      const tick3 = lines.filter((l) => l.content === 'tick 3' || l.content === 'tock 3');
+      assert.deepEqual(tick3.map((l) => `${l.source} ${l.content}`).sort(), ['stdout tick 3', 'stdout tock 3'], 'once each, as stdout');
+    }
+    assert.ok((await d.request('GET', `/api/v1/programs/${merged}/logs?source=stderr`)).body.logs.some((l: { source: string; content: string }) => l.source === 'stderr' && l.content === 'tock 3'), 'asked for stderr: the file is its file too');
+    assert.deepEqual((await d.request('POST', `/api/v1/programs/${merged}/logs/flush`)).body.flushed, [join(d.root, 'logs', 'merged.log')]);
+    c.ws.close();
+    assert.equal((await d.request('DELETE', `/api/v1/programs/${merged}`)).status, 200);
+  });
+
   test('WS with an unknown id closes with 4404 and a reason', async () => {
     const c = connectWs(`${d.url.replace(/^http/, 'ws')}/ws?id=00000000-0000-4000-8000-000000000000`);
     const closed = await c.closed;
