@@ -2,8 +2,9 @@ import type { WebSocketContext } from 'koa-websocket';
 import type { WebSocket } from 'ws';
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
-import { maskSecrets, secretValues, seesSecrets } from '../redact.js';
-import { CLOSE, LogHub, type LogClient } from './log-hub.js';
+import { seesSecrets } from '../redact.js';
+import { CLOSE, LogHub } from './log-hub.js';
+import { maskedClient } from './masked-client.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEARTBEAT_MS = 30_000;
@@ -74,7 +75,7 @@ export class LogSocket {
     const id = raw.toLowerCase();
     const record = UUID.test(id) ? this.deps.store.get(id) : undefined;
     if (!record) return ws.close(CLOSE.notFound, `program '${raw.slice(0, 40)}' not found (?id= takes the program UUID)`);
-    const client = seesSecrets(ctx) ? ws : masked(ws, secretValues(record.config));
+    const client = seesSecrets(ctx) ? ws : maskedClient(ws, () => this.deps.store.get(id)?.config);
     const leave = await this.hub.join(id, client);
     if (ws.readyState !== ws.OPEN) return leave();
     ws.once('close', leave);
@@ -87,17 +88,4 @@ export class LogSocket {
     this.hub.closeAll(CLOSE.goingAway, 'svcd is shutting down');
     for (const ws of this.sockets) ws.terminate();
   }
-}
-
-/** A client whose messages have the given values masked (the JSON-escaped form of each). */
-function masked(ws: WebSocket, values: string[]): LogClient {
-  if (values.length === 0) return ws;
-  const escaped = values.map((v) => JSON.stringify(v).slice(1, -1));
-  return {
-    get bufferedAmount() {
-      return ws.bufferedAmount;
-    },
-    send: (data) => ws.send(maskSecrets(data, escaped)),
-    close: (code, reason) => ws.close(code, reason),
-  };
 }
