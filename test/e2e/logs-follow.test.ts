@@ -32,6 +32,26 @@ test('svc logs -f prints the tail, then streams new lines; Ctrl-C (SIGINT) exits
   assert.equal(await exited, 0, stderr);
 });
 
+test('svc logs -f -s stderr follows a program whose stdout and stderr share one file (redirect_stderr)', async () => {
+  const script = 'i=0; while :; do i=$((i+1)); echo "tock $i" >&2; sleep 0.1; done';
+  const add = await runCli(['add', 'onefile', '--set', 'stdout_logfile=one.log', '--set', 'stderr_logfile=one.log', '--', 'sh', '-c', script], { SVC_URL: d.url });
+  assert.equal(add.code, 0, add.stderr);
+  await eventually(async () => (await runCli(['logs', 'onefile', '--tail', '1', '-s', 'stderr'], { SVC_URL: d.url })).stdout.includes('tock'), 10_000, 'a first line');
+  const child = spawn(process.execPath, [SVC, 'logs', 'onefile', '-f', '--tail', '2', '-s', 'stderr'], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
+  await eventually(() => lines.length >= 5, 15_000, `streamed lines (got ${JSON.stringify(lines)}, stderr ${stderr})`);
+  const numbers = lines.map((l) => Number(/^tock (\d+)$/.exec(l)?.[1]));
+  assert.ok(numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1), `each once, in order: ${lines.join(',')}`);
+  assert.ok(child.pid);
+  process.kill(child.pid, 'SIGINT');
+  assert.equal(await exited, 0, stderr);
+  assert.equal((await runCli(['rm', 'onefile'], { SVC_URL: d.url })).code, 0);
+});
+
 test('svc logs -f on a program that goes away ends with a clear message', async () => {
   const add = await runCli(['add', 'brief', '--', process.execPath, fixture('forever.js')], { SVC_URL: d.url });
   assert.equal(add.code, 0, add.stderr);

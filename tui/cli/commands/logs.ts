@@ -55,8 +55,15 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
     for (const s of streams) s.close();
     process.exit(0); // Ctrl-C is the normal way to stop following
   });
+  // One file for both streams (redirect_stderr): svcd streams its lines as stdout, so for
+  // `-s stderr` they are taken as the stderr the tail showed them as.
+  const oneFile = o.source === 'stderr' ? await Promise.all(targets.map((p) => sharesOneFile(ctx, p.id))) : targets.map(() => false);
   // Lines of every program print as they arrive: interleaved by the time svcd read them.
-  streams.forEach((s, i) => s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i], line), tails[i].res.logs));
+  streams.forEach((s, i) => {
+    if (!oneFile[i]) return s.start((line) => (o.source === 'both' || line.source === o.source) && show(targets[i], line), tails[i].res.logs);
+    const tail = tails[i].res.logs.map((l) => ({ ...l, source: 'stdout' as const }));
+    s.start((line) => show(targets[i], { ...line, source: 'stderr' }), tail);
+  });
   if (!many) return streams[0].done;
   // Every program: one that is removed drops out with a note; the others keep streaming.
   await Promise.all(
@@ -66,4 +73,9 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
       }),
     ),
   );
+}
+
+async function sharesOneFile(ctx: CliContext, id: string): Promise<boolean> {
+  const { config } = await routes.getProgram(ctx.client(), id);
+  return config.stdout_logfile !== undefined && config.stdout_logfile === config.stderr_logfile;
 }
