@@ -2,10 +2,9 @@ import { invalid } from '../state/errors.js';
 import { DEFAULT_LIMIT, eventQuery, MAX_LIMIT, SORT_KEYS, type EventQuery, type SortKey } from '../state/events/query-types.js';
 import { EVENT_TYPES, type EventType } from '../state/events/types.js';
 import { integerParam } from './params.js';
+import { UUID } from './program-path.js';
 
 type Query = Record<string, string | string[] | undefined>;
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function text(value: string | string[] | undefined, name: string): string | undefined {
   if (Array.isArray(value)) throw invalid(`${name}: given more than once`);

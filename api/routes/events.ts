@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { notFound } from '../../state/errors.js';
 import type { ApiDeps } from '../deps.js';
-import { parseEventQuery, programIdParam, UUID } from '../event-params.js';
+import { parseEventQuery, programIdParam } from '../event-params.js';
+import { programOfPath } from '../program-path.js';
 import type { EventList, EventStatsResult } from '../wire.js';
 
 /**
@@ -13,11 +13,8 @@ export function eventsRouter(deps: Pick<ApiDeps, 'store' | 'events'>): Router {
   const router = new Router();
 
   router.get('/programs/:id/events', async (ctx) => {
-    const id = String(ctx.params.id);
-    if (!UUID.test(id) || !store.get(id.toLowerCase())) {
-      throw notFound(`program '${id}' not found${UUID.test(id) ? '' : ' (the path takes the program UUID, not its name)'}`);
-    }
-    ctx.body = (await events.query(parseEventQuery(ctx.query, id.toLowerCase()))) satisfies EventList;
+    const { id } = programOfPath(store, ctx.params.id);
+    ctx.body = (await events.query(parseEventQuery(ctx.query, id))) satisfies EventList;
   });
 
   router.get('/events', async (ctx) => {

@@ -1,12 +1,10 @@
 import Router from '@koa/router';
 import { truncate } from 'node:fs/promises';
-import { notFound } from '../../state/errors.js';
+import { programOfPath } from '../program-path.js';
 import { logPaths } from '../../log-files/paths.js';
 import { logFileError } from '../../log-files/file-errors.js';
 import type { ApiDeps } from '../deps.js';
 import type { LogFlushResult } from '../wire.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `POST /api/v1/programs/{id}/logs/flush` (`svc flush`, as `pm2 flush`): empties the program's
@@ -16,9 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function logFlushRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/programs/:id/logs/flush', async (ctx) => {
-    const id = String(ctx.params.id);
-    const record = UUID.test(id) ? deps.store.get(id.toLowerCase()) : undefined;
-    if (!record) throw notFound(`program '${id}' not found`);
+    const record = programOfPath(deps.store, ctx.params.id);
     const paths = logPaths(record.id, record.config, deps.config.storage.log_dir);
     const flushed: string[] = [];
     for (const source of ['stdout', 'stderr'] as const) {

@@ -1,23 +1,18 @@
 import Router from '@koa/router';
-import { notFound, SvcError } from '../../state/errors.js';
+import { SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { requestOtaRollback } from '../../operations/ota-rollback.js';
 import type { ApiDeps } from '../deps.js';
+import { programOfPath } from '../program-path.js';
 import { seesSecrets } from '../redact.js';
 import { redactUrl } from '../../state/redact-url.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** OTA status and the manual rollback intent (docs/ota.md). */
 export function otaRouter(deps: ApiDeps): Router {
   const { store, observed } = deps;
   const router = new Router();
-  const find = (raw: unknown): ProgramRecord => {
-    const id = String(raw);
-    const record = UUID.test(id) ? store.get(id.toLowerCase()) : undefined;
-    if (!record) throw notFound(`program '${id}' not found`);
-    return record;
-  };
+  const find = (raw: unknown): ProgramRecord => programOfPath(store, raw);
   // The artifact's source URL as program detail shows it: password and query values redacted below admin.
   const status = (r: ProgramRecord, plain: boolean) => {
     const artifact = r.config.artifact && !plain ? { ...r.config.artifact, source: redactUrl(r.config.artifact.source) } : (r.config.artifact ?? null);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { invalid, notFound, SvcError } from '../../state/errors.js';
+import { invalid, SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { validateCreate, validateUpdate, validators } from '../../state/schema/validate.js';
 import { logPaths } from '../../log-files/paths.js';
@@ -8,6 +8,7 @@ import { tailLines } from '../../log-files/tail.js';
 import { logFileError } from '../../log-files/file-errors.js';
 import { readJson } from '../body.js';
 import type { ApiDeps } from '../deps.js';
+import { programOfPath, UUID, uuidHint } from '../program-path.js';
 import { programDetail, programSummary } from '../views.js';
 import { parseBatch } from './batch.js';
 import { batchTargets, runBatch } from '../../operations/batch.js';
@@ -17,7 +18,6 @@ import { auditDetail } from '../auth/audit.js';
 import { maskSecrets, redactConfig, secretValues, seesSecrets } from '../redact.js';
 import type { BatchResult, CreateResult, LogLine, LogsResult } from '../wire.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * `/programs/batch` takes POST only; with GET, PUT or DELETE the router reads `batch` as a
  * program id. Answered like any other method a path does not take: 405 with `Allow`.
@@ -27,9 +27,6 @@ function refuseBatchPath(ctx: Context): void {
   ctx.set('Allow', 'POST');
   throw new SvcError('SVC_METHOD_NOT_ALLOWED', `method ${ctx.method} not allowed on ${ctx.path}`);
 }
-
-/** Said when a path's id is not a UUID at all (a name given instead is the usual mistake). */
-const NOT_A_UUID = ' (the path takes the program UUID, not its name)';
 
 /** Programs: list, create, detail, update, remove, actions and logs. `{id}` is always the UUID. */
 export function programsRouter(deps: ApiDeps): Router {
@@ -44,11 +41,8 @@ export function programsRouter(deps: ApiDeps): Router {
   });
 
   const find = (ctx: Context): ProgramRecord => {
-    const id = String(ctx.params.id);
     refuseBatchPath(ctx);
-    const record = UUID.test(id) ? store.get(id.toLowerCase()) : undefined;
-    if (!record) throw notFound(`program '${id}' not found${UUID.test(id) ? '' : NOT_A_UUID}`);
-    return record;
+    return programOfPath(store, ctx.params.id);
   };
 
   router.get('/programs', async (ctx) => {
@@ -90,7 +84,7 @@ export function programsRouter(deps: ApiDeps): Router {
     refuseBatchPath(ctx);
     const id = String(ctx.params.id).toLowerCase();
     const current = UUID.test(id) ? store.get(id) : undefined;
-    if (!current) throw invalid(`id: program '${ctx.params.id}' not found${UUID.test(id) ? '' : NOT_A_UUID}`);
+    if (!current) throw invalid(`id: program '${ctx.params.id}' not found${uuidHint(id)}`);
     deps.gitops?.refuseDrift(current, 'change');
     const { value, locate } = await readJson(ctx, maxBody);
     const record = await store.update(id, (current) => validateUpdate(value, current, ctxFor(locate)));

@@ -2,11 +2,11 @@ import type { WebSocketContext } from 'koa-websocket';
 import type { WebSocket } from 'ws';
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
+import { UUID } from '../program-path.js';
 import { seesSecrets } from '../redact.js';
 import { CLOSE, LogHub } from './log-hub.js';
 import { maskedClient } from './masked-client.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEARTBEAT_MS = 30_000;
 
 export interface LogSocketDeps {

@@ -63,6 +63,12 @@ test('unknown routes and unknown ids are 404 with the error body', async () => {
   assert.equal(id.status, 404);
   const byName = await d.request('GET', '/api/v1/programs/api-a');
   assert.match(byName.body.message, /takes the program UUID/);
+  // Every route with a program in its path says the same (flush, OTA and events too).
+  for (const [method, path] of [['POST', '/logs/flush'], ['GET', '/ota'], ['GET', '/events'], ['GET', '/logs']] as const) {
+    const res = await d.request(method, `/api/v1/programs/api-a${path}`);
+    assert.equal(res.status, 404, path);
+    assert.equal(res.body.message, "program 'api-a' not found (the path takes the program UUID, not its name)", path);
+  }
   // /programs/batch takes POST only: other methods are a 405, not "program 'batch' not found".
   for (const method of ['GET', 'PUT', 'DELETE']) {
     const res = await fetch(`${d.url}/api/v1/programs/batch`, { method, headers: { 'content-type': 'application/json' }, body: method === 'PUT' ? '{}' : undefined });
