@@ -60,42 +60,78 @@ export function compileSchedule(expression: string, tz: string | undefined): Sch
       return null; // no slot at or before t, or none after it: not kept
     }
   };
+  /** The first slot strictly after `afterMs`: the schedule that fires. */
+  const next = (afterMs: number): number | null => {
+    const iv = around(afterMs);
+    if (iv) return iv.to;
+    try {
+      expr.reset(new Date(afterMs));
+      return expr.next().getTime();
+    } catch {
+      return null;
+    }
+  };
+  /** What prev() lists in (afterMs, untilMs], newest first, at most `limit`: only to bound slotsDesc. */
+  const backwards = (afterMs: number, untilMs: number, limit: number): number[] => {
+    const out: number[] = [];
+    let t = untilMs;
+    while (out.length < limit) {
+      const iv = around(t);
+      if (iv) {
+        if (iv.from <= afterMs) break;
+        out.push(iv.from);
+        t = iv.from - 1;
+        continue;
+      }
+      // Outside what the memo can hold (the first or last slot there is): step directly.
+      try {
+        expr.reset(new Date(t + 1));
+        const slot = expr.prev().getTime();
+        if (slot <= afterMs) break;
+        out.push(slot);
+        t = slot - 1;
+      } catch {
+        break; // no earlier slot: the list is complete
+      }
+    }
+    return out;
+  };
+  /** The slots next() steps through in (fromMs, untilMs], oldest first, at most `steps` steps. */
+  const forwards = (fromMs: number, untilMs: number, steps: number): number[] => {
+    const out: number[] = [];
+    let t = fromMs;
+    for (let i = 0; i < steps; i++) {
+      const slot = next(t);
+      if (slot === null || slot > untilMs) break;
+      if (slot <= t) {
+        t += 1; // never step in place
+        continue;
+      }
+      out.push(slot);
+      t = slot;
+    }
+    return out;
+  };
   return {
     key: scheduleKey(expression, tz),
-    next(afterMs) {
-      const iv = around(afterMs);
-      if (iv) return iv.to;
-      try {
-        expr.reset(new Date(afterMs));
-        return expr.next().getTime();
-      } catch {
-        return null;
-      }
-    },
+    next,
     slotsDesc(afterMs, untilMs, limit) {
-      const out: number[] = [];
-      if (untilMs <= afterMs || limit <= 0) return out;
-      let t = untilMs;
-      while (out.length < limit) {
-        const iv = around(t);
-        if (iv) {
-          if (iv.from <= afterMs) break;
-          out.push(iv.from);
-          t = iv.from - 1;
-          continue;
-        }
-        // Outside what the memo can hold (the first or last slot there is): step directly.
-        try {
-          expr.reset(new Date(t + 1));
-          const slot = expr.prev().getTime();
-          if (slot <= afterMs) break;
-          out.push(slot);
-          t = slot - 1;
-        } catch {
-          break; // no earlier slot: the list is complete
-        }
+      if (untilMs <= afterMs || limit <= 0) return [];
+      // Stepping backwards finds cheaply where the newest `limit` slots begin (a long downtime of
+      // a per-second schedule). It does not list them: around a DST change cron-parser's prev()
+      // and next() disagree (prev() misses the shifted slot of a skipped hour, and lists the
+      // second 02:30 of a repeated hour, which next() skips). next() is the schedule that fires,
+      // so the slots are those it steps through from there: the slot it waits for is always due.
+      // As prev() can list more slots than there are, the window is widened (twice as many steps
+      // back) until it holds `limit` slots or reaches afterMs.
+      let out: number[] = [];
+      for (let back = limit; back <= limit * 64; back *= 2) {
+        const found = backwards(afterMs, untilMs, back);
+        const complete = found.length < back;
+        out = forwards(complete ? afterMs : Math.max(afterMs, found[found.length - 1] - 1), untilMs, 2 * back + 8);
+        if (complete || out.length >= limit) break;
       }
-      return out;
+      return out.reverse().slice(0, limit);
     },
   };
 }

@@ -51,3 +51,22 @@ test('plan: the pure planner never mutates its input state', () => {
   planCron(i);
   assert.equal(JSON.stringify(i.state), before);
 });
+
+test('plan: a daily 02:30 in a zone that skips 02:00-03:00 fires at the shifted instant, then waits for the next day', () => {
+  const nightly: ProgramConfig = { ...base, cron: '30 2 * * *', cron_tz: 'Europe/Berlin' };
+  const before = Date.UTC(2026, 2, 28, 1, 30); // 02:30 CET on 28 March 2026
+  const shifted = Date.UTC(2026, 2, 29, 1, 30); // 03:30 CEST on 29 March: 02:30 does not exist
+  const waiting = planCron(input({ lastFire: before }, { now: before + 1000 }, nightly));
+  assert.equal(waiting.wakeAt, shifted);
+  const plan = planCron(input(waiting.next, { now: shifted }, nightly));
+  assert.deepEqual(plan.effects.filter((e) => e.kind === 'spawn'), [{ kind: 'spawn', firing: { slot: shifted, trigger: 'schedule' } }]);
+  assert.equal(plan.wakeAt, Date.UTC(2026, 2, 30, 0, 30), 'not the past slot again (a pass with no delay, over and over)');
+});
+
+test('plan: after a downtime over a repeated hour, catchup = all replays the 02:30 of that day once', () => {
+  const nightly: ProgramConfig = { ...base, cron: '30 2 * * *', cron_tz: 'Europe/Berlin', catchup: 'all', on_overlap: 'queue' };
+  // 25 October 2026: 02:30 CEST (00:30Z), then 02:30 CET (01:30Z) after clocks go back; it fires once.
+  const plan = planCron(input({ lastFire: Date.UTC(2026, 9, 24, 0, 30) }, { now: Date.UTC(2026, 9, 26, 12) }, nightly));
+  const spawned = plan.effects.flatMap((e) => (e.kind === 'spawn' ? [e.firing.slot] : []));
+  assert.deepEqual([...spawned, ...plan.next.queue.map((f) => f.slot)], [Date.UTC(2026, 9, 25, 0, 30), Date.UTC(2026, 9, 26, 1, 30)]);
+});

@@ -3,20 +3,30 @@ import assert from 'node:assert/strict';
 import { CronExpressionParser } from 'cron-parser';
 import { compileSchedule } from '../../../controllers/cron/schedule.js';
 
-/** The answers straight from cron-parser, one fresh expression per question (no memo). */
+/**
+ * The answers straight from cron-parser, one fresh expression per question (no memo). The slots
+ * of a range are those its next() steps through (the schedule that fires), not what prev() lists:
+ * the two disagree around a DST change.
+ */
 function reference(expression: string, tz: string | undefined) {
   const parse = (at: number) => CronExpressionParser.parse(expression, { strict: false, tz, currentDate: new Date(at) });
   return {
     next: (after: number) => parse(after).next().getTime(),
     slotsDesc(after: number, until: number, limit: number) {
-      const out: number[] = [];
-      const expr = parse(until + 1);
-      while (out.length < limit) {
-        const slot = expr.prev().getTime();
-        if (slot <= after) break;
-        out.push(slot);
+      // prev() only finds where to begin: a slot at or before `after`, or limit + 2 slots back.
+      const back = parse(until + 1);
+      let start = after;
+      for (let i = 0; i < limit + 2 && start >= after; i++) {
+        try {
+          start = back.prev().getTime();
+        } catch {
+          break;
+        }
       }
-      return out;
+      const out: number[] = [];
+      const forward = parse(start);
+      for (let slot = forward.next().getTime(); slot <= until; slot = forward.next().getTime()) if (slot > after) out.push(slot);
+      return out.reverse().slice(0, limit);
     },
   };
 }
@@ -30,7 +40,7 @@ function* times(seed: number, from: number, spanMs: number, n: number): Generato
   }
 }
 
-test('the slot memo answers exactly as cron-parser does, across DST changes and repeated questions', () => {
+test("the slot memo answers exactly as cron-parser's next() does, across DST changes and repeated questions", () => {
   const cases: [string, string | undefined, number][] = [
     ['7 * * * * *', 'UTC', Date.UTC(2026, 10, 23, 10, 0, 0)],
     ['*/5 * * * *', 'UTC', Date.UTC(2026, 10, 23, 10, 0, 0)],

@@ -31,3 +31,16 @@ test('time zones and @aliases', () => {
   assert.equal(compileSchedule('0 9 * * *', 'America/New_York').next(T0), Date.UTC(2024, 0, 1, 14));
   assert.equal(compileSchedule('@hourly', 'UTC').next(T0), T0 + 60 * MIN);
 });
+
+test('across DST changes a range lists the slots next() fires: the shifted slot of a skipped hour, a repeated hour once', () => {
+  // 29 March 2026, Berlin: 02:00 CET -> 03:00 CEST, so 02:30 fires at the shifted instant 03:30 CEST.
+  const spring = compileSchedule('30 2 * * *', 'Europe/Berlin');
+  const shifted = Date.UTC(2026, 2, 29, 1, 30);
+  assert.equal(spring.next(Date.UTC(2026, 2, 28, 1, 30)), shifted);
+  assert.deepEqual(spring.slotsDesc(Date.UTC(2026, 2, 28, 1, 30), shifted, 102), [shifted], 'the slot next() waits for is due at its time');
+  assert.deepEqual(spring.slotsDesc(Date.UTC(2026, 2, 27, 12), Date.UTC(2026, 2, 30, 12), 102), [Date.UTC(2026, 2, 30, 0, 30), shifted, Date.UTC(2026, 2, 28, 1, 30)]);
+  // 25 October 2026, Berlin: 02:30 happens twice (CEST, then CET); it fires once.
+  const autumn = compileSchedule('30 2 * * *', 'Europe/Berlin');
+  assert.deepEqual(autumn.slotsDesc(Date.UTC(2026, 9, 23, 12), Date.UTC(2026, 9, 26, 12), 102), [Date.UTC(2026, 9, 26, 1, 30), Date.UTC(2026, 9, 25, 0, 30), Date.UTC(2026, 9, 24, 0, 30)]);
+  assert.deepEqual(autumn.slotsDesc(Date.UTC(2026, 9, 20, 12), Date.UTC(2026, 9, 25, 22), 1), [Date.UTC(2026, 9, 25, 0, 30)], 'a bounded range too');
+});
