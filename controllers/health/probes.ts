@@ -27,17 +27,23 @@ export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
 
   http(url, timeoutMs) {
     // node:http rather than undici: the daemon already has it loaded, which keeps svcd small.
+    // Each probe is a connection of its own (no keep-alive: a probe tests that the server still
+    // accepts), closed once the status line is read: a body that never ends (an event stream, a
+    // large page) is neither downloaded nor left holding a socket. The deadline covers the whole
+    // exchange, so a server that sends its headers a byte at a time fails at the timeout too.
     return new Promise<ProbeOutcome>((resolve) => {
       const request = url.startsWith('https:') ? httpsRequest : httpRequest;
-      const req = request(url, { method: 'GET', timeout: timeoutMs, headers: { 'user-agent': 'svc-health' } }, (res) => {
-        res.resume();
+      const done = (outcome: ProbeOutcome) => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve(outcome);
+      };
+      const req = request(url, { method: 'GET', agent: false, headers: { 'user-agent': 'svc-health' } }, (res) => {
         const status = res.statusCode ?? 0;
-        resolve({ ok: status >= 200 && status < 400, message: `GET ${redactUrl(url)}: HTTP ${status}` });
+        done({ ok: status >= 200 && status < 400, message: `GET ${redactUrl(url)}: HTTP ${status}` });
       });
-      req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-      req.once('error', (err: NodeJS.ErrnoException) => {
-        resolve({ ok: false, message: `GET ${redactUrl(url)}: ${err.code === 'TIMEOUT' ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message)}` });
-      });
+      const timer = setTimeout(() => done({ ok: false, message: `GET ${redactUrl(url)}: no answer within ${timeoutMs} ms` }), timeoutMs);
+      req.once('error', (err: NodeJS.ErrnoException) => done({ ok: false, message: `GET ${redactUrl(url)}: ${err.code ?? err.message}` }));
       req.end();
     });
   },
