@@ -3,7 +3,7 @@ import type { Result } from '../../reconciler/reconciler.js';
 import { runIntent, type BootContext } from '../../state/boot.js';
 import type { CronMarks } from '../../state/cron-marks.js';
 import type { EventSink } from '../../state/events/types.js';
-import type { CronLastRun, LastExit, ObservedRegistry } from '../../state/observed.js';
+import type { CronLastRun, LastExit, ObservedChange, ObservedRegistry } from '../../state/observed.js';
 import { withDefaults, type EffectiveConfig } from '../../state/program.js';
 import type { SignalName } from '../../state/signals.js';
 import type { ProgramStatus } from '../../state/status.js';
@@ -16,6 +16,7 @@ import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js'
 import { ScheduleCache } from './schedule.js';
 import { logPaths } from '../../log-files/paths.js';
 import { parseSpawnTag, spawnTag } from '../os/spawn-tag.js';
+import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
 
 export interface CronControllerDeps {
   store: ProgramStore;
@@ -51,11 +52,22 @@ export class CronController implements ProgramController, ProcessRunner {
   /** The log paths created ahead of each program's first slot (prepareLogFiles). */
   private readonly logFilesReady = new Map<string, string>();
 
-  constructor(private readonly deps: CronControllerDeps) {}
+  /** Programs by the names in their depends_on: a dependency's status change may let a firing start. */
+  private readonly dependants: DependantsIndex;
+
+  constructor(private readonly deps: CronControllerDeps) {
+    this.dependants = new DependantsIndex(deps.store);
+  }
 
   /** Programs with a schedule before or after the write, and the runs this controller still has. */
   readonly watches = {
     desired: (change: DesiredChange): string[] => featureKeys(change, { store: this.deps.store, uses: (c) => c.cron !== undefined, known: (id) => this.states.has(id), intents: true }),
+    // A dependency came up (or went down): scheduled dependants start their waiting firings (or show what they wait for).
+    observed: ({ id, prev, next }: ObservedChange): string[] => {
+      if ((prev?.status ?? null) === (next?.status ?? null)) return [];
+      const name = this.deps.store.get(id)?.config.name;
+      return name ? this.dependants.of(name).filter((d) => this.deps.store.get(d)?.config.cron !== undefined) : [];
+    },
   };
 
   /** Programs with a schedule (the others are never this controller's). */
@@ -108,6 +120,7 @@ export class CronController implements ProgramController, ProcessRunner {
     if (config) this.prepareLogFiles(id, config);
     const exits = this.exits.get(id) ?? [];
     this.exits.delete(id);
+    const blockedBy = owned ? dependencyBlocker(store, observed, id) : null;
     const plan = planCron({
       id,
       config,
@@ -118,13 +131,14 @@ export class CronController implements ProgramController, ProcessRunner {
       exits,
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
+      blockedBy,
     });
     this.states.set(id, plan.next);
     let spawnFailed = false;
     for (const effect of plan.effects) spawnFailed = (await this.apply(id, config, effect)) || spawnFailed;
     const state = this.states.get(id);
     if (!state) return;
-    if (owned) this.publish(id, state);
+    if (owned) this.publish(id, state, blockedBy);
     // A failed spawn frees its slot at once: let queued firings have it.
     if (spawnFailed && state.queue.length > 0) return { requeueAfterMs: 0 };
     const wakeAt = wakeAtOf(state);
@@ -241,7 +255,7 @@ export class CronController implements ProgramController, ProcessRunner {
     return this.states.get(id);
   }
 
-  private publish(id: string, s: CronState): void {
+  private publish(id: string, s: CronState, blockedBy: string | null): void {
     const newest = s.runs[s.runs.length - 1];
     const status: ProgramStatus = s.runs.length > 0 ? (s.active ? 'Running' : 'Stopping') : s.active ? 'Scheduled' : 'Stopped';
     this.deps.observed.update(id, {
@@ -250,7 +264,8 @@ export class CronController implements ProgramController, ProcessRunner {
       started_at: newest?.startedAt ?? null,
       next_retry_at: null,
       last_exit: s.lastRun ? toLastExit(s.lastRun) : null,
-      detail: null,
+      // Firings wait while depends_on is not up: say for what (docs/cron.md).
+      detail: s.active ? blockedBy : null,
       applied_start_seq: s.appliedStart,
       applied_restart_seq: s.appliedRestart,
       cron: { next_fire_at: nextFireAt(s), running: s.runs.length, queued: s.queue.length, skipped: s.skipped, dropped: s.dropped, last_run: s.lastRun },

@@ -23,6 +23,8 @@ export interface CronPlanInput {
   now: number;
   /** In [0, 1): the jitter of a slot that becomes due in this pass. */
   random: number;
+  /** What its depends_on leaves the program waiting for (`waiting for db (Stopped)`), or null. */
+  blockedBy?: string | null;
 }
 
 export type CronEffect =
@@ -234,6 +236,8 @@ function catchUp(policy: EffectiveConfig['catchup'], missedNewestFirst: number[]
  * Starts firings while fewer than max_concurrent runs are live (queued firings first, in order);
  * at the limit applies on_overlap: skip drops the firing, queue keeps it up to max_queued (the
  * excess is dropped with queue_full), kill stops the oldest live run and starts the new one.
+ * While depends_on is not up, nothing starts: firings wait in the queue (the newest one only,
+ * unless on_overlap = queue) and start once the dependencies are up.
  */
 function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firings: Firing[], effects: CronEffect[]): CronState {
   let runs = s.runs;
@@ -246,8 +250,25 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
     spawns.push(effect);
     effects.push(effect);
   };
-  while (queue.length > 0 && live() < config.max_concurrent) spawn({ ...queue.shift()!, trigger: 'queue' });
+  const blocked = input.blockedBy ?? null;
+  if (blocked === null) while (queue.length > 0 && live() < config.max_concurrent) spawn({ ...queue.shift()!, trigger: 'queue' });
   for (const firing of firings) {
+    if (blocked !== null) {
+      if (config.on_overlap === 'queue' && queue.length >= config.max_queued) {
+        dropped++;
+        effects.push(event(input, { event: 'queue_full', msg: `firing for slot ${iso(firing.slot)} dropped: ${queue.length} already queued (max_queued ${config.max_queued}; ${blocked})` }));
+        continue;
+      }
+      if (config.on_overlap !== 'queue') {
+        // One firing waits for the dependencies: a newer one takes its place.
+        for (const older of queue.splice(0)) {
+          skipped++;
+          effects.push(event(input, { event: 'cron_skipped', msg: `firing for slot ${iso(older.slot)}${TRIGGER_WORDS[older.trigger]} skipped: ${blocked}, and the firing for slot ${iso(firing.slot)} waits instead` }));
+        }
+      }
+      queue.push(firing);
+      continue;
+    }
     if (live() < config.max_concurrent) {
       spawn(firing);
       continue;

@@ -492,3 +492,50 @@ test("a cron program's log files are created when it is registered, not in its f
   assert.deepEqual(h.os.createdLogFiles.slice(2), ['/srv/logs/nightly.log', `/srv/logs/${id}.err`]);
   await h.close();
 });
+
+test('depends_on: a firing waits while a dependency is not up (the newest one), and runs once it is', async () => {
+  const h = await cronHarness();
+  const [db] = await h.store.create([{ name: 'db', command: 'db' }], h.clock.now());
+  h.observed.update(db.id, { status: 'Stopped' });
+  const id = await h.add({ name: 'backup', cron: '* * * * *', depends_on: ['db'] });
+  assert.equal(h.observed.get(id).detail, 'waiting for db (Stopped)');
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 0, 'it ran while db was stopped');
+  assert.equal(h.cronOf(id).queued, 1);
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 0);
+  assert.equal(h.cronOf(id).skipped, 1);
+  assert.equal(h.ofType('cron_skipped')[0].msg, `firing for slot ${iso(T0 + MIN)} skipped: waiting for db (Stopped), and the firing for slot ${iso(T0 + 2 * MIN)} waits instead`);
+  h.observed.update(db.id, { status: 'Running' });
+  await h.settle();
+  assert.deepEqual(h.alive().map((p) => p.spec.env.SVC_CRON_SLOT), [iso(T0 + 2 * MIN)]);
+  assert.equal(h.observed.get(id).detail, null);
+  assert.equal(h.cronOf(id).queued, 0);
+  h.os.exit(h.alive()[0].pid, 0);
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 2, 'then the schedule goes on');
+  await h.close();
+});
+
+test('depends_on with on_overlap = queue: every firing waits (up to max_queued) and they run in order', async () => {
+  const h = await cronHarness();
+  const [db] = await h.store.create([{ name: 'db', command: 'db', health_check: { type: 'tcp', port: 5432 } }], h.clock.now());
+  h.observed.update(db.id, { status: 'Running' });
+  const id = await h.add({ name: 'etl', cron: '* * * * *', depends_on: ['db'], on_overlap: 'queue', max_queued: 2 });
+  await h.advance(3 * MIN);
+  assert.equal(h.os.spawnCount, 0, 'db is Running but not yet Healthy');
+  assert.equal(h.observed.get(id).detail, 'waiting for db (Running, needs Healthy)');
+  assert.equal(h.cronOf(id).queued, 2);
+  assert.equal(h.ofType('queue_full').length, 1);
+  h.observed.update(db.id, { status: 'Healthy' });
+  await h.settle();
+  const slots: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const [run] = h.alive();
+    slots.push(run.spec.env.SVC_CRON_SLOT);
+    h.os.exit(run.pid, 0);
+    await h.settle();
+  }
+  assert.deepEqual(slots, [iso(T0 + MIN), iso(T0 + 2 * MIN)]);
+  await h.close();
+});
