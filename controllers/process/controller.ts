@@ -2,7 +2,7 @@ import type { Clock } from '../../reconciler/clock.js';
 import type { Result } from '../../reconciler/reconciler.js';
 import { runIntent, type BootContext } from '../../state/boot.js';
 import type { EventSink } from '../../state/events/types.js';
-import type { ObservedChange, ObservedRegistry, RestartRequest } from '../../state/observed.js';
+import type { ObservedChange, ObservedProgram, ObservedRegistry, RestartRequest } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { RuntimeRecord, RuntimeStore, StopInProgress } from '../../state/runtime-store.js';
 import type { SupervisionRecord, SupervisionStore } from '../../state/supervision-store.js';
@@ -39,6 +39,16 @@ export interface ProcessControllerDeps {
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
 
+/**
+ * A program whose `cron` was removed starts once the runs of its former schedule have ended (the
+ * cron controller stops them, and withdraws its `cron` condition when the last one is gone): the
+ * program's process and a run of its old schedule never overlap.
+ */
+function formerRunsBlocker(o: ObservedProgram): string | null {
+  const running = o.cron?.running ?? 0;
+  return running > 0 ? `waiting for ${running === 1 ? 'the run' : `${running} runs`} of its former cron schedule to end` : null;
+}
+
 /** Programs with `cron` belong to the cron controller; this one runs every other program. */
 const runsHere = (record: ProgramRecord | undefined): record is ProgramRecord => record !== undefined && record.config.cron === undefined;
 
@@ -73,6 +83,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
       const keys: string[] = [];
       // Own conditions published by others: the health verdict refines Running; restart requests.
       if (next && ((prev?.health?.healthy ?? null) !== (next.health?.healthy ?? null) || prev?.restart_requests !== next.restart_requests)) keys.push(id);
+      // A program that lost its `cron`: the last run of its former schedule ended (formerRunsBlocker).
+      if (next && (prev?.cron?.running ?? 0) > 0 && (next.cron?.running ?? 0) === 0) keys.push(id);
       // A reload's successor judged by the health controller.
       if (next && (prev?.successor_health?.healthy ?? null) !== (next.successor_health?.healthy ?? null)) keys.push(id);
       // The artifact gate may have opened (the OTA controller inspected or installed the destination).
@@ -200,7 +212,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       state,
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
-      blockedBy: record ? (artifactBlocker(record.config, observed.get(id).ota) ?? dependencyBlocker(store, observed, id)) : null,
+      blockedBy: record ? (formerRunsBlocker(observed.get(id)) ?? artifactBlocker(record.config, observed.get(id).ota) ?? dependencyBlocker(store, observed, id)) : null,
       stopBlockedBy: record && state.proc ? this.stopGate.blocker(id) : null,
       shutdown: observed.shuttingDown,
       restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),

@@ -425,3 +425,20 @@ test('a running program that gains cron is stopped here and its observed entry i
   assert.equal(h.observed.has(id), true);
   await h.close();
 });
+
+test('a program whose cron is removed starts only once the runs of its former schedule have ended', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'sync', cron: '* * * * *' });
+  // What the cron controller publishes while a run is in flight, and withdraws when the last run is gone.
+  const cron = { next_fire_at: null, running: 1, queued: 0, skipped: 0, dropped: 0, last_run: null };
+  h.observed.update(id, { status: 'Running', pid: 4242, cron });
+  await h.store.update(id, (c) => ({ ...c, cron: undefined }));
+  await h.settle();
+  assert.equal(h.os.spawnCount, 0, 'it started beside the run being stopped');
+  assert.equal(h.observed.get(id).detail, 'waiting for the run of its former cron schedule to end');
+  h.observed.update(id, { cron: undefined });
+  await h.settle();
+  assert.equal(h.os.spawnCount, 1);
+  assert.equal(h.observed.get(id).status, 'Running');
+  await h.close();
+});
