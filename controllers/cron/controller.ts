@@ -132,6 +132,7 @@ export class CronController implements ProgramController, ProcessRunner {
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
       blockedBy,
+      unscheduled: record !== undefined && !owned,
     });
     this.states.set(id, plan.next);
     let spawnFailed = false;

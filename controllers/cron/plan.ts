@@ -23,6 +23,8 @@ export interface CronPlanInput {
   now: number;
   /** In [0, 1): the jitter of a slot that becomes due in this pass. */
   random: number;
+  /** The program is still stored, without `cron` (its schedule was removed, not the program). */
+  unscheduled?: boolean;
   /** What its depends_on leaves the program waiting for (`waiting for db (Stopped)`), or null. */
   blockedBy?: string | null;
 }
@@ -82,7 +84,7 @@ const REASON_WORDS: Record<RunStopReason | 'ok' | 'failed' | 'unknown', (input: 
   failed: () => 'failed',
   unknown: () => 'ended',
   stop: () => 'stopped on request',
-  remove: () => 'stopped because the program was removed',
+  remove: (input) => (input.unscheduled ? 'stopped because its cron schedule was removed' : 'stopped because the program was removed'),
   shutdown: () => 'stopped by daemon shutdown',
   overlap: () => 'killed by on_overlap = kill (a newer firing started)',
   kill_after: (input, run) => `killed for exceeding kill_after_secs (${input.config?.kill_after_secs ?? (run.killAt! - run.startedAt) / 1000} s)`,

@@ -371,6 +371,7 @@ test('remove stops runs, forgets the program and deletes its mark', async () => 
   await h.settle();
   assert.deepEqual(h.os.alive(), []);
   assert.deepEqual(h.ofType('cron_exit').map((e) => [e.program_id, e.program_name]), [[id, 'r']], 'the exit of a removed program still names it');
+  assert.match(h.ofType('cron_exit')[0].msg, /stopped because the program was removed/);
   assert.equal(h.observed.has(id), false);
   assert.equal(h.cron.stateOf(id), undefined);
   await h.marks.flush();
@@ -537,5 +538,18 @@ test('depends_on with on_overlap = queue: every firing waits (up to max_queued) 
     await h.settle();
   }
   assert.deepEqual(slots, [iso(T0 + MIN), iso(T0 + 2 * MIN)]);
+  await h.close();
+});
+
+test('removing cron from a program stops its runs, and their cron_exit says the schedule was removed', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'sync', cron: '* * * * *' });
+  await h.advance(MIN);
+  const [run] = h.alive();
+  await h.store.update(id, (c) => ({ ...c, cron: undefined }));
+  await h.settle();
+  assert.deepEqual(h.os.processes.get(run.pid)!.signals, ['SIGTERM']);
+  assert.match(h.ofType('cron_exit')[0].msg, new RegExp(`run pid ${run.pid} \\(slot ${iso(T0 + MIN)}\\) stopped because its cron schedule was removed: `));
+  assert.equal(h.observed.get(id).cron, undefined, 'the program is an ordinary one now');
   await h.close();
 });
