@@ -20,21 +20,45 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    /** The leader's end, once seen: the verdict is its, whatever holds the pipes after it. */
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    const killGroup = () => {
       try {
         process.kill(-(child.pid ?? 0), 'SIGKILL');
       } catch {
         // already gone
       }
+    };
+    const finish = () => {
+      clearTimeout(timer);
+      const { code, signal } = exited!;
+      resolve({ code, signal: signal ? (constants.signals[signal] ?? null) : null, timedOut, output: output.toString('utf8') });
+    };
+    const timer = setTimeout(() => {
+      if (exited) {
+        // A descendant in a session of its own still holds the pipes: do not wait for it.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish();
+        return;
+      }
+      timedOut = true;
+      killGroup();
     }, timeoutMs);
     child.once('error', (err) => {
       clearTimeout(timer);
       resolve({ code: null, signal: null, error: (err as NodeJS.ErrnoException).code ?? err.message, timedOut, output: '' });
     });
+    // As the spawner does (KILL_GROUP_ON_EXIT): when the command ends, what it left in its process
+    // group ends too, so a background child holding stdout neither outlives the probe nor turns
+    // its exit 0 into a timeout. The pipes then close and the output is complete.
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      killGroup();
+    });
     child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal: signal ? (constants.signals[signal] ?? null) : null, timedOut, output: output.toString('utf8') });
+      exited ??= { code, signal };
+      finish();
     });
   });
 }

@@ -3,7 +3,7 @@
 // a spawn throws synchronously (issue 25 #10), and captures like the spawner does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
 import { LinuxOs } from '../../../controllers/os/linux.js';
 
@@ -67,6 +67,26 @@ test('LinuxOs: stdinPath is the child\'s fd 0; a missing file fails the spawn; n
     await assert.rejects(os.spawn({ ...spec, args: ['a\0b'] }, () => undefined), /args\[0\]: must not contain a NUL byte/);
     assert.equal(ownFds(), before);
   } finally {
+    await os.close();
+    removeRoot(root);
+  }
+});
+
+test('LinuxOs capture, as the spawner: a background child left holding the output neither turns an exit 0 into a timeout nor outlives the command', async () => {
+  const os = new LinuxOs();
+  const root = tempRoot();
+  let bg = 0;
+  try {
+    const r = await os.capture({ file: 'sh', args: ['-c', 'sleep 60 & echo $! > bg.pid; echo ok; exit 0'], cwd: root, env: { PATH: '/usr/bin:/bin' } }, 5000);
+    bg = Number(readFileSync(`${root}/bg.pid`, 'utf8'));
+    assert.deepEqual({ code: r.code, timedOut: r.timedOut, output: r.output }, { code: 0, timedOut: false, output: 'ok\n' });
+    await eventually(() => !existsSync(`/proc/${bg}`), 5000, 'the background child ended with the command');
+  } finally {
+    try {
+      if (bg > 0) process.kill(bg, 'SIGKILL');
+    } catch {
+      // ended
+    }
     await os.close();
     removeRoot(root);
   }
