@@ -3,6 +3,7 @@ import { statusColor } from '../state/status.js';
 import { memo } from 'react';
 import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
 import { clock } from './text.js';
+import { terminalSafe } from './terminal-text.js';
 import { otaSummary } from '../../client/ota-format.js';
 
 const OTA_COLORS: Record<string, string> = { applied: 'green', retrying: 'yellow', failed: 'red', rolled_back: 'red' };
@@ -25,7 +26,7 @@ function lastExitLine(d: ProgramDetail): string {
 function DetailPane({ program, detail, height, width }: DetailPaneProps) {
   const line = (text: string, key: string, color?: string) => (
     <Text key={key} wrap="truncate" color={color}>
-      {text}
+      {terminalSafe(text, { colour: false })}
     </Text>
   );
   if (!program) return <Box height={height} width={width} />;

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { EventRecord } from '../../../api/wire.js';
 import { clock, fit } from './text.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface EventsPaneProps {
   events: EventRecord[];
@@ -27,7 +28,7 @@ function EventsPane({ events, type, height, width }: EventsPaneProps) {
       </Text>
       {events.slice(0, Math.max(0, height - 1)).map((e) => (
         <Text key={e.id} wrap="truncate">
-          <Text dimColor>{clock(e.ts_ms)}</Text> {fit(e.program_name ?? 'svcd', 14)} <Text color={color(e.event)}>{fit(e.event, 17)}</Text> {e.msg}
+          <Text dimColor>{clock(e.ts_ms)}</Text> {fit(e.program_name ?? 'svcd', 14)} <Text color={color(e.event)}>{fit(e.event, 17)}</Text> {terminalSafe(e.msg, { colour: false })}
         </Text>
       ))}
     </Box>

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { LogView } from '../hooks/use-logs.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface LogPaneProps {
   name: string | undefined;
@@ -13,7 +14,7 @@ export interface LogPaneProps {
 
 const MODE: Record<LogView['mode'], string> = { connecting: '(connecting)', live: '(live)', polling: '(polling)', closed: '(closed)' };
 
-/** The selected program's output, newest at the bottom; stderr in red with an "err" prefix. */
+/** The selected program's output, newest at the bottom; stderr in red with an "err" prefix; its own colours kept, other control sequences not (terminal-text.ts). */
 export default function LogPane({ name, view, scroll, paused, height, width }: LogPaneProps) {
   const rows = Math.max(0, height - 1);
   const end = Math.max(0, view.lines.length - scroll);
@@ -29,7 +30,7 @@ export default function LogPane({ name, view, scroll, paused, height, width }: L
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate" color={l.source === 'stderr' ? 'red' : undefined}>
           <Text dimColor>{l.source === 'stderr' ? 'err│' : 'out│'}</Text>
-          {l.content}
+          {terminalSafe(l.content, { colour: true })}
         </Text>
       ))}
     </Box>
