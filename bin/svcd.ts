@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { defaultRoot } from '../conf/default-root.js';
-import { loadConfig, ConfigError } from '../conf/load-config.js';
+import { loadConfig, ConfigError, keyLocation } from '../conf/load-config.js';
+import type { SvcConfig } from '../conf/keys.js';
 import { checkStartup } from '../conf/startup-checks.js';
 import { resolveBindHost } from '../conf/loopback.js';
 import { createLogger } from '../conf/logger.js';
@@ -37,7 +38,7 @@ async function configure(root: string) {
       if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new ConfigError('--port: must be an integer from 0 to 65535');
       config.server.port = opts.port;
     }
-    const bind = config.server.socket_only ? config.server.host : await bindAddressOf(config.server.host);
+    const bind = config.server.socket_only ? config.server.host : await bindAddressOf(config);
     const warnings = checkStartup(config, bind);
     config.server.host = bind; // listen on the address that was checked, not on a second resolution
     return { config, warnings };
@@ -47,11 +48,12 @@ async function configure(root: string) {
   }
 }
 
-async function bindAddressOf(host: string): Promise<string> {
+async function bindAddressOf(config: SvcConfig): Promise<string> {
+  const { host } = config.server;
   try {
     return await resolveBindHost(host);
   } catch (err) {
-    throw new ConfigError(`server.host = "${host}": cannot resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ConfigError(`${keyLocation(config, 'server', 'host')}: server.host = "${host}": cannot resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
 }
 

@@ -64,7 +64,7 @@ function resolveConfig(raw: Record<string, unknown>, src: Source): SvcConfig {
     out[section] = {};
     for (const [key, spec] of Object.entries(keys)) {
       const value = key in given ? given[key] : spec.default;
-      const problem = checkValue(spec, value) ?? (section === 'server' && key === 'auth_secret' ? checkSecret(value as string) : null);
+      const problem = checkValue(spec, value) ?? (section === 'server' ? checkServerKey(key, value as string) : null);
       if (problem) throw new ConfigError(`${where(section, key)}: ${section}.${key}: ${problem}`);
       const resolves = spec.type === 'path' || (spec.type === 'optional-path' && value !== '');
       out[section][key] = resolves ? absolute(src.root, value as string) : value;
@@ -121,6 +121,13 @@ function checkValue(spec: KeySpec, value: unknown): string | null {
   }
 }
 
+function checkServerKey(key: string, value: string): string | null {
+  if (key === 'auth_secret') return checkSecret(value);
+  // Node's listen reads "" as every interface, and a lookup of "" answers no address at all.
+  if (key === 'host' && value.trim() === '') return 'must be an address or a host name (127.0.0.1 for this host only, 0.0.0.0 for every interface)';
+  return null;
+}
+
 /**
  * An admin secret no Bearer credential can carry would lock every client out (api/auth/bearer.ts
  * drops the spaces around a credential and refuses control characters and more than
@@ -132,6 +139,22 @@ function checkSecret(secret: string): string | null {
   if (checkCredential(secret) === null) return 'must not hold control characters (a Bearer credential cannot carry them)';
   if (/^[ \t]|[ \t]$/.test(secret)) return 'must not begin or end with a space (they are dropped around a Bearer credential, so it could never match)';
   return null;
+}
+
+/**
+ * `<file>:<line>` of `[section] key` in the configuration that was read (`<file>` alone when the
+ * key is not written there, `embedded defaults` without a file): for problems found after loading.
+ */
+export function keyLocation(config: Pick<SvcConfig, 'file'>, section: string, key: string): string {
+  if (config.file === null) return 'embedded defaults';
+  let text = '';
+  try {
+    text = readFileSync(config.file, 'utf8');
+  } catch {
+    // read a moment ago; without it the file alone is named
+  }
+  const line = findLine(text, section, key);
+  return `${config.file}${line ? `:${line}` : ''}`;
 }
 
 function absolute(root: string, path: string): string {

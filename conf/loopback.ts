@@ -10,5 +10,7 @@ export async function resolveBindHost(host: string): Promise<string> {
   const bare = host.replace(/^\[|\]$/g, '');
   if (isIP(bare) !== 0) return bare;
   const { address } = await lookup(bare);
+  // lookup('') answers { address: null } instead of failing
+  if (!address) throw Object.assign(new Error(`no address for "${host}"`), { code: 'ENOTFOUND' });
   return address;
 }

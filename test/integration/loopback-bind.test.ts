@@ -16,3 +16,15 @@ test('a host that only looks loopback (127.example.com) is resolved and refused 
     removeRoot(root);
   }
 });
+
+test('a host that does not resolve is refused naming the file and the line', () => {
+  const root = tempRoot();
+  try {
+    writeConfig(root, '[server]\nport = 0\nhost = "no-such-host.invalid"\n');
+    const run = spawnSync(process.execPath, [SVCD], { env: { ...process.env, SVC_ROOT: root }, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^svcd: refusing to start: \S+\/conf\/svc\.toml:3: server\.host = "no-such-host\.invalid": cannot resolve \(/m);
+  } finally {
+    removeRoot(root);
+  }
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../../conf/load-config.js';
+import { ConfigError, keyLocation, loadConfig } from '../../../conf/load-config.js';
 import { checkStartup } from '../../../conf/startup-checks.js';
 import { bootPlugins } from '../../../plugins/boot/boot.js';
 import { StartupRefusal } from '../../../plugins/boot/refusal.js';
@@ -71,6 +71,23 @@ test('a wrong type or bad value names the key and line', () => {
   withConfig('[server]\nport = "9002"\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: server.port: must be an integer`));
   withConfig('[server]\nport = 70000\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: server.port: must be at most 65535`));
   withConfig('[storage]\nevents_keep_days = -1\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: storage.events_keep_days: must be at least 0`));
+});
+
+test('an empty server.host is refused with the line (it crashed svcd with a TypeError)', () => {
+  for (const value of ['""', '"  "']) {
+    withConfig(`[server]\nport = 0\nhost = ${value}\n`, (root, file) =>
+      assert.equal(fails(() => loadConfig(root)), `${file}:3: server.host: must be an address or a host name (127.0.0.1 for this host only, 0.0.0.0 for every interface)`),
+    );
+  }
+});
+
+test('keyLocation names the file and the line of a key, for problems found after loading', () => {
+  withConfig('# c\n[server]\nport = 0\nhost = "nowhere.invalid"\n', (root, file) => {
+    const config = loadConfig(root);
+    assert.equal(keyLocation(config, 'server', 'host'), `${file}:4`);
+    assert.equal(keyLocation(config, 'server', 'auth_secret'), file);
+  });
+  assert.equal(keyLocation({ file: null }, 'server', 'host'), 'embedded defaults');
 });
 
 test('a TOML syntax error gives path:line:col:', () => {

@@ -50,3 +50,7 @@ test('resolveBindHost keeps literals and resolves names like listen does', async
   assert.equal(await resolveBindHost('127.0.0.2'), '127.0.0.2');
   assert.equal(isLoopbackAddress(await resolveBindHost('localhost')), true);
 });
+
+test('resolveBindHost refuses a host with no address ([] is empty once unbracketed)', async () => {
+  await assert.rejects(resolveBindHost('[]'), (err: NodeJS.ErrnoException) => err.code === 'ENOTFOUND');
+});
