@@ -18,13 +18,15 @@ const program = new Command('svcd')
   .description('svc daemon: runs and supervises programs, serves the JSON API (default 127.0.0.1:9002)')
   .version(VERSION, '-v, --version')
   .option('--root <dir>', 'installation root (default: $SVC_ROOT, else the current directory; ./.svc in a source checkout)')
-  .option('--config <file>', 'config file (default: <root>/conf/svc.toml; missing = embedded defaults)')
-  .option('--port <port>', 'override [server].port', (v) => Number.parseInt(v, 10))
+  .option('--config <file>', 'config file, which must exist (default: <root>/conf/svc.toml; that one missing = embedded defaults)')
+  .option('--port <port>', 'override [server].port', (v) => (/^\d+$/.test(v.trim()) ? Number(v) : Number.NaN))
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
   .option('--repair-store', 'open a state store with a damaged write-ahead log, keep what is readable, report, and exit (docs/operations.md)')
-  .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT. Docs: docs/configuration.md');
+  .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT, SVC_SPAWNER, SVC_SPAWNER_BINARY. Docs: docs/configuration.md');
 program.parse();
 const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string; repairStore?: boolean }>();
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+type LogLevel = (typeof LEVELS)[number];
 
 function refuse(message: string): never {
   process.stderr.write(`svcd: refusing to start: ${message}\n`);
@@ -33,7 +35,9 @@ function refuse(message: string): never {
 
 async function configure(root: string) {
   try {
-    const config = loadConfig(root, opts.config ? resolve(opts.config) : undefined);
+    // A --config that is not there is a typo, not a request for the defaults (its auth_secret would be silently off).
+    const config = opts.config ? loadConfig(root, resolve(opts.config), { mustExist: true }) : loadConfig(root);
+    if (!LEVELS.includes(opts.logLevel as LogLevel)) throw new ConfigError(`--log-level: must be debug, info, warn or error (not "${opts.logLevel}")`);
     if (opts.port !== undefined) {
       if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new ConfigError('--port: must be an integer from 0 to 65535');
       config.server.port = opts.port;
@@ -61,8 +65,7 @@ async function main(): Promise<void> {
   const fallback = defaultRoot(process.cwd(), process.env);
   const root = opts.root ? resolve(opts.root) : fallback.root;
   const { config, warnings } = await configure(root);
-  const level = ['debug', 'info', 'warn', 'error'].includes(opts.logLevel) ? (opts.logLevel as 'info') : 'info';
-  const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level });
+  const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level: opts.logLevel as LogLevel });
   for (const w of warnings) log.warn(w);
   if (!opts.root && fallback.checkout) log.info(`run from a source checkout: SVC_ROOT is ${root} (set SVC_ROOT or --root to choose another)`);
   if (opts.repairStore) {

@@ -12,13 +12,16 @@ export class ConfigError extends Error {
 }
 
 
-/** Reads `$root/conf/svc.toml` (absent file: defaults) and returns the checked configuration. */
-export function loadConfig(root: string, file = join(root, 'conf', 'svc.toml')): SvcConfig {
+/**
+ * Reads `$root/conf/svc.toml` (absent file: defaults, unless `mustExist`, for a file named on the
+ * command line) and returns the checked configuration.
+ */
+export function loadConfig(root: string, file = join(root, 'conf', 'svc.toml'), opts: { mustExist?: boolean } = {}): SvcConfig {
   let text: string | null = null;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || opts.mustExist) throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
   }
   const raw = text === null ? {} : parseToml(file, text);
   return resolveConfig(raw, { root, file: text === null ? null : file, text: text ?? '' });

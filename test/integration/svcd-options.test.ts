@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { removeRoot, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
+
+/** Runs svcd with `args` on a fresh root holding `port = 0`; a start that is not refused ends after 20 s and fails the test. */
+function svcd(args: string[]): { status: number | null; stderr: string } {
+  const root = tempRoot();
+  try {
+    writeConfig(root, '[server]\nport = 0\n');
+    const run = spawnSync(process.execPath, [SVCD, '--root', root, ...args], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGTERM' });
+    return { status: run.status, stderr: run.stderr };
+  } finally {
+    removeRoot(root);
+  }
+}
+
+void test('--port takes digits only: 12ab is refused (it listened on port 12)', () => {
+  for (const port of ['12ab', '9002.5', '-1', '']) {
+    const run = svcd(['--port', port]);
+    assert.equal(run.status, 2, `--port ${port}: ${run.stderr}`);
+    assert.match(run.stderr, /^svcd: refusing to start: --port: must be an integer from 0 to 65535$/m);
+    assert.doesNotMatch(run.stderr, /svcd ready/);
+  }
+});
+
+void test('an unknown --log-level is refused (it was replaced by info without a word)', () => {
+  const run = svcd(['--log-level', 'verbose']);
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /^svcd: refusing to start: --log-level: must be debug, info, warn or error \(not "verbose"\)$/m);
+});
+
+void test('a --config file that does not exist is refused, not replaced by the embedded defaults', () => {
+  const dir = tempRoot();
+  try {
+    const missing = join(dir, 'typo.toml');
+    const run = svcd(['--config', missing]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.ok(run.stderr.includes(`svcd: refusing to start: ${missing}: cannot read: ENOENT`), run.stderr);
+    assert.doesNotMatch(run.stderr, /svcd ready/);
+  } finally {
+    removeRoot(dir);
+  }
+});
