@@ -5,6 +5,7 @@ import { defaultRoot } from '../conf/default-root.js';
 import { loadConfig, ConfigError, keyLocation } from '../conf/load-config.js';
 import type { SvcConfig } from '../conf/keys.js';
 import { checkStartup } from '../conf/startup-checks.js';
+import { prepareFolders } from '../conf/directories.js';
 import { resolveBindHost } from '../conf/loopback.js';
 import { createLogger } from '../conf/logger.js';
 import { StoreOpenError } from '../state/store.js';
@@ -44,6 +45,7 @@ async function configure(root: string) {
     }
     const bind = config.server.socket_only ? config.server.host : await bindAddressOf(config);
     const warnings = checkStartup(config, bind);
+    prepareFolders(config);
     config.server.host = bind; // listen on the address that was checked, not on a second resolution
     return { config, warnings };
   } catch (err) {

@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { removeRoot, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
 
-/** Runs svcd with `args` on a fresh root holding `port = 0`; a start that is not refused ends after 20 s and fails the test. */
-function svcd(args: string[]): { status: number | null; stderr: string } {
+/** Runs svcd with `args` on a fresh root holding `toml`; a start that is not refused ends after 20 s and fails the test. */
+function svcd(args: string[], toml = '[server]\nport = 0\n'): { status: number | null; stderr: string } {
   const root = tempRoot();
   try {
-    writeConfig(root, '[server]\nport = 0\n');
+    writeConfig(root, toml);
     const run = spawnSync(process.execPath, [SVCD, '--root', root, ...args], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGTERM' });
     return { status: run.status, stderr: run.stderr };
   } finally {
@@ -42,4 +42,10 @@ void test('a --config file that does not exist is refused, not replaced by the e
   } finally {
     removeRoot(dir);
   }
+});
+
+void test('a file where the configuration names a folder is refused by its key and line', () => {
+  const run = svcd([], '[server]\nport = 0\n[storage]\ndata_dir = "/dev/null"\n');
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /^svcd: refusing to start: \S+\/conf\/svc\.toml:4: storage\.data_dir = "\/dev\/null": not a directory/m);
 });

@@ -1,0 +1,61 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError, keyLocation } from './load-config.js';
+import type { SvcConfig } from './keys.js';
+
+/**
+ * The folders svcd writes, by the key that names them: `dir` is created, `parent` is a LevelDB
+ * folder or a socket whose parent is created (the store makes the rest).
+ */
+const FOLDERS = [
+  { section: 'storage', key: 'data_dir', kind: 'dir' },
+  { section: 'storage', key: 'log_dir', kind: 'dir' },
+  { section: 'storage', key: 'events_file', kind: 'parent' },
+  { section: 'stacks', key: 'dir', kind: 'dir' },
+] as const;
+
+/**
+ * Creates the folders the configuration names and checks that svcd can write them, before
+ * anything opens them: a file in the way or a folder svcd may not write refuses the start naming
+ * the key and its line (`conf/svc.toml:8: storage.data_dir = "/srv/x": not a directory`), where
+ * it was an `EEXIST: file already exists, mkdir '/srv/x'` from whichever part tried first.
+ */
+export function prepareFolders(config: SvcConfig): void {
+  const folders: { section: string; key: string; path: string; kind: 'dir' | 'parent' }[] = FOLDERS.map((f) => ({ ...f, path: (config[f.section] as Record<string, string | number | boolean>)[f.key] as string }));
+  if (config.server.socket_only) folders.push({ section: 'server', key: 'socket_path', path: config.server.socket_path, kind: 'parent' });
+  for (const { section, key, path, kind } of folders) {
+    const problem = kind === 'dir' ? folderProblem(path) : (existingNonDirectory(path, key) ?? folderProblem(dirname(path)));
+    if (problem) throw new ConfigError(`${keyLocation(config, section, key)}: ${section}.${key} = "${path}": ${problem}`);
+  }
+}
+
+function folderProblem(dir: string): string | null {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    return explain(err);
+  }
+  if (!statSync(dir).isDirectory()) return 'not a directory';
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch {
+    return 'svcd may not write in it (EACCES)';
+  }
+  return null;
+}
+
+/** A LevelDB folder must be a folder if it exists; a socket path is replaced at listen, so only its parent matters. */
+function existingNonDirectory(path: string, key: string): string | null {
+  if (key === 'socket_path') return null;
+  try {
+    return statSync(path).isDirectory() ? null : 'not a directory';
+  } catch {
+    return null;
+  }
+}
+
+function explain(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  if (code === 'EEXIST' || code === 'ENOTDIR') return `not a directory (a file is in the way; ${code})`;
+  return `cannot create it (${code})`;
+}

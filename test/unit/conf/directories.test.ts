@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../../conf/load-config.js';
+import { prepareFolders } from '../../../conf/directories.js';
+
+function withRoot(toml: string, fn: (root: string, file: string) => void): void {
+  const root = mkdtempSync(join(tmpdir(), 'svc-folders-'));
+  try {
+    mkdirSync(join(root, 'conf'));
+    writeFileSync(join(root, 'conf', 'svc.toml'), toml);
+    writeFileSync(join(root, 'a-file'), 'x');
+    fn(root, join(root, 'conf', 'svc.toml'));
+  } finally {
+    chmodSync(root, 0o700);
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const refusal = (root: string): string => {
+  try {
+    prepareFolders(loadConfig(root));
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err.message;
+  }
+  return assert.fail('expected a ConfigError');
+};
+
+void test('the folders the configuration names are created', () => {
+  withRoot('[server]\nport = 0\n[stacks]\ndir = "deep/stacks"\n', (root) => {
+    prepareFolders(loadConfig(root));
+    for (const dir of ['data', 'logs', 'deep/stacks']) assert.ok(statSync(join(root, dir)).isDirectory(), dir);
+  });
+});
+
+void test('a file in the way names the key, its line and the path', () => {
+  const cases: [string, RegExp][] = [
+    ['[storage]\ndata_dir = "a-file"\n', /svc\.toml:2: storage\.data_dir = ".*\/a-file": not a directory \(a file is in the way; EEXIST\)$/],
+    ['[storage]\n\nlog_dir = "a-file/logs"\n', /svc\.toml:3: storage\.log_dir = ".*\/a-file\/logs": not a directory \(a file is in the way; ENOTDIR\)$/],
+    ['[storage]\nevents_file = "a-file"\n', /svc\.toml:2: storage\.events_file = ".*\/a-file": not a directory$/],
+    ['[stacks]\ndir = "a-file"\n', /svc\.toml:2: stacks\.dir = ".*\/a-file": not a directory/],
+    ['[server]\nsocket_only = true\nsocket_path = "a-file/svcd.sock"\n', /svc\.toml:3: server\.socket_path = ".*\/a-file\/svcd\.sock": not a directory/],
+  ];
+  for (const [toml, message] of cases) withRoot(toml, (root) => assert.match(refusal(root), message, toml));
+});
+
+void test('a folder svcd may not write in is refused by its key', (t) => {
+  if (process.getuid?.() === 0) return t.skip('root may write anywhere');
+  withRoot('[storage]\nlog_dir = "ro/logs"\n', (root) => {
+    mkdirSync(join(root, 'ro', 'logs'), { recursive: true });
+    chmodSync(join(root, 'ro', 'logs'), 0o555);
+    assert.match(refusal(root), /svc\.toml:2: storage\.log_dir = ".*\/ro\/logs": svcd may not write in it \(EACCES\)$/);
+    chmodSync(join(root, 'ro', 'logs'), 0o755);
+  });
+});
