@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
+import { keyLocation } from '../conf/load-config.js';
 import type { Logger } from '../conf/logger.js';
 import { createApp } from '../api/app.js';
 import { applyHttpLimits, httpServerOptions } from '../api/http-limits.js';
@@ -166,7 +167,7 @@ export class Daemon {
         events,
         clock,
         status: new ControllerStatusStore<OtaRecord>(store.meta, 'ota'),
-        ports: realOtaPorts({ clock, os, ca: readCaFile(config.ota.ca_file) }),
+        ports: realOtaPorts({ clock, os, ca: caBundle(config) }),
         limits: { maxDownloadBytes: config.ota.max_download_bytes, maxExtractBytes: config.ota.max_extract_bytes, maxAttempts: config.ota.max_attempts },
         wake: wake('ota'),
         warn: (msg, fields) => log.warn(msg, fields),
@@ -291,5 +292,14 @@ export class Daemon {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     for (const cleanup of this.cleanups.reverse()) await cleanup();
     await this.store.close();
+  }
+}
+
+/** `[ota] ca_file`, read at start-up; a problem names the file and line of the key. */
+function caBundle(config: SvcConfig): string | null {
+  try {
+    return readCaFile(config.ota.ca_file);
+  } catch (err) {
+    throw new Error(`${keyLocation(config, 'ota', 'ca_file')}: ${(err as Error).message}`);
   }
 }

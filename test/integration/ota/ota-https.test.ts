@@ -45,10 +45,10 @@ test('https with a private CA: [ota] ca_file trusts a self-signed certificate ma
   }
 });
 
-test('an unreadable ca_file refuses start-up with the key named', async () => {
+test('an unreadable ca_file refuses start-up with the key and its line named', async () => {
   const root = tempRoot();
   try {
-    await assert.rejects(startDaemon(root, { config: `[server]\nport = 0\n[ota]\nca_file = "missing.pem"\n` }), /ota\.ca_file: cannot read .*missing\.pem: ENOENT/);
+    await assert.rejects(startDaemon(root, { config: `[server]\nport = 0\n[ota]\nca_file = "missing.pem"\n` }), /conf\/svc\.toml:4: ota\.ca_file: cannot read .*missing\.pem: ENOENT/);
   } finally {
     removeRoot(root);
   }
