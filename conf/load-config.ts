@@ -168,12 +168,14 @@ function absolute(root: string, path: string): string {
 function findLine(text: string, section: string, key?: string): number {
   const lines = text.split('\n');
   let current = '';
+  let inline = 0; // `section = { … }`: the line of the table when the key is inside it
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? '').trim();
     const header = /^\[\s*([^\]]+?)\s*\]/.exec(line);
     if (header) {
       current = header[1] ?? '';
       if (!key && current === section) return i + 1;
+      if (key && current === `${section}.${key}`) return i + 1; // [server.tls]: unknown key server.tls
       continue;
     }
     const m = /^["']?([A-Za-z0-9_.-]+?)["']?\s*=/.exec(line);
@@ -181,7 +183,8 @@ function findLine(text: string, section: string, key?: string): number {
     const name = m[1] ?? '';
     if (key && current === section && name === key) return i + 1;
     if (key && current === '' && name === `${section}.${key}`) return i + 1;
+    if (key && current === '' && name === section && new RegExp(`[{,]\\s*["']?${key}["']?\\s*=`).test(line)) inline ||= i + 1;
     if (!key && current === '' && (name === section || name.startsWith(`${section}.`))) return i + 1;
   }
-  return 0;
+  return inline;
 }

@@ -90,6 +90,12 @@ test('keyLocation names the file and the line of a key, for problems found after
   assert.equal(keyLocation({ file: null }, 'server', 'host'), 'embedded defaults');
 });
 
+test('a key in an inline table or a dotted key names its line; so does a sub-table of a section', () => {
+  withConfig('# svc\nserver = { host = "127.0.0.1", port = 70000 }\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: server.port: must be at most 65535`));
+  withConfig('\nserver.port = -1\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:2: server.port: must be at least 0`));
+  withConfig('[server]\nport = 0\n\n[server.tls]\ncert = "x"\n', (root, file) => assert.equal(fails(() => loadConfig(root)), `${file}:4: unknown key server.tls`));
+});
+
 test('a TOML syntax error gives path:line:col:', () => {
   withConfig('[server]\nport = = 1\n', (root, file) => assert.match(fails(() => loadConfig(root)), new RegExp(`^${file}:2:\\d+: `)));
 });
