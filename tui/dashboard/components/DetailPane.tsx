@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { statusColor } from '../state/status.js';
 import { memo } from 'react';
 import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
+import { PROGRAM_DEFAULTS } from '../../../state/program.js';
 import { clock } from './text.js';
 import { terminalSafe } from './terminal-text.js';
 import { otaSummary } from '../../client/ota-format.js';
@@ -40,7 +41,8 @@ function DetailPane({ program, detail, height, width }: DetailPaneProps) {
   ];
   if (c && s) {
     lines.push(line(`command: ${[c.command, ...(c.args ?? [])].join(' ')}`, 'cmd'));
-    lines.push(line(`cwd: ${c.cwd ?? '-'}  autorestart: ${c.autorestart ?? '-'}  retry_limit: ${c.retry_limit ?? '-'}`, 'cwd'));
+    // Stored configs hold what was written; an omitted field is its default, not "none".
+    lines.push(line(`cwd: ${c.cwd ?? '-'}  autorestart: ${c.autorestart ?? PROGRAM_DEFAULTS.autorestart}  retry_limit: ${c.retry_limit ?? 'unlimited'}`, 'cwd'));
     lines.push(line(`depends_on: ${c.depends_on?.length ? c.depends_on.join(', ') : '-'}  health_check: ${c.health_check?.type ?? '-'}${c.cron ? `  cron: ${c.cron}` : ''}`, 'deps'));
     if (s.detail) lines.push(line(`detail: ${s.detail}`, 'detail', 'yellow'));
     if (s.next_retry_at) lines.push(line(`next retry at ${clock(s.next_retry_at)} (retry ${s.retries})`, 'retry', 'yellow'));

@@ -33,7 +33,7 @@ function StatusLine({ info, connection, programs, filter, marked }: StatusLinePr
           {` disconnected, retrying in ${Math.ceil((connection.retryMs ?? 1000) / 1000)}s: ${connection.error ?? ''} `}
         </Text>
       )}
-      {`${hostFigures(info.stats)}  ${programs.length} programs`}
+      {`${hostFigures(info.stats)}  ${programs.length} program${programs.length === 1 ? '' : 's'}`}
       {countByStatus(programs).map(([status, n]) => (
         <Text key={status} color={statusColor(status)}>{`  ${n} ${status}`}</Text>
       ))}
