@@ -1,5 +1,5 @@
-import { Box, useApp, useInput, type Key } from 'ink';
-import { useCallback, useMemo } from 'react';
+import { Box, Text, useApp, useInput, type Key } from 'ink';
+import { useCallback, useMemo, useRef } from 'react';
 import type { DashboardClient } from './client.js';
 import BottomLine from './components/BottomLine.js';
 import DetailPane from './components/DetailPane.js';
@@ -15,7 +15,7 @@ import { useNow } from './hooks/use-now.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import { useUiStore } from './hooks/use-ui-store.js';
 import { useWatch } from './hooks/use-watch.js';
-import { screenLayout } from './layout.js';
+import { MIN_ROWS, screenLayout } from './layout.js';
 import { handleInput } from './state/input.js';
 import type { Effect } from './state/keys.js';
 import { EVENT_TYPES, INITIAL_STATE } from './state/model.js';
@@ -79,8 +79,14 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   );
 
   const { tableRows, paneRows } = layout;
+  const tooSmall = size.rows < MIN_ROWS;
+  // Read through a ref: the key handler Ink holds is replaced only after the frame is drawn.
+  const tooSmallNow = useRef(tooSmall);
+  tooSmallNow.current = tooSmall;
   const onInput = useCallback(
     (input: string, key: Key) => {
+      // Nothing is drawn but the notice: a key must not open a prompt that cannot be seen.
+      if (tooSmallNow.current && input !== 'q' && !(key.ctrl && input === 'c')) return;
       const result = handleInput(store.get(), input, key, { tableRows, logRows: paneRows - 1, eventTypes: EVENT_TYPES.length });
       store.set(result.state);
       for (const effect of result.effects) run(effect);
@@ -92,6 +98,11 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   const position = rows.length ? `${top + 1}-${top + windowRows.length} of ${rows.length}` : state.loaded ? '0 of 0' : 'loading…';
   // Before the first list, an empty table is not "no programs": svcd has not answered yet.
   const empty = !state.loaded ? (state.connection.ok ? 'loading…' : 'not connected to svcd yet') : state.programs.length > 0 ? 'no program matches the filter' : 'no programs';
+  if (tooSmall) {
+    return (
+      <Text wrap="truncate">{`svc ui: the terminal is ${size.rows} rows high; it needs ${MIN_ROWS} (q quits)`}</Text>
+    );
+  }
   return (
     <Box flexDirection="column" width={size.columns} height={size.rows - 1}>
       <StatusLine info={info} connection={state.connection} programs={state.programs} filter={filter} marked={state.marks.size} />
@@ -102,7 +113,7 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
         <Box height={layout.paneRows}>
           <Box flexDirection="column" width={layout.leftWidth}>
             <DetailPane program={selected} detail={detail} height={layout.detailRows} width={layout.leftWidth} />
-            <EventsPane events={events} type={eventType} height={layout.eventRows} width={layout.leftWidth} />
+            {layout.eventRows > 0 ? <EventsPane events={events} type={eventType} height={layout.eventRows} width={layout.leftWidth} /> : null}
           </Box>
           <Box marginLeft={1}>
             <LogPane name={selected?.name} view={logs} scroll={state.logScroll} paused={state.logPaused} height={layout.paneRows} width={layout.rightWidth} />

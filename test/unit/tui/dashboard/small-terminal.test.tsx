@@ -1,0 +1,60 @@
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanup, render } from 'ink-testing-library';
+import Dashboard from '../../../../tui/dashboard/Dashboard.js';
+import { MIN_ROWS, screenLayout } from '../../../../tui/dashboard/layout.js';
+import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
+
+afterEach(() => cleanup());
+
+// eslint-disable-next-line no-control-regex
+const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+void test('from the smallest terminal up, the parts fill rows - 1 and the two left panes fill their column', () => {
+  for (let rows = MIN_ROWS; rows <= 80; rows++) {
+    const l = screenLayout(100, rows);
+    assert.equal(1 + 1 + l.tableRows + l.paneRows + 1, rows - 1, `rows ${rows}`);
+    assert.equal(l.detailRows + l.eventRows, l.paneRows, `rows ${rows}`);
+    assert.ok(l.eventRows >= 0 && l.detailRows >= 1, `rows ${rows}`);
+  }
+});
+
+function mountSized(rows: number) {
+  const client = new FakeDashboardClient([program('web'), program('api', 'Fatal'), program('db', 'Stopped')]);
+  const app = render(<Dashboard client={client} timing={{ eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 }} />);
+  Object.defineProperty(app.stdout, 'rows', { value: rows, configurable: true });
+  app.stdout.emit('resize');
+  return { app, client, frame: () => plain(app.lastFrame()) };
+}
+
+void test('on a 9-row terminal every line is drawn once, none over another', async () => {
+  const { frame } = mountSized(9);
+  await until('detail', () => frame().includes('command: node api.js'));
+  const lines = frame().split('\n');
+  assert.ok(lines.length <= 8, `${lines.length} lines:\n${frame()}`);
+  assert.ok(lines.some((l) => /^api Fatal 0000/.test(l)), `the detail title has a line of its own:\n${frame()}`);
+  assert.ok(lines.some((l) => l.startsWith('command: node api.js')), frame());
+});
+
+void test('a terminal too low for the panes shows a notice and takes no action key', async () => {
+  const { app, client, frame } = mountSized(6);
+  await until('notice', () => frame().includes('svc ui: the terminal is 6 rows high; it needs 9 (q quits)'));
+  assert.equal(frame().split('\n').length, 1);
+  app.stdin.write('x');
+  await new Promise((r) => setTimeout(r, 50));
+  app.stdin.write('y');
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(client.calls, [], 'no stop was sent');
+  Object.defineProperty(app.stdout, 'rows', { value: 30, configurable: true });
+  app.stdout.emit('resize');
+  await until('panes again', () => /api\s+Fatal/.test(frame()));
+  assert.doesNotMatch(frame(), /\[y\/N\]/);
+});
