@@ -21,9 +21,11 @@ export interface FollowLogsOptions {
 
 /**
  * Snapshot then stream (the dashboard's log pane): follows the WebSocket and, once it is open,
- * loads the tail over HTTP. When the socket cannot be opened (a daemon without the route) it
- * polls the tail instead; when an open socket drops it reconnects with backoff. Returns the
- * function that stops everything.
+ * loads the tail over HTTP. When svcd answers the upgrade without a WebSocket (a daemon without
+ * the route) it polls the tail instead. When svcd cannot be reached, or an open socket drops, it
+ * reconnects with backoff: a daemon that is away (restarting, not started yet) is not one
+ * without the route, and polling would outlive its return. Returns the function that stops
+ * everything.
  */
 export function followLogs(client: ApiClient, id: string, opts: FollowLogsOptions, sink: LogSink): () => void {
   const clock = opts.clock ?? realTimer;
@@ -31,6 +33,7 @@ export function followLogs(client: ApiClient, id: string, opts: FollowLogsOption
   let socket: ReturnType<typeof connectLogSocket> | null = null;
   let cancelTimer: (() => void) | null = null;
   let backoff = 500;
+  let everOpened = false;
 
   const snapshot = async () => {
     try {
@@ -49,7 +52,7 @@ export function followLogs(client: ApiClient, id: string, opts: FollowLogsOption
     let opened = false;
     socket = connectLogSocket(client, id, {
       open: () => {
-        opened = true;
+        opened = everOpened = true;
         backoff = 500;
         sink.mode('live');
         void snapshot();
@@ -57,12 +60,12 @@ export function followLogs(client: ApiClient, id: string, opts: FollowLogsOption
       line: (line) => {
         if (!stopped) sink.lines([line], false);
       },
-      close: (code) => {
+      close: (code, _reason, error) => {
         if (stopped) return;
         socket = null;
         if (code === LOG_CLOSE_NOT_FOUND) return sink.mode('closed', 'program not found');
-        if (!opened) {
-          // Never opened: no WebSocket route (or no daemon); poll the tail instead.
+        if (!opened && !everOpened && !unreachable(error)) {
+          // svcd answered, but not with a WebSocket: no route; poll the tail instead.
           sink.mode('polling');
           void poll();
           return;
@@ -78,4 +81,9 @@ export function followLogs(client: ApiClient, id: string, opts: FollowLogsOption
     cancelTimer?.();
     socket?.terminate();
   };
+}
+
+/** A failure to reach svcd at all (refused, reset, no socket file, timed out): an error with a system code. */
+function unreachable(error: NodeJS.ErrnoException | null): boolean {
+  return typeof error?.code === 'string';
 }
