@@ -23,7 +23,9 @@ const program = new Command('svcd')
   .option('--port <port>', 'override [server].port', (v) => (/^\d+$/.test(v.trim()) ? Number(v) : Number.NaN))
   .option('--log-level <level>', 'debug, info, warn or error', 'info')
   .option('--repair-store', 'open a state store with a damaged write-ahead log, keep what is readable, report, and exit (docs/operations.md)')
-  .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT, SVC_SPAWNER, SVC_SPAWNER_BINARY. Docs: docs/configuration.md');
+  .addHelpText('after', '\nEnvironment: SVC_ROOT, SVC_LICENSE, SVC_LICENSE_STRICT, SVC_SPAWNER, SVC_SPAWNER_BINARY. Docs: docs/configuration.md')
+  // A usage error (unknown option or argument) exits 2 like every refusal to start; --help and --version 0.
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 program.parse();
 const opts = program.opts<{ root?: string; config?: string; port?: number; logLevel: string; repairStore?: boolean }>();
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;

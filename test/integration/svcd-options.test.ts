@@ -49,3 +49,13 @@ void test('a file where the configuration names a folder is refused by its key a
   assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /^svcd: refusing to start: \S+\/conf\/svc\.toml:4: storage\.data_dir = "\/dev\/null": not a directory/m);
 });
+
+void test('an unknown option or an argument is a usage error, exit 2 like every refusal; --help and --version exit 0', () => {
+  for (const args of [['--bogus'], ['foo']]) {
+    const run = svcd(args);
+    assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, /^error: (unknown option '--bogus'|too many arguments)/m);
+  }
+  assert.equal(svcd(['--version']).status, 0);
+  assert.equal(svcd(['--help']).status, 0);
+});

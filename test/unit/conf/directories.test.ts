@@ -56,3 +56,10 @@ void test('a folder svcd may not write in is refused by its key', (t) => {
     chmodSync(join(root, 'ro', 'logs'), 0o755);
   });
 });
+
+void test('a folder under /proc or /sys is refused at once (a recursive mkdir there never returns on Node 20)', () => {
+  withRoot('[storage]\nlog_dir = "/proc/svc-logs"\n', (root, file) => {
+    assert.equal(refusal(root), `${file}:2: storage.log_dir = "/proc/svc-logs": a folder under /proc or /sys cannot hold svc files`);
+  });
+  withRoot('[storage]\ndata_dir = "/sys/x/y"\n', (root) => assert.match(refusal(root), /storage\.data_dir = "\/sys\/x\/y": a folder under \/proc or \/sys/));
+});
