@@ -13,6 +13,9 @@
 #   s6-svscan s6                the third peer of `npm run bench` (the bench starts its own
 #                               s6-svscan on a temporary scan directory; nothing system-wide)
 #
+# `--build`: only what `npm run build` needs (the C compiler), for a machine that runs svcd and
+# not the test suite (the README's run command).
+#
 # Under CI (CI is set) a failure is fatal, so those tests always run there; on a developer
 # machine a failure only prints how to install by hand, and the tests that need it are skipped.
 set -uo pipefail
@@ -31,6 +34,8 @@ NEEDS=(
   "ssh-keygen:openssh-client"
   "s6-svscan:s6"
 )
+
+[ "${1:-}" = "--build" ] && NEEDS=("${NEEDS[0]}")
 
 missing=()
 for pair in "${NEEDS[@]}"; do
