@@ -109,8 +109,9 @@ function judge(input: HealthInput, check: EffectiveCheck, s: HealthState, effect
       view.failures += 1;
       view.successes = 0;
       if (view.healthy !== false && view.failures >= check.failure_threshold) {
-        // UNKNOWN|HEALTHY -> UNHEALTHY
+        // UNKNOWN|HEALTHY -> UNHEALTHY: recorded, so that notify and reactions can act on it
         view.healthy = false;
+        event({ event: 'process_unhealthy', msg: `health check failing (${view.failures} in a row): ${result.message}` });
         if (check.restart_on_failure && !restartRequested) {
           restartRequested = true;
           event({ event: 'health_restart', msg: `restarting after ${view.failures} failed health checks: ${result.message}` });

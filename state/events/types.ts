@@ -5,6 +5,8 @@ export const EVENT_TYPES = [
   'process_backoff',
   'process_fatal',
   'process_recovered',
+  /** svc addition (docs/events.md): a program turned Unhealthy; process_recovered is its end. */
+  'process_unhealthy',
   'health_restart',
   /** svc additions (docs/reload.md): a reload started its new process, handed over to it, or kept the old one. */
   'reload_started',

@@ -39,6 +39,11 @@ test('an http check makes the program Healthy, then Unhealthy, restarts it with 
   }, 15_000, 'Healthy again with a new process');
   assert.notEqual(again.pid, firstPid, 'restarted: a new process');
   assert.ok(again.state.restarts >= 1);
+  // The turn to Unhealthy is in the history (notify and reactions can act on it), before the restart.
+  const history = (await d.request('GET', `/api/v1/programs/${id}/events?order=asc&limit=1000`)).body as { event: string; msg: string }[];
+  const kinds = history.map((e) => e.event);
+  assert.ok(kinds.includes('process_unhealthy') && kinds.indexOf('process_unhealthy') < kinds.indexOf('health_restart'), kinds.join(','));
+  assert.match(history.find((e) => e.event === 'process_unhealthy')!.msg, /^health check failing \(2 in a row\): GET http:\/\/127\.0\.0\.1:\d+\/health: HTTP 5\d\d$/);
 });
 
 test('a tcp check and dependency ordering: a three-program chain starts in order', async () => {

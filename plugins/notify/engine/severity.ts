@@ -2,7 +2,7 @@ import type { EventRecord, EventType } from '../../../state/events/types.js';
 import type { Severity } from '../config/types.js';
 
 const CRITICAL = new Set<EventType>(['process_fatal', 'memory_oom_kill', 'cron_spawn_failed', 'ota_failed', 'ota_rolled_back']);
-const WARNING = new Set<EventType>(['process_backoff', 'health_restart', 'queue_full', 'memory_pressure']);
+const WARNING = new Set<EventType>(['process_backoff', 'process_unhealthy', 'health_restart', 'queue_full', 'memory_pressure']);
 /** Signals a stop request sends: an exit by them is not a crash. */
 const STOP_SIGNALS = new Set([2, 9, 15]);
 

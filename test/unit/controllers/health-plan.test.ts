@@ -47,10 +47,10 @@ test('failure_threshold failures in a row make it Unhealthy; a success in betwee
   assert.deepEqual(run({ failure_threshold: 3 }, [true, false, false, true, false, false, false]).verdicts, [true, true, true, true, true, true, false]);
 });
 
-test('recovery after failing records process_recovered once', () => {
-  const r = run({ failure_threshold: 1 }, [true, false, false, true, true]);
-  assert.deepEqual(r.verdicts, [true, false, false, true, true]);
-  assert.deepEqual(r.events, ['process_recovered']);
+test('turning Unhealthy records process_unhealthy once; recovery records process_recovered once', () => {
+  const r = run({ failure_threshold: 1 }, [true, false, false, true, true, false]);
+  assert.deepEqual(r.verdicts, [true, false, false, true, true, false]);
+  assert.deepEqual(r.events, ['process_unhealthy', 'process_recovered', 'process_unhealthy']);
 });
 
 test('success_threshold needs that many passes in a row', () => {
@@ -60,13 +60,14 @@ test('success_threshold needs that many passes in a row', () => {
 test('restart_on_failure asks for one restart and records health_restart', () => {
   const r = run({ failure_threshold: 2, restart_on_failure: true }, [true, false, false, false, false]);
   assert.equal(r.restarts, 1);
-  assert.deepEqual(r.events, ['health_restart']);
+  assert.deepEqual(r.events, ['process_unhealthy', 'health_restart']);
 });
 
-test('without restart_on_failure an unhealthy program is only marked', () => {
+test('without restart_on_failure an unhealthy program is only marked (and recorded)', () => {
   const r = run({ failure_threshold: 1 }, [false, false]);
   assert.equal(r.restarts, 0);
   assert.deepEqual(r.verdicts, [false, false]);
+  assert.deepEqual(r.events, ['process_unhealthy']);
 });
 
 test('failures inside start_period do not count until the first success', () => {

@@ -13,7 +13,7 @@ export interface EventsPaneProps {
 
 function color(event: string): string | undefined {
   if (event === 'process_fatal' || event === 'health_restart') return 'red';
-  if (event === 'process_backoff') return 'yellow';
+  if (event === 'process_backoff' || event === 'process_unhealthy') return 'yellow';
   if (event === 'process_started' || event === 'process_recovered') return 'green';
   if (event === 'process_exit') return 'gray';
   return undefined;
