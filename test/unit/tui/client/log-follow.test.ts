@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws';
 import { FakeClock } from '../../../../reconciler/fake-clock.js';
 import { ApiClient } from '../../../../tui/client/http.js';
 import { followLogs, type LogMode } from '../../../../tui/client/log-follow.js';
+import { until } from '../../../helpers/ink-frames.js';
 
 /** A local svcd stand-in: an HTTP server with (or without) the WebSocket route, stoppable and restartable on its port. */
 class LogDaemon {
@@ -50,14 +51,6 @@ function follow(port: number, clock: FakeClock) {
     mode: (m) => modes.push(m),
   });
   return { modes, lines, stop };
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** Fires the pending backoff timer until `check` holds (each try is a real connection attempt). */

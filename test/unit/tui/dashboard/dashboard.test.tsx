@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { cleanup, render } from 'ink-testing-library';
 import Dashboard from '../../../../tui/dashboard/Dashboard.js';
 import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
+import { plain, until } from '../../../helpers/ink-frames.js';
 
 const FAST = { eventsMs: 50, detailTtlMs: 50, logSettleMs: 0 };
 const DOWN = '\x1b[B';
@@ -11,17 +12,6 @@ const ESC = '\x1b';
 const ENTER = '\r';
 
 afterEach(() => cleanup());
-
-// eslint-disable-next-line no-control-regex
-const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function mount(client: FakeDashboardClient) {
   const app = render(<Dashboard client={client} timing={FAST} />);

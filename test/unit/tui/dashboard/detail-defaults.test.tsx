@@ -5,11 +5,9 @@ import DetailPane from '../../../../tui/dashboard/components/DetailPane.js';
 import StatusLine from '../../../../tui/dashboard/components/StatusLine.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 import type { ProgramDetail } from '../../../../api/wire.js';
+import { plain } from '../../../helpers/ink-frames.js';
 
 afterEach(() => cleanup());
-
-// eslint-disable-next-line no-control-regex
-const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
 
 function detailOf(config: ProgramDetail['config']): ProgramDetail {
   const p = program('app');

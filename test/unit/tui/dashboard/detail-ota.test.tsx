@@ -4,11 +4,9 @@ import { cleanup, render } from 'ink-testing-library';
 import DetailPane from '../../../../tui/dashboard/components/DetailPane.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 import type { ProgramDetail } from '../../../../api/wire.js';
+import { plain } from '../../../helpers/ink-frames.js';
 
 afterEach(() => cleanup());
-
-// eslint-disable-next-line no-control-regex
-const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
 
 test('the detail pane shows the OTA phase, checksums, a pending restart and the last result', () => {
   const p = program('app');

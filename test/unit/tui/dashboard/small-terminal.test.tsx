@@ -4,19 +4,9 @@ import { cleanup, render } from 'ink-testing-library';
 import Dashboard from '../../../../tui/dashboard/Dashboard.js';
 import { MIN_ROWS, screenLayout } from '../../../../tui/dashboard/layout.js';
 import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
+import { plain, until } from '../../../helpers/ink-frames.js';
 
 afterEach(() => cleanup());
-
-// eslint-disable-next-line no-control-regex
-const plain = (s: string | undefined) => (s ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 void test('from the smallest terminal up, the parts fill rows - 1 and the two left panes fill their column', () => {
   for (let rows = MIN_ROWS; rows <= 80; rows++) {
