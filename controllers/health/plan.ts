@@ -20,9 +20,17 @@ const RECENT = 10;
 
 export type EffectiveCheck = HealthCheck & Required<Pick<HealthCheck, keyof typeof HEALTH_DEFAULTS>>;
 
+/**
+ * Probes run at most this often, whatever `interval_secs` says: the schema takes any positive
+ * number (stored programs must keep validating), and 0.001 would fork an exec probe every
+ * millisecond.
+ */
+export const MIN_INTERVAL_SECS = 0.1;
+
 export function effectiveCheck(check: HealthCheck | undefined): EffectiveCheck | null {
   if (!check) return null;
   const merged = { ...HEALTH_DEFAULTS, ...check } as EffectiveCheck;
+  merged.interval_secs = Math.max(MIN_INTERVAL_SECS, merged.interval_secs);
   return merged.enabled ? merged : null;
 }
 

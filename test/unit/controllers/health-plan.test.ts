@@ -53,6 +53,15 @@ test('turning Unhealthy records process_unhealthy once; recovery records process
   assert.deepEqual(r.events, ['process_unhealthy', 'process_recovered', 'process_unhealthy']);
 });
 
+test('an interval under 0.1 s runs every 0.1 s (0.001 would fork an exec probe every millisecond)', () => {
+  const check = effectiveCheck({ type: 'exec', command: 'true', interval_secs: 0.001 })!;
+  assert.equal(check.interval_secs, 0.1);
+  const probed = planHealth({ ...base, check, state: undefined, now: T0 });
+  const judged = planHealth({ ...base, check, state: { ...probed.next!, pending: { at: T0, ok: true, latency_ms: 1, message: 'ok' } }, now: T0 });
+  assert.equal(judged.requeueAt, T0 + 100);
+  assert.equal(effectiveCheck({ type: 'tcp', port: 1, interval_secs: 0.5 })!.interval_secs, 0.5, 'larger intervals are kept');
+});
+
 test('success_threshold needs that many passes in a row', () => {
   assert.deepEqual(run({ success_threshold: 2 }, [true, false, true, true]).verdicts, [null, null, null, true]);
 });
