@@ -52,3 +52,21 @@ void test('svc ui in tmux: shows the programs, stops one after confirmation', { 
     removeRoot(d.root);
   }
 });
+
+void test('svc ui with a credential svcd refuses says so and exits 1 (it retried for good behind a cut banner)', { skip: hasTmux ? false : 'tmux is not installed (scripts/install-system-deps.sh installs it)' }, async () => {
+  const d = await startDaemon(undefined, { config: '[server]\nport = 0\nauth_secret = "the-right-secret"\n' });
+  const session = `svc-ui-401-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  try {
+    // The shell stays after svc ui so that the pane can be read.
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '20', '-e', `SVC_URL=${d.url}`, '-e', 'SVC_TOKEN=a-wrong-one', `sh -c '${process.execPath} ${SVC} ui; echo "exit=$?"; sleep 60'`);
+    await eventually(() => tmux('capture-pane', '-p', '-t', session).includes('exit='), 15_000, 'svc ui to end');
+    const screen = tmux('capture-pane', '-p', '-t', session);
+    assert.match(screen, /svc: .*\(use --token or SVC_TOKEN\)/);
+    assert.match(screen, /exit=1/);
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+    await d.stop();
+    removeRoot(d.root);
+  }
+});

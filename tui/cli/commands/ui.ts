@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ApiError } from '../../client/errors.js';
 import { ApiClient } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
@@ -32,7 +33,13 @@ export function registerUi(program: Command, ctx: CliContext): void {
         import('../../dashboard/Dashboard.js'),
       ]);
       // A short timeout: a hung daemon must show as disconnected, not freeze the screen.
-      const client = apiDashboardClient(new ApiClient({ url, token, timeoutMs: 5000 }));
+      const api = new ApiClient({ url, token, timeoutMs: 5000 });
+      // A credential svcd refuses is said at once, as every other command says it, not as a
+      // banner that retries for good. A daemon not up yet is the dashboard's to wait for.
+      await api.get('/api/v1/programs').catch((err: unknown) => {
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw new CliError(err.message, 1);
+      });
+      const client = apiDashboardClient(api);
       process.stdout.write(ENTER);
       const restore = () => process.stdout.write(LEAVE);
       process.once('exit', restore);
