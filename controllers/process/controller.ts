@@ -74,7 +74,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
 
   constructor(private readonly deps: ProcessControllerDeps) {
     this.dependants = new DependantsIndex(deps.store);
-    this.stopGate = new StopGate(deps.store, deps.observed, (r) => runsHere(r) && runIntent(r, deps.boot) === 'stopped');
+    // A cron program going down (paused) ranks too: a dependency waits for its runs to end.
+    this.stopGate = new StopGate(deps.store, deps.observed, (r) => runIntent(r, deps.boot) === 'stopped');
   }
 
   readonly watches = {

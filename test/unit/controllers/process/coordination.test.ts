@@ -127,3 +127,19 @@ test('a restart waits for the previous run\'s post_stop hook', async () => {
   assert.equal(h.os.spawnCount, 2);
   await h.close();
 });
+
+test('a batch stop waits for the runs of a cron job that depends on the program (the cron controller reports them)', async () => {
+  const h = await processHarness();
+  const db = await h.add({ name: 'db' });
+  const report = await h.add({ name: 'report', cron: '0 3 * * *', depends_on: ['db'] });
+  h.observed.update(report, { status: 'Running' }); // a run in flight, as the cron controller publishes it
+  await h.store.setIntents([db, report], (i) => ({ ...i, run: 'stopped', force: false }));
+  h.observed.update(report, { status: 'Stopping' }); // the cron controller stops the run
+  await h.settle();
+  assert.equal(h.status(db), 'Running', 'db waits for the run of its dependant');
+  assert.equal(h.observed.get(db).detail, 'stops after report');
+  h.observed.update(report, { status: 'Stopped' });
+  await h.settle();
+  assert.equal(h.status(db), 'Stopped');
+  await h.close();
+});
