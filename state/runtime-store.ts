@@ -1,8 +1,10 @@
 import { KeyedWriter, type MetaLevel } from './keyed-writer.js';
 
+const STOP_REASONS = ['stop', 'restart', 'remove', 'shutdown', 'health'] as const;
+
 /** A stop in progress: why, and when SIGKILL follows the SIGTERM already sent (Unix ms). */
 export interface StopInProgress {
-  reason: 'stop' | 'restart' | 'remove' | 'shutdown' | 'health';
+  reason: (typeof STOP_REASONS)[number];
   deadline: number;
   killed: boolean;
 }
@@ -17,11 +19,9 @@ export interface RuntimeRecord {
   stopping?: StopInProgress;
 }
 
-const STOP_REASONS = new Set<string>(['stop', 'restart', 'remove', 'shutdown', 'health']);
-
 function parseStopping(value: unknown): StopInProgress | undefined {
   const s = value as Partial<StopInProgress> | undefined;
-  if (!s || !STOP_REASONS.has(s.reason ?? '') || typeof s.deadline !== 'number' || typeof s.killed !== 'boolean') return undefined;
+  if (!s || !(STOP_REASONS as readonly string[]).includes(s.reason ?? '') || typeof s.deadline !== 'number' || typeof s.killed !== 'boolean') return undefined;
   return { reason: s.reason!, deadline: s.deadline, killed: s.killed };
 }
 

@@ -55,9 +55,9 @@ export interface ConfigOptions {
   set?: string[];
 }
 
-/** Builds a (partial) program configuration from a file and the options; options win. */
-export async function configFromOptions(o: ConfigOptions, defaultSource: string): Promise<Record<string, unknown>> {
-  const config: Record<string, unknown> = o.file ? await readConfigFile(o.file) : {};
+/** Builds a (partial) program configuration from a file (`fromFile`, when the caller read it already) and the options; options win. */
+export async function configFromOptions(o: ConfigOptions, defaultSource: string, fromFile?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const config: Record<string, unknown> = { ...(fromFile ?? (o.file ? await readConfigFile(o.file) : {})) };
   const int = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined;
     if (!/^-?\d+$/.test(v)) throw new CliError(`--${name}: must be an integer, got '${v}'`, 2);

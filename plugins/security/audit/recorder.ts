@@ -63,9 +63,9 @@ export class AuditRecorder {
       this.writtenThisMinute += 1;
       return true;
     }
-    if (this.suppressed) this.suppressed.last = ts;
-    this.suppressed ??= { count: 0, first: ts, last: ts };
-    this.suppressed.count += 1;
+    const suppressed = (this.suppressed ??= { count: 0, first: ts, last: ts });
+    suppressed.last = ts;
+    suppressed.count += 1;
     return false;
   }
 

@@ -35,8 +35,9 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
       .option('--unset <field>', 'remove an optional field (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
   ).action(async (ref: string, words: string[], o: ConfigOptions & { name?: string; unset?: string[] }) => {
     const [p] = await resolvePrograms(ctx.client(), [ref]);
-    const patch = await configFromOptions(o, 'cli:update');
-    const fileSetsEnv = o.env !== undefined && o.file !== undefined && 'env' in (await readConfigFile(o.file));
+    const fromFile = o.file ? await readConfigFile(o.file) : {};
+    const patch = await configFromOptions(o, 'cli:update', fromFile);
+    const fileSetsEnv = 'env' in fromFile;
     if (o.name) patch.name = o.name;
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];
