@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps.js';
 import { drainUnreadBody } from './drain-body.js';
 import { errorMiddleware } from './errors.js';
 import { serializeJsonBodies } from './json-body.js';
+import { queryCheck } from './query-check.js';
 import { auditRouter } from './routes/audit.js';
 import { authRouter } from './routes/auth.js';
 import { eventsRouter } from './routes/events.js';
@@ -51,6 +52,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   app.use(drainUnreadBody(deps.config.server.max_body_bytes));
   app.use(errorMiddleware(deps.log));
   app.use(auth);
+  app.use(queryCheck());
   app.ws.use(auth);
   if (deps.logSocket) app.ws.use(deps.logSocket.route);
 

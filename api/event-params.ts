@@ -6,6 +6,9 @@ import { UUID } from './program-path.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
+/** The filters of both history routes (spec, Event history); GET /events also takes program_id. */
+export const EVENT_FILTER_PARAMS = ['from', 'to', 'event_type', 'exit_code', 'q', 'limit', 'offset', 'sort_by', 'order'] as const;
+
 function text(value: string | string[] | undefined, name: string): string | undefined {
   if (Array.isArray(value)) throw invalid(`${name}: given more than once`);
   return value === '' ? undefined : value;

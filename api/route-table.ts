@@ -1,4 +1,6 @@
+import { AUDIT_QUERY_PARAMS } from '../plugins/security/audit/query.js';
 import type { Permission } from './auth/roles.js';
+import { EVENT_FILTER_PARAMS } from './event-params.js';
 
 /**
  * The permission of every route, HTTP and WebSocket (`WS`), in one table beside the routers
@@ -78,7 +80,26 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/audit/verify': 'audit.read',
 };
 
+/**
+ * The query parameters of each /api/v1 route that reads any; every other route reads none. Any
+ * other parameter is a 400 naming it (api/query-check.ts), so a misspelt `?lines=50` is not
+ * silently ignored. A test holds this table equal to the OpenAPI document.
+ */
+export const ROUTE_QUERY: Readonly<Record<string, readonly string[]>> = {
+  'POST /api/v1/programs/:id/stop': ['force'],
+  'GET /api/v1/programs/:id/logs': ['tail', 'source'],
+  // program_id may repeat the path's id (a different one is refused by the route).
+  'GET /api/v1/programs/:id/events': ['program_id', ...EVENT_FILTER_PARAMS],
+  'GET /api/v1/events': ['program_id', ...EVENT_FILTER_PARAMS],
+  'GET /api/v1/events/stats': ['program_id'],
+  'PUT /api/v1/stack': ['source', 'prune', 'dry_run', 'include'],
+  'POST /api/v1/stack/sync': ['source', 'to', 'unpin'],
+  'GET /api/v1/stack/diff': ['source'],
+  'GET /api/v1/audit': AUDIT_QUERY_PARAMS,
+};
+
 interface Entry {
+  route: string;
   method: string;
   segments: string[];
   literals: number;
@@ -90,7 +111,7 @@ function compile(table: Readonly<Record<string, Permission>>): Entry[] {
     .map(([route, permission]) => {
       const [method = '', path = ''] = route.split(' ');
       const segments = split(path);
-      return { method, segments, literals: segments.filter((s) => !s.startsWith(':')).length, permission };
+      return { route, method, segments, literals: segments.filter((s) => !s.startsWith(':')).length, permission };
     })
     .sort((a, b) => b.literals - a.literals); // `/programs/batch` before `/programs/:id`
 }
@@ -108,8 +129,16 @@ const COMPILED = compile(ROUTE_PERMISSIONS);
  * added without an entry fails closed.
  */
 export function permissionFor(method: string, path: string, entries: Entry[] = COMPILED): Permission {
+  return entryOf(method, path, entries)?.permission ?? 'unlisted';
+}
+
+/** The table's key of a request (`GET /api/v1/programs/:id`), or undefined when no route matches. */
+export function routeOf(method: string, path: string): string | undefined {
+  return entryOf(method, path, COMPILED)?.route;
+}
+
+function entryOf(method: string, path: string, entries: Entry[]): Entry | undefined {
   const m = method === 'HEAD' ? 'GET' : method;
   const segments = split(path);
-  const hit = entries.find((e) => e.method === m && e.segments.length === segments.length && e.segments.every((s, i) => s.startsWith(':') ? (segments[i] ?? '') !== '' : s === segments[i]));
-  return hit?.permission ?? 'unlisted';
+  return entries.find((e) => e.method === m && e.segments.length === segments.length && e.segments.every((s, i) => s.startsWith(':') ? (segments[i] ?? '') !== '' : s === segments[i]));
 }

@@ -11,6 +11,7 @@ import { BATCH_ACTIONS } from '../../operations/batch.js';
 import { reloadSchemas } from './reload-schemas.js';
 import { withOperationIds } from './operation-ids.js';
 import { withConditionalProperties } from './conditional-required.js';
+import { withQueryRefusals } from './query-refusal.js';
 
 const SIGNALS = Object.keys(SIGNAL_NAMES);
 
@@ -62,7 +63,7 @@ export function openApiDocument(version: string): Json {
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     tags: TAGS,
-    paths: withOperationIds({
+    paths: withQueryRefusals(withOperationIds({
       '/health': { get: { ...op('Liveness', 'health', { 200: json(ref('Health')) }), security: [] } },
       '/api/v1/programs': {
         get: op('List programs', 'programs', { 200: json({ type: 'array', items: ref('ProgramSummary') }) }),
@@ -194,7 +195,7 @@ export function openApiDocument(version: string): Json {
       },
       ...notifyPaths(),
       '/api/docs': { get: { summary: 'Interactive API docs (only when enable_docs = true)', tags: ['health'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, 404: error('Docs disabled') } } },
-    }),
+    })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The [server].auth_secret or an Access Token (security plugin); not required in open mode' } },
       schemas: {

@@ -29,7 +29,7 @@ export const morePaths: Json = {
     get: {
       summary: 'Event history of one program (filters combine)',
       tags: ['events'],
-      parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }, ...eventFilters],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }, { name: 'program_id', in: 'query', schema: uuid, description: 'Must name the program of the path, if given' }, ...eventFilters],
       responses: { ...ok(eventList), 400: errorBody('Invalid query'), 404: errorBody('Unknown program') },
     },
   },

@@ -80,6 +80,13 @@ test('logs: stdout and stderr from files, tail and source, limits checked', asyn
   // Like tail= and every other query parameter: empty is absent (both), repeated is a 400 saying so.
   assert.equal((await d.request('GET', `/api/v1/programs/${id}/logs?source=`)).body.logs.length, 10);
   assert.equal((await d.request('GET', `/api/v1/programs/${id}/logs?source=stdout&source=stderr`)).body.message, 'source: given more than once');
+  // A parameter the route does not read is named, not ignored: `lines` is not `tail`.
+  const misspelt = await d.request('GET', `/api/v1/programs/${id}/logs?lines=1`);
+  assert.equal(misspelt.status, 400);
+  assert.equal(misspelt.body.message, 'lines: unknown query parameter (allowed: tail, source)');
+  assert.equal((await d.request('POST', `/api/v1/programs/${id}/stop?forse=true`)).body.message, 'forse: unknown query parameter (allowed: force)');
+  assert.equal((await d.request('GET', '/api/v1/programs?name=talker')).body.message, 'name: unknown query parameter (this route takes none)');
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}`)).body.status, 'Running', 'the refused stop did nothing');
   assert.ok(readFileSync(join(d.root, 'logs', `${id}.out`), 'utf8').startsWith('out1\n'));
 });
 

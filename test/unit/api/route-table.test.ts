@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import { createApp } from '../../../api/app.js';
 import type { ApiDeps } from '../../../api/deps.js';
 import { MINIMUM_ROLE } from '../../../api/auth/roles.js';
-import { permissionFor, ROUTE_PERMISSIONS } from '../../../api/route-table.js';
+import { permissionFor, ROUTE_PERMISSIONS, ROUTE_QUERY, routeOf } from '../../../api/route-table.js';
 import { loadConfig } from '../../../conf/load-config.js';
 import { noPlugins } from '../../../plugins/boot/runtime.js';
 
@@ -67,4 +67,25 @@ test('lookups: params, case, trailing slash, HEAD; anything unknown is admin-onl
   assert.equal(permissionFor('PATCH', '/api/v1/programs/x'), 'unlisted');
   assert.equal(permissionFor('GET', '/api/v1/nothing'), 'unlisted');
   assert.equal(MINIMUM_ROLE.unlisted, 'admin');
+});
+
+test('the query parameters of every route are those the OpenAPI document declares, and no others', async () => {
+  const { openApiDocument } = await import('../../../api/openapi/document.js');
+  const declared: Record<string, string[]> = {};
+  const paths = openApiDocument('0.0.0').paths as Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/api/v1/')) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      const names = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      if (names.length > 0) declared[`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`] = names.sort();
+    }
+  }
+  const table = Object.fromEntries(Object.entries(ROUTE_QUERY).map(([route, names]) => [route, [...names].sort()]));
+  assert.deepEqual(table, declared);
+});
+
+test('a route is found by its table key, case and trailing slash aside; no key for an unknown path', () => {
+  assert.equal(routeOf('GET', '/API/v1/Programs/abc/logs/'), 'GET /api/v1/programs/:id/logs');
+  assert.equal(routeOf('HEAD', '/api/v1/events'), 'GET /api/v1/events');
+  assert.equal(routeOf('GET', '/api/v1/nothing'), undefined);
 });

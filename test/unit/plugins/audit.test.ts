@@ -115,6 +115,5 @@ test('audit queries: filters combine, order and paging, bad parameters name them
   assert.deepEqual(filterAudit(records, parseAuditQuery({ from: '1002', to: '1004', limit: '2', offset: '1' })).map((r) => r.seq), [3, 4]);
   assert.deepEqual(filterAudit(records, parseAuditQuery({ path: '/api/v1/programs/6', method: 'post' })).map((r) => r.seq), [6]);
   assert.throws(() => parseAuditQuery({ limit: '5000' }), /limit: must be a whole number from 1 to 1000/);
-  assert.throws(() => parseAuditQuery({ who: 'x' }), /who: unknown parameter/);
   assert.throws(() => parseAuditQuery({ order: 'up' }), /order: must be asc or desc/);
 });
