@@ -106,6 +106,11 @@ export interface ObservedProgram {
   health: HealthView | null;
   /** Present for cron programs only (cron controller). */
   cron?: CronObserved;
+  /**
+   * The pid of the process a program that just gained `cron` ran as a service, while the process
+   * controller stops it; absent otherwise. The cron controller's firings wait for it to go.
+   */
+  former_pid?: number;
   /** Restart requests by controller name (health, ota); see RestartRequest. */
   restart_requests?: Readonly<Record<string, RestartRequest>>;
   /** Present for programs with an `artifact` (OTA controller; docs/ota.md). */

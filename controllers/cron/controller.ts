@@ -35,6 +35,14 @@ export interface CronControllerDeps {
 }
 
 /**
+ * A program that gained `cron` while it ran as a service: its process is stopped by the process
+ * controller (which publishes its pid meanwhile), and no run starts beside it.
+ */
+function formerProcessBlocker(pid: number | undefined): string | null {
+  return pid === undefined ? null : `waiting for its former service process (pid ${pid}) to stop`;
+}
+
+/**
  * Runs programs that have `cron`: fires their schedule by the overlap, catch-up and jitter
  * policies and ends runs at kill_after_secs. Decisions are in plan.ts; this file observes exits,
  * applies effects and publishes the observed state. Its next wake-up (slot, jitter, deadline)
@@ -64,9 +72,11 @@ export class CronController implements ProgramController, ProcessRunner {
     desired: (change: DesiredChange): string[] => featureKeys(change, { store: this.deps.store, uses: (c) => c.cron !== undefined, known: (id) => this.states.has(id), intents: true }),
     // A dependency came up (or went down): scheduled dependants start their waiting firings (or show what they wait for).
     observed: ({ id, prev, next }: ObservedChange): string[] => {
-      if ((prev?.status ?? null) === (next?.status ?? null)) return [];
-      const name = this.deps.store.get(id)?.config.name;
-      return name ? this.dependants.of(name).filter((d) => this.deps.store.get(d)?.config.cron !== undefined) : [];
+      const config = this.deps.store.get(id)?.config;
+      // The service process of a program that gained `cron` is gone: its waiting firings may start.
+      const own = prev?.former_pid !== undefined && next?.former_pid === undefined && config?.cron !== undefined ? [id] : [];
+      if ((prev?.status ?? null) === (next?.status ?? null) || !config) return own;
+      return [...own, ...this.dependants.of(config.name).filter((d) => this.deps.store.get(d)?.config.cron !== undefined)];
     },
   };
 
@@ -120,7 +130,7 @@ export class CronController implements ProgramController, ProcessRunner {
     if (config) this.prepareLogFiles(id, config);
     const exits = this.exits.get(id) ?? [];
     this.exits.delete(id);
-    const blockedBy = owned ? dependencyBlocker(store, observed, id) : null;
+    const blockedBy = owned ? (formerProcessBlocker(observed.get(id).former_pid) ?? dependencyBlocker(store, observed, id)) : null;
     const plan = planCron({
       id,
       config,

@@ -229,6 +229,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     else this.waitingToStop.delete(id);
     let requeueNow = false;
     for (const effect of plan.effects) requeueNow = (await this.apply(id, input, effect)) || requeueNow;
+    if (stored && !record) this.publishHandover(id);
     this.publish(id);
     if (requeueNow) return { requeueAfterMs: 0 };
     if (plan.requeueAt !== undefined) return { requeueAfterMs: Math.max(0, plan.requeueAt - clock.now()) };
@@ -374,6 +375,17 @@ export class ProcessController implements ProgramController, ProcessRunner {
     const out = new Map<string, number>();
     for (const [id, state] of this.states) if (state.proc && state.proc.pid > 0) out.set(id, state.proc.pid);
     return out;
+  }
+
+  /**
+   * A program that gained `cron` is the cron controller's, but its service process is still
+   * stopping here: the pid is published so that no run of the schedule starts beside it.
+   */
+  private publishHandover(id: string): void {
+    const s = this.states.get(id);
+    const pid = s?.proc?.pid ?? s?.overlap?.proc.pid ?? 0;
+    const former = pid > 0 ? pid : undefined;
+    if (this.deps.observed.get(id).former_pid !== former) this.deps.observed.update(id, { former_pid: former });
   }
 
   private publish(id: string): void {

@@ -541,6 +541,21 @@ test('depends_on with on_overlap = queue: every firing waits (up to max_queued) 
   await h.close();
 });
 
+test('a program that gained cron runs no slot beside its former service process: the firing waits for it to stop', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'sync', cron: '* * * * *' });
+  // What the process controller publishes while it stops the process the program ran as a service.
+  h.observed.update(id, { former_pid: 4242 });
+  await h.advance(MIN);
+  assert.equal(h.os.spawnCount, 0, 'a run started beside the service process');
+  assert.equal(h.observed.get(id).detail, 'waiting for its former service process (pid 4242) to stop');
+  h.observed.update(id, { former_pid: undefined });
+  await h.settle();
+  assert.equal(h.os.spawnCount, 1, 'the slot that fell due meanwhile runs once the process is gone');
+  assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, iso(T0 + MIN));
+  await h.close();
+});
+
 test('removing cron from a program stops its runs, and their cron_exit says the schedule was removed', async () => {
   const h = await cronHarness();
   const id = await h.add({ name: 'sync', cron: '* * * * *' });

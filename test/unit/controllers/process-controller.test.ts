@@ -419,9 +419,16 @@ test('a running program that gains cron is stopped here and its observed entry i
   const h = await processHarness();
   const id = await h.add({ name: 'web' });
   const pid = h.pidOf(id);
+  h.os.ignoreTerm.add(pid); // a process that takes its time to stop
   await h.store.update(id, (c) => ({ ...c, cron: '* * * * *' }));
   await h.settle();
   assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM']);
+  assert.equal(h.observed.has(id), true);
+  // The cron controller holds the schedule's runs while the service process is still there.
+  assert.equal(h.observed.get(id).former_pid, pid);
+  h.os.exit(pid, 0);
+  await h.settle();
+  assert.equal(h.observed.get(id).former_pid, undefined);
   assert.equal(h.observed.has(id), true);
   await h.close();
 });
