@@ -94,8 +94,11 @@ export interface LogLine {
   ts?: number;
 }
 
-/** One message of `WS /ws?id=`. */
-export type LogStreamMessage = Required<LogLine>;
+/**
+ * One message of `WS /ws?id=`. A line longer than 64 KiB comes in pieces: each but the last has
+ * `continues: true`, and the next message of the same source goes on with it.
+ */
+export type LogStreamMessage = Required<LogLine> & { continues?: true };
 
 /** `GET /api/v1/programs/{id}/logs`. */
 export interface LogsResult {

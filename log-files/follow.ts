@@ -34,7 +34,8 @@ export class FileFollower {
 
   constructor(
     private readonly path: string,
-    private readonly onLines: (lines: string[]) => void,
+    /** Whole lines; or, with `continues`, pieces of one long line that goes on in the next call. */
+    private readonly onLines: (lines: string[], continues: boolean) => void,
     private readonly opts: FollowOptions = {},
   ) {}
 
@@ -136,11 +137,21 @@ export class FileFollower {
       lines.push(data.toString('utf8', 0, end));
       data = data.subarray(nl + 1);
     }
+    const pieces: string[] = [];
     while (data.length >= max) {
-      lines.push(data.toString('utf8', 0, max));
-      data = data.subarray(max);
+      const cut = utf8Boundary(data, max);
+      pieces.push(data.toString('utf8', 0, cut));
+      data = data.subarray(cut);
     }
     this.partial = Buffer.from(data); // copy: the chunk buffer is reused
-    if (lines.length > 0) this.onLines(lines);
+    if (lines.length > 0) this.onLines(lines, false);
+    if (pieces.length > 0) this.onLines(pieces, true);
   }
+}
+
+/** `at`, or the start of the UTF-8 character `at` falls inside, so a piece never splits one. */
+function utf8Boundary(data: Buffer, at: number): number {
+  let cut = at;
+  while (cut > at - 3 && cut > 1 && ((data[cut] ?? 0) & 0xc0) === 0x80) cut--;
+  return cut;
 }

@@ -123,7 +123,7 @@ export class LogHub {
   }
 
   private follow(stream: Stream, source: LogLine['source'], path: string): Followed {
-    return { source, path, follower: new FileFollower(path, (lines) => this.broadcast(stream, source, lines), this.deps.follow) };
+    return { source, path, follower: new FileFollower(path, (lines, continues) => this.broadcast(stream, source, lines, continues), this.deps.follow) };
   }
 
   private leave(id: string, client: LogClient): void {
@@ -133,9 +133,9 @@ export class LogHub {
     this.streams.delete(id);
   }
 
-  private broadcast(stream: Stream, source: LogLine['source'], lines: string[]): void {
+  private broadcast(stream: Stream, source: LogLine['source'], lines: string[], continues: boolean): void {
     const ts = (this.deps.now ?? Date.now)() / 1000;
-    const messages = lines.map((content) => JSON.stringify({ source, content, ts } satisfies LogLine));
+    const messages = lines.map((content) => JSON.stringify((continues ? { source, content, ts, continues } : { source, content, ts }) satisfies LogLine));
     const limit = this.deps.slowBytes ?? 1 << 20;
     for (const client of [...stream.clients]) {
       if (client.bufferedAmount > limit) {

@@ -45,6 +45,25 @@ test('follower: only new lines, partial lines held until complete, CRLF trimmed'
   rmSync(d, { recursive: true });
 });
 
+test('follower: a line past maxLineBytes comes in pieces marked continues, never splitting a UTF-8 character', async () => {
+  const d = dir();
+  const file = join(d, 'long.out');
+  writeFileSync(file, '');
+  const got: { lines: string[]; continues: boolean }[] = [];
+  const f = new FileFollower(file, (lines, continues) => got.push({ lines, continues }), { pollMs: 20, maxLineBytes: 8 });
+  await f.start();
+  // 'é' is two bytes: byte 8 falls inside the second one. No newline yet: the line is unfinished.
+  appendFileSync(file, 'abcdeééééé');
+  await until(() => got.length > 0, 'the pieces');
+  appendFileSync(file, '-end\nnext\n');
+  await until(() => got.some((g) => g.lines.includes('next')), 'the line after the long one');
+  const pieces = got.filter((g) => g.continues).flatMap((g) => g.lines);
+  assert.deepEqual(pieces, ['abcdeé', 'éééé'], 'each piece ends before a character it cannot hold');
+  assert.deepEqual(got.filter((g) => !g.continues).flatMap((g) => g.lines), ['-end', 'next']);
+  f.stop();
+  rmSync(d, { recursive: true });
+});
+
 test('follower: copy+truncate rotation restarts from offset 0; a missing file is waited for', async () => {
   const d = dir();
   const file = join(d, 'b.out');
