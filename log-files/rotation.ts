@@ -1,5 +1,5 @@
 import { statSync, watch } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { copyFile, rename, truncate, unlink } from 'node:fs/promises';
 import type { Clock } from '../reconciler/clock.js';
 import { truncateInPlace, type InPlaceRotation } from './truncate-in-place.js';
@@ -11,15 +11,18 @@ import { truncateInPlace, type InPlaceRotation } from './truncate-in-place.js';
  * the usual price of copytruncate. When the copy fails (a full disk: the copy needs the space
  * rotation is meant to free), the file is truncated in place keeping its newest bytes, and says so.
  */
-/** Calls `onEvent` when something in `dir` is written; returns a function that stops watching. */
-export type DirWatch = (dir: string, onEvent: () => void, onError: (err: unknown) => void) => () => void;
+/** Calls `onEvent` (with the file's name, when known) when something in `dir` is written; returns a function that stops watching. */
+export type DirWatch = (dir: string, onEvent: (name?: string) => void, onError: (err: unknown) => void) => () => void;
 
 /** inotify on the directory (fs.watch): one watch covers every log file in it. */
 export const watchDir: DirWatch = (dir, onEvent, onError) => {
-  const w = watch(dir, { persistent: false }, () => onEvent());
+  const w = watch(dir, { persistent: false }, (_event, name) => onEvent(name ?? undefined));
   w.on('error', onError);
   return () => w.close();
 };
+
+/** The closest two passes come while a file grows fast (each stats every log file of the directories written). */
+export const MIN_PASS_MS = 250;
 
 /**
  * Runs the size checks when the logs are written, not on a clock: each directory holding log
@@ -28,13 +31,27 @@ export const watchDir: DirWatch = (dir, onEvent, onError) => {
  * directory costs one wake-up and one pass per interval, as the old poll did, and an idle one
  * costs nothing at all. One pass runs `intervalMs` after start (files that grew while svcd was
  * down). A directory that cannot be watched is checked every interval instead.
+ *
+ * A fast writer would overshoot log_max_bytes by what it writes in an interval, so each pass
+ * measures how fast the files grow (from the size at the write that woke it, or at the previous
+ * pass) and the next pass comes when the fastest one is due to cross the limit, if that is
+ * sooner: down to MIN_PASS_MS apart, and only while a file grows that fast.
  */
 export class LogRotator {
   private cancel: (() => void) | null = null;
+  /** When the armed pass runs (clock ms). */
+  private dueAt = 0;
   private stopped = false;
   private pass: Promise<void> = Promise.resolve();
   private readonly watching = new Map<string, () => void>();
   private readonly dirty = new Set<string>();
+  /**
+   * Each log file's growth: from `size` at `at` (its last rotation, first sighting, or the end of
+   * an idle spell) to `last`, its size at the latest pass (`lastAt`).
+   */
+  private readonly seen = new Map<string, { size: number; at: number; last: number; lastAt: number }>();
+  /** The delay of the next pass after a write: intervalMs, or less while a file grows fast. */
+  private delay: number;
 
   constructor(
     private readonly deps: {
@@ -51,7 +68,9 @@ export class LogRotator {
       /** A file that could not be copied and was shrunk in place instead. */
       onInPlace?: (file: string, info: InPlaceRotation) => void;
     },
-  ) {}
+  ) {
+    this.delay = deps.intervalMs;
+  }
 
   start(): void {
     if (this.deps.maxBytes <= 0) return;
@@ -73,7 +92,7 @@ export class LogRotator {
     for (const dir of dirs) {
       if (this.watching.has(dir) || this.dirty.has(dir)) continue;
       try {
-        this.watching.set(dir, (this.deps.watch ?? watchDir)(dir, () => this.written(dir), (err) => this.unwatchable(dir, err)));
+        this.watching.set(dir, (this.deps.watch ?? watchDir)(dir, (name) => this.written(dir, name), (err) => this.unwatchable(dir, err)));
       } catch (err) {
         this.unwatchable(dir, err);
       }
@@ -87,31 +106,70 @@ export class LogRotator {
 
   /** Checks every file now (or those in `dirs`). */
   async checkNow(dirs?: ReadonlySet<string>): Promise<void> {
+    const { maxBytes, clock } = this.deps;
+    const checked = new Set<string>();
+    let soonest = Infinity;
     for (const file of this.deps.files()) {
       if (dirs && !dirs.has(dirname(file))) continue;
+      checked.add(file);
       try {
         // statSync: ten times cheaper than the promise form for a pass over every log file, and a
         // local stat does not block; only the rare rotation itself is asynchronous.
-        const { size } = statSync(file);
-        if (size <= this.deps.maxBytes) continue;
-        const inPlace = await rotate(file, this.deps.keep, { tailBytes: tailBytesFor(this.deps.maxBytes) });
+        const { size, birthtimeMs } = statSync(file);
+        const now = clock.now();
+        const rotating = size > maxBytes;
+        // First seen: a file created meanwhile (a new program's) grew from nothing since its birth.
+        const growth = this.seen.get(file) ?? { size: birthtimeMs > 0 && birthtimeMs < now ? 0 : size, at: birthtimeMs > 0 && birthtimeMs < now ? birthtimeMs : now, last: size, lastAt: now };
+        if (size >= growth.size && now > growth.at) {
+          const bytesPerMs = (size - growth.size) / (now - growth.at);
+          if (bytesPerMs > 0) soonest = Math.min(soonest, (maxBytes - (rotating ? 0 : size)) / bytesPerMs);
+        }
+        // Rotated, or shrunk (emptied by someone else): growth is measured from here.
+        if (rotating || size < growth.size) this.seen.set(file, { size: rotating ? 0 : size, at: now, last: rotating ? 0 : size, lastAt: now });
+        else {
+          if (size > growth.last) Object.assign(growth, { last: size, lastAt: now });
+          this.seen.set(file, growth);
+        }
+        if (!rotating) continue;
+        const inPlace = await rotate(file, this.deps.keep, { tailBytes: tailBytesFor(maxBytes) });
         if (inPlace) this.deps.onInPlace?.(file, inPlace);
       } catch (err) {
+        this.seen.delete(file);
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.deps.onError?.(file, err);
       }
     }
+    // Sizes of files no pass looks at any more (a removed program, a name the watch reported) go.
+    for (const file of this.seen.keys()) if ((!dirs || dirs.has(dirname(file))) && !checked.has(file)) this.seen.delete(file);
+    this.delay = Math.max(MIN_PASS_MS, Math.min(this.deps.intervalMs, Math.floor(soonest)));
   }
 
   private dirs(): Set<string> {
     return new Set(this.deps.dirs?.() ?? this.deps.files().map((f) => dirname(f)));
   }
 
-  private written(dir: string): void {
+  private written(dir: string, name?: string): void {
     // One wake-up per interval: stop listening until the pass, which listens again first.
     this.watching.get(dir)?.();
     this.watching.delete(dir);
     this.dirty.add(dir);
+    if (name) this.restartGrowth(join(dir, name));
     this.arm();
+  }
+
+  /**
+   * A file that has not grown for an interval or more starts to grow now: measured from before
+   * the idle spell, a sudden flood would look slow.
+   */
+  private restartGrowth(file: string): void {
+    const growth = this.seen.get(file);
+    const now = this.deps.clock.now();
+    if (!growth || now - growth.lastAt < this.deps.intervalMs) return;
+    try {
+      const { size } = statSync(file);
+      if (size === growth.last) this.seen.set(file, { size, at: now, last: size, lastAt: now });
+    } catch {
+      this.seen.delete(file);
+    }
   }
 
   private unwatchable(dir: string, err: unknown): void {
@@ -125,13 +183,22 @@ export class LogRotator {
 
   private arm(): void {
     if (this.stopped || this.cancel) return;
-    this.cancel = this.deps.clock.setTimer(this.deps.intervalMs, () => {
+    this.dueAt = this.deps.clock.now() + this.delay;
+    this.cancel = this.deps.clock.setTimer(this.delay, () => {
       this.cancel = null;
       const dirs = new Set(this.dirty);
       this.dirty.clear();
       this.sync();
-      this.pass = this.checkNow(dirs);
+      this.pass = this.checkNow(dirs).then(() => this.hasten());
     });
+  }
+
+  /** A write during the pass armed the next one before the pass had measured the growth: bring it forward. */
+  private hasten(): void {
+    if (!this.cancel || this.dueAt <= this.deps.clock.now() + this.delay) return;
+    this.cancel();
+    this.cancel = null;
+    this.arm();
   }
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogRotator, type DirWatch } from '../../../log-files/rotation.js';
@@ -73,6 +73,69 @@ test('log rotation: a directory that cannot be watched is checked every interval
     assert.equal(readFileSync(file, 'utf8'), '');
     assert.ok(errors.includes(dir));
     rotator.stop();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('log rotation: a fast writer is checked when it is due to reach log_max_bytes, not an interval later; a slow one keeps the interval', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
+  try {
+    const file = join(dir, 'p.out');
+    writeFileSync(file, '');
+    const clock = new FakeClock();
+    // The writer never pauses: a watch reports a write as soon as it is opened, as inotify would,
+    // so the next pass is armed while the current one is still measuring.
+    let writing = false;
+    const listeners = new Map<string, (name?: string) => void>();
+    const watch: DirWatch = (d, onEvent) => {
+      listeners.set(d, onEvent);
+      if (writing) queueMicrotask(() => listeners.get(d)?.('p.out'));
+      return () => listeners.delete(d);
+    };
+    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 15_000, keep: 3, intervalMs: 10_000, watch });
+    rotator.start();
+    clock.advance(10_000);
+    await rotator.settled();
+    // 1,000 bytes a second for 60 s: an interval holds 10,000 bytes, two thirds of the limit.
+    const rotatedAt: number[] = [];
+    writing = true;
+    for (let second = 0; second < 60; second++) {
+      appendFileSync(file, 'x'.repeat(1000));
+      listeners.get(dir)?.('p.out');
+      for (let ms = 0; ms < 1000; ms += 250) {
+        clock.advance(250);
+        await rotator.settled();
+      }
+      if (readFileSync(file, 'utf8').length === 0) rotatedAt.push(second);
+    }
+    const copies = [1, 2, 3].map((i) => readFileSync(`${file}.${i}`, 'utf8').length);
+    // Checked every 10 s, the file would be rotated at 20,000 bytes (a third over the limit).
+    for (const size of copies) assert.ok(size > 15_000 && size <= 16_000, `rotated at ${size} bytes`);
+    assert.ok(rotatedAt.length >= 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('log rotation: a slow writer wakes the rotator once an interval, as before', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
+  try {
+    const file = join(dir, 'p.out');
+    writeFileSync(file, '');
+    const clock = new FakeClock();
+    const w = fakeWatch();
+    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 1_000_000, keep: 1, intervalMs: 10_000, watch: w.watch });
+    rotator.start();
+    clock.advance(10_000);
+    await rotator.settled();
+    for (let i = 0; i < 3; i++) {
+      appendFileSync(file, 'a line\n');
+      w.write(dir);
+      assert.equal(clock.nextTimerAt(), clock.now() + 10_000);
+      clock.advance(10_000);
+      await rotator.settled();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
