@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parse as parseTolerant, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { invalid } from '../errors.js';
+import { duplicateKeyAt } from './duplicate-keys.js';
 import { MAX_NESTING, tooDeepAt } from './nesting.js';
 
 /** A position in the original text, 1-based, for `JSON line N column M` messages. */
@@ -28,8 +29,9 @@ export function formatJsonPosition(pos: TextPosition): string {
 }
 
 /**
- * Parses a JSON document. A syntax error becomes a 400 whose message carries
- * `JSON line N column M`; the returned locator finds the key of any path (for unknown fields).
+ * Parses a JSON document. A syntax error, or a key given twice in one object, becomes a 400
+ * whose message carries `JSON line N column M`; the returned locator finds the key of any path
+ * (for unknown fields).
  */
 export function parseJsonDocument(document: string): { value: unknown; locate: Locator } {
   // A UTF-8 byte order mark (editors on Windows write one) is not part of the document (RFC 8259 section 8.1).
@@ -47,6 +49,8 @@ export function parseJsonDocument(document: string): { value: unknown; locate: L
     const what = first ? describeParseError(printParseErrorCode(first.error)) : 'invalid JSON';
     throw invalid(`${formatJsonPosition(positionOf(text, offset))}: ${what}`);
   }
+  const duplicate = duplicateKeyAt(text);
+  if (duplicate) throw invalid(`${formatJsonPosition(positionOf(text, duplicate.offset))}: key ${JSON.stringify(duplicate.key)} appears twice in the same object (only one can count)`);
   return { value, locate: makeLocator(text) };
 }
 

@@ -60,6 +60,16 @@ test('JSON syntax errors give JSON line N column M', () => {
   assert.equal(message(() => parseJsonDocument('{\n  "name": "web",\n  "command" "x"\n}')), 'JSON line 3 column 13: colon expected');
 });
 
+test('a key given twice in one JSON object is refused at its second place (JSON.parse kept the last one silently)', () => {
+  const text = '{\n  "name": "web",\n  "env": {"A": "1"},\n  "command": "x",\n  "env": {"B": "2"}\n}';
+  assert.equal(message(() => parseJsonDocument(text)), 'JSON line 5 column 3: key "env" appears twice in the same object (only one can count)');
+  // Equal once decoded, escapes and all.
+  assert.match(message(() => parseJsonDocument('{"env": {"A": "1", "\\u0041": "2"}}')), /^JSON line 1 column 20: key "A" appears twice/);
+  // Not duplicates: the same key in sibling or nested objects, in arrays, inside string values.
+  const fine = '[{"name": "a", "env": {"name": "x"}}, {"name": "b", "args": ["name", "name"], "command": "echo \\"name\\": 1, name"}]';
+  assert.equal((parseJsonDocument(fine).value as unknown[]).length, 2);
+});
+
 test('log paths must resolve under log_dir: no .. and no symlink escape', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-logs-'));
   try {
