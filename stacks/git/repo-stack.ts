@@ -1,5 +1,7 @@
 import { posix } from 'node:path';
 import { invalid } from '../../state/errors.js';
+import type { TextPosition } from '../../state/schema/json-body.js';
+import type { ParsedDocument } from '../document.js';
 import { isStackFileName } from '../file-names.js';
 import { loadStackFile, type LoadedStack, type RawService } from '../load.js';
 
@@ -59,7 +61,7 @@ export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLa
     const at = name === undefined ? undefined : byName.get(name);
     const base = at === undefined ? undefined : services[at];
     if (at !== undefined && base && isObject(base.body) && isObject(over.body)) {
-      services[at] = { ...over, body: { ...base.body, ...over.body } };
+      services[at] = { ...over, body: { ...base.body, ...over.body }, doc: overlaidDocument(base, over, over.body) };
     } else {
       if (name !== undefined) byName.set(name, services.length);
       services.push(over);
@@ -72,6 +74,30 @@ export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLa
     prune: true,
     services: services.map((s) => ({ ...s, includedFrom: null, body: isObject(s.body) ? { ...s.body, source: layout.source } : s.body })),
     includes: [],
+  };
+}
+
+/** A position already written as `file:line:col`, by the document it was found in. */
+type PlacedPosition = TextPosition & { placed: string };
+
+/**
+ * The document of a base service with an overlay: a field the overlay sets is found in the
+ * overlay file, any other in the base file it still comes from, so a problem in a base field is
+ * reported where it can be fixed.
+ */
+function overlaidDocument(base: RawService, over: RawService, overBody: Record<string, unknown>): ParsedDocument {
+  const find = (raw: RawService, rest: (string | number)[]): PlacedPosition | null => {
+    const pos = raw.doc.locate(['services', raw.index, ...rest]);
+    return pos && { ...pos, placed: raw.doc.formatPosition(pos) };
+  };
+  return {
+    ...over.doc,
+    locate: (path) => {
+      const [top, index, field, ...rest] = path;
+      if (top !== 'services' || index !== over.index || field === undefined) return over.doc.locate(path);
+      return typeof field === 'string' && !Object.hasOwn(overBody, field) ? find(base, [field, ...rest]) : find(over, [field, ...rest]);
+    },
+    formatPosition: (pos) => (pos as Partial<PlacedPosition>).placed ?? over.doc.formatPosition(pos),
   };
 }
 

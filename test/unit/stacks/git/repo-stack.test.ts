@@ -38,6 +38,19 @@ test("a name overlaid twice in this host's folder is refused at its place, not m
   assert.throws(() => configs({ 'deploy/hosts/alpha/a.toml': '[[services]]\nname = "new"\ncommand = "x"\n[[services]]\nname = "new"\ncommand = "y"\n' }), /a\.toml:5:1: services\[1\] \(name=new\): name: given twice/);
 });
 
+test('a problem in a base field of an overlaid service is placed in the base file, one in an overlaid field in the overlay', () => {
+  const files = {
+    'deploy/base/apps.toml': '[[services]]\nname = "web"\ncommand = "web"\nstopsecs = -1\n',
+    'deploy/hosts/alpha/apps.toml': '# alpha\n[[services]]\nname = "web"\nenv = { ROLE = "alpha" }\nstartsecs = -1\n',
+  };
+  assert.throws(() => configs(files), (err: Error) => {
+    const lines = err.message.split('\n');
+    assert.ok(lines.some((l) => /^deploy\/base\/apps\.toml:4:1: services\[0\] \(name=web\): stopsecs/.test(l)), err.message);
+    assert.ok(lines.some((l) => /^deploy\/hosts\/alpha\/apps\.toml:5:1: services\[0\] \(name=web\): startsecs/.test(l)), err.message);
+    return true;
+  });
+});
+
 test('includes resolve inside the commit; errors name the file in the repository with line and column', () => {
   const got = configs({ 'deploy/base/a.toml': 'include = ["lib/common.toml"]\n[[services]]\nname = "a"\ncommand = "a"\n', 'deploy/base/lib/common.toml': '[[services]]\nname = "c"\ncommand = "c"\n' });
   assert.deepEqual(got.map((c) => `${c.name}<${c.source}>`), ['c<git:fleet>', 'a<git:fleet>']);
