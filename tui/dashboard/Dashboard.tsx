@@ -63,7 +63,8 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   // What records events (a status, a restart, a health verdict) is what the stream shows changing.
   const changes = useMemo(() => state.programs.map((p) => `${p.status}${p.restarts}${p.health?.healthy}`).join(), [state.programs]);
   const events = useEvents(client, eventType, Math.max(1, layout.eventRows), timing.eventsMs, changes);
-  const logs = useLogs(client, selected?.id ?? null, state.logPaused, timing.logSettleMs);
+  // Scrolled up, the view holds still like a pause: new lines would otherwise move what is read.
+  const logs = useLogs(client, selected?.id ?? null, state.logPaused || state.logScroll > 0, timing.logSettleMs);
 
   const run = useCallback(
     (effect: Effect) => {

@@ -17,9 +17,11 @@ const MODE: Record<LogView['mode'], string> = { connecting: '(connecting)', live
 /** The selected program's output, newest at the bottom; stderr in red with an "err" prefix; its own colours kept, other control sequences not (terminal-text.ts). */
 export default function LogPane({ name, view, scroll, paused, height, width }: LogPaneProps) {
   const rows = Math.max(0, height - 1);
-  const end = Math.max(0, view.lines.length - scroll);
+  // Scrolled past the oldest line kept, the oldest page stays in view.
+  const end = Math.max(Math.min(rows, view.lines.length), view.lines.length - scroll);
   const shown = view.lines.slice(Math.max(0, end - rows), end);
-  const flags = [MODE[view.mode], view.error ?? '', paused ? `[paused${view.pending ? `, ${view.pending} new` : ''}]` : '', scroll ? `[up ${scroll}]` : '']
+  const waiting = view.pending ? `, ${view.pending} new` : '';
+  const flags = [MODE[view.mode], view.error ?? '', paused ? `[paused${waiting}]` : '', scroll ? `[up ${scroll}${paused ? '' : waiting}]` : '']
     .filter(Boolean)
     .join(' ');
   return (

@@ -194,3 +194,22 @@ void test('the table follows the watch stream: a change updates its row, a remov
   client.remove(program('api').id);
   await until('api gone', () => !frame().includes('api') && frame().includes('2 programs'));
 });
+
+void test('scrolled up, the log view holds still while lines arrive, counts them, and follows again at the bottom', async () => {
+  const client = new FakeDashboardClient([program('web')]);
+  const { frame, press } = mount(client);
+  await until('stream', () => client.sinks.size === 1 && frame().includes('hello from'));
+  const sink = [...client.sinks.values()][0];
+  const emit = (from: number, n: number) => sink.lines(Array.from({ length: n }, (_, i) => ({ source: 'stdout' as const, content: `line ${from + i}` })), false);
+  emit(0, 100);
+  await until('newest', () => frame().includes('line 99'));
+  await press('\x1b[5~'); // PageUp
+  await until('scrolled', () => frame().includes('[up ') && !frame().includes('line 99'));
+  const lines = () => frame().split('\n').filter((l) => /line \d+/.test(l)).map((l) => /line \d+/.exec(l)![0]);
+  const before = lines();
+  emit(100, 50);
+  await until('counted', () => /\[up \d+, 50 new\]/.test(frame()));
+  assert.deepEqual(lines(), before, 'the lines being read moved under the reader');
+  await press('\x1b[6~'); // PageDown, back to the bottom
+  await until('following', () => frame().includes('line 149') && !frame().includes('[up '));
+});
