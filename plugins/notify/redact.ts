@@ -15,6 +15,44 @@ export function redactWebhook(url: string): string {
   }
 }
 
+/** The shortest piece of a URL or header value worth scrubbing; shorter ones are common words ("api", "v1"). */
+const MIN_SECRET = 6;
+
+/**
+ * The secret parts of a channel: its URL's path, query and user info (whole and piece by
+ * piece, decoded too) and its header values. A receiver's answer can echo them, an Express
+ * 404 for one (`Cannot POST /hooks/<token>`).
+ */
+function secretsOf(c: Pick<Channel, 'url' | 'headers'>): string[] {
+  const values = Object.values(c.headers);
+  const out = new Set<string>([c.url, ...values, ...values.flatMap((v) => v.split(/\s+/))]);
+  try {
+    const u = new URL(c.url);
+    const pieces = [u.pathname + u.search, u.pathname, u.search, u.search.slice(1), u.username, u.password, ...u.pathname.split('/'), ...[...u.searchParams].flat()];
+    for (const p of pieces) {
+      out.add(p);
+      try {
+        out.add(decodeURIComponent(p));
+      } catch {
+        // not percent-encoded text: the raw piece is enough
+      }
+    }
+  } catch {
+    // not a URL (validated channels always are): the whole value is scrubbed above
+  }
+  return [...out].filter((s) => s.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A delivery error as anyone may see it (the event history, the status counters, the test
+ * route): every secret part of the channel replaced by `[redacted]`.
+ */
+export function scrubSecrets(text: string, c: Pick<Channel, 'url' | 'headers'>): string {
+  let out = text;
+  for (const s of secretsOf(c)) out = out.split(s).join(REDACTED);
+  return out;
+}
+
 export function redactChannel(c: Channel): Channel {
   return { ...c, url: redactWebhook(c.url), headers: Object.fromEntries(Object.keys(c.headers).map((k) => [k, REDACTED])) };
 }

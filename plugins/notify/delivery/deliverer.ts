@@ -1,6 +1,7 @@
 import type { Agent } from 'undici';
 import type { Clock } from '../../../reconciler/clock.js';
 import type { Channel, Delivery } from '../config/types.js';
+import { scrubSecrets } from '../redact.js';
 import { payloadFor, type MessageBody } from './payload.js';
 import { deliveryAgent, postOnce, type Attempt, type DeliveryResult } from './send.js';
 
@@ -127,10 +128,12 @@ export class Deliverer {
     const ok = attempt.error === null;
     if (ok) c.delivered++;
     else c.failed++;
+    // The receiver's answer may echo the URL or a header (a 404 page): the secrets go before anyone sees it.
+    const error = attempt.error === null ? null : scrubSecrets(attempt.error, job.channel);
     c.last_status = attempt.status;
-    c.last_error = attempt.error;
+    c.last_error = error;
     c.last_at = this.deps.clock.now();
-    return { ok, status: attempt.status, attempts, error: attempt.error, duration_ms: c.last_at - started };
+    return { ok, status: attempt.status, attempts, error, duration_ms: c.last_at - started };
   }
 
   private async post(url: string, body: string, headers: Record<string, string>): Promise<Attempt> {

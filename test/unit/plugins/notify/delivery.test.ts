@@ -104,3 +104,15 @@ test('the queue is bounded: beyond queue_size messages are dropped and counted, 
   await h.answer();
   assert.equal(h.results.length, 3);
 });
+
+test('a receiver that echoes the webhook URL or a header in its error page does not put them in the result or the status', async () => {
+  const secretChannel: Channel = { ...channel, url: 'http://127.0.0.1:1/hooks/T0A1B2C3/xoxb-SECRETPATH?token=SECRETQUERY', headers: { Authorization: 'Bearer SECRETHEADER' } };
+  const page = 'HTTP 404: <pre>Cannot POST /hooks/T0A1B2C3/xoxb-SECRETPATH?token=SECRETQUERY</pre> (auth Bearer SECRETHEADER, token SECRETHEADER, decoded xoxb-SECRETPATH)';
+  const h = deliverer([{ status: 404, error: page, retryable: false }]);
+  h.d.enqueue({ channel: secretChannel, message: job().message });
+  await h.answer();
+  const error = h.results[0]?.error ?? '';
+  assert.match(error, /^HTTP 404: <pre>Cannot POST \[redacted\]<\/pre>/);
+  assert.doesNotMatch(error, /SECRET|T0A1B2C3/);
+  assert.doesNotMatch(h.d.stats('ops').last_error ?? '', /SECRET/);
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_SUPPRESSION, type Channel } from '../../../../plugins/notify/config/types.js';
-import { keepRedacted, redactChannel, redactWebhook, stillRedacted } from '../../../../plugins/notify/redact.js';
+import { keepRedacted, redactChannel, redactWebhook, scrubSecrets, stillRedacted } from '../../../../plugins/notify/redact.js';
 
 const ch = (o: Partial<Channel>): Channel => ({ name: 'ops', kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/secret', events: [], programs: [], min_severity: 'warning', enabled: true, headers: {}, suppression: DEFAULT_SUPPRESSION, ...o });
 
@@ -30,4 +30,13 @@ test('stored header values are not carried to a new URL (an operator cannot send
   assert.equal(moved && stillRedacted(moved), true, 'refused by PUT /system/notify: the value must be given again');
   const [same] = keepRedacted([{ ...back, min_severity: 'info' }], [stored]);
   assert.deepEqual(same?.headers, { Authorization: 'Bearer secret-token' });
+});
+
+test('scrubSecrets removes the URL path, query, user info and header values, whole or in pieces, raw or decoded', () => {
+  const c = ch({ url: 'https://bot:PASSWORD1@hooks.example.com/services/T0AAAA/B0BBBB/s%40cret99?sig=QUERYSIG1', headers: { 'X-Token': 'HEADERTOKEN' } });
+  const text = 'POST https://bot:PASSWORD1@hooks.example.com/services/T0AAAA/B0BBBB/s%40cret99?sig=QUERYSIG1 failed at hooks.example.com; path /services/T0AAAA/B0BBBB/s@cret99; B0BBBB; sig=QUERYSIG1; pw PASSWORD1; HEADERTOKEN';
+  const out = scrubSecrets(text, c);
+  for (const secret of ['PASSWORD1', 'T0AAAA', 'B0BBBB', 'cret99', 'QUERYSIG1', 'HEADERTOKEN']) assert.doesNotMatch(out, new RegExp(secret), out);
+  assert.match(out, /hooks\.example\.com/, 'the host is not a secret');
+  assert.equal(scrubSecrets('connect ECONNREFUSED 127.0.0.1:1', c), 'connect ECONNREFUSED 127.0.0.1:1');
 });
