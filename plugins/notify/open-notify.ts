@@ -7,6 +7,9 @@ import { NotifyNative } from './native.js';
 import { NotifyService, type NotifyLog } from './service.js';
 import { watchFile } from './watch.js';
 
+/** How long svcd's shutdown waits for the last messages (open groups, the queue) to be delivered. */
+const SHUTDOWN_DRAIN_MS = 5000;
+
 export interface NotifyRuntime {
   service: NotifyService;
   close(): Promise<void>;
@@ -29,7 +32,7 @@ export async function openNotify(lib: PluginLibrary, deps: { root: string; bus: 
     async close() {
       unsubscribe();
       await stopWatch();
-      await service.close();
+      await service.close(SHUTDOWN_DRAIN_MS);
     },
   };
 }

@@ -117,10 +117,33 @@ export class NotifyService {
     return result;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops the plugin. With `drainMs` (svcd stopping): every open group is closed now (a
+   * process_fatal still inside its group window, the system_shutdown record) and the queue gets
+   * up to `drainMs` to be delivered and recorded; then what is still queued or in flight is cut
+   * off, and that is logged.
+   */
+  async close(drainMs = 0): Promise<void> {
+    if (this.closed) return;
+    if (drainMs > 0) await this.drain(drainMs);
     this.closed = true;
     this.cancelTimer?.();
+    const left = { queued: this.deliverer.queued(), in_flight: this.deliverer.busy() };
     await this.deliverer.close();
+    if (left.queued + left.in_flight > 0) this.deps.log.warn('notify: messages not delivered at shutdown (cut off; no notify_failed recorded)', { ...left, drain_ms: drainMs });
+  }
+
+  private async drain(boundMs: number): Promise<void> {
+    const now = this.deps.clock.now();
+    const byName = new Map(this.state.config.channels.map((c) => [c.name, c]));
+    for (const notice of this.engine.flush(now, true)) {
+      const channel = byName.get(notice.channel);
+      if (channel) this.deliverer.enqueue({ channel, message: messageOf(notice, this.host) });
+    }
+    let cancel = () => undefined as void;
+    const bound = new Promise<void>((resolve) => (cancel = this.deps.clock.setTimer(boundMs, resolve)));
+    await Promise.race([this.deliverer.idle(), bound]);
+    cancel();
   }
 
   private apply(config: NotifyConfig, now: number): void {

@@ -38,6 +38,7 @@ export class Deliverer {
   private closed = false;
   private agent: Promise<Agent> | null = null;
   private readonly waits = new Set<() => void>();
+  private idleWaits: (() => void)[] = [];
 
   constructor(
     private delivery: Delivery,
@@ -87,10 +88,17 @@ export class Deliverer {
     return { ...this.count(name) };
   }
 
+  /** Resolves when nothing is queued or in flight (now, if so). */
+  idle(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaits.push(resolve));
+  }
+
   /** Drops what waits, cancels retry timers, and closes the HTTP client without waiting for a hung receiver. */
   async close(): Promise<void> {
     this.closed = true;
     this.queue.length = 0;
+    for (const resolve of this.idleWaits.splice(0)) resolve();
     for (const cancel of this.waits) cancel();
     this.waits.clear();
     const agent = this.agent;
@@ -107,6 +115,7 @@ export class Deliverer {
         .finally(() => {
           this.inFlight--;
           this.pump();
+          if (this.inFlight === 0 && this.queue.length === 0) for (const resolve of this.idleWaits.splice(0)) resolve();
         });
     }
   }

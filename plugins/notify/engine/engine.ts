@@ -98,11 +98,14 @@ export class SuppressionEngine {
     }
   }
 
-  /** Closes every group whose window ended and decides the messages due at `now`, in order. */
-  flush(now: number): Notice[] {
+  /**
+   * Closes every group whose window ended and decides the messages due at `now`, in order.
+   * `closeAll` (svcd is stopping): every open group is due now, its window cut short.
+   */
+  flush(now: number, closeAll = false): Notice[] {
     const out: Notice[] = [];
     for (const s of this.states.values()) {
-      const due = [...s.groups.values()].filter((g) => g.closeAt <= now).sort((a, b) => a.closeAt - b.closeAt || a.first.ts_ms - b.first.ts_ms);
+      const due = [...s.groups.values()].filter((g) => closeAll || g.closeAt <= now).sort((a, b) => a.closeAt - b.closeAt || a.first.ts_ms - b.first.ts_ms);
       const { rate_per_minute: rate, burst } = s.channel.suppression;
       for (const g of due) {
         s.groups.delete(g.key);
