@@ -34,7 +34,12 @@ export type PostFn = (url: string, body: string, headers: Record<string, string>
 export class Deliverer {
   private readonly queue: DeliveryJob[] = [];
   private readonly counters = new Map<string, DeliveryCounters>();
-  private inFlight = 0;
+  /** Attempts (POSTs) in progress: what `concurrency` limits. */
+  private active = 0;
+  /** Jobs taken from the queue and not finished: in an attempt or waiting for a retry. */
+  private started = 0;
+  /** Retries whose backoff ended, waiting for a free worker (served before the queue). */
+  private readonly slotWaits: ((ok: boolean) => void)[] = [];
   private closed = false;
   private agent: Promise<Agent> | null = null;
   private readonly waits = new Set<() => void>();
@@ -58,6 +63,7 @@ export class Deliverer {
     const old = this.agent;
     this.agent = null;
     if (old) void old.then((a) => a.close()).catch(() => undefined); // finishes what it carries, then ends
+    this.pump(); // a higher concurrency applies to what waits now
   }
 
   enqueue(job: DeliveryJob): boolean {
@@ -71,26 +77,27 @@ export class Deliverer {
     return true;
   }
 
-  /** Delivers at once, outside the queue (the test route); `retries` attempts after the first. */
+  /** Delivers at once, outside the queue and the worker limit (the test route); `retries` attempts after the first. */
   deliverNow(job: DeliveryJob, retries: number): Promise<DeliveryResult> {
-    return this.deliver(job, retries);
+    return this.deliver(job, retries, false);
   }
 
   queued(): number {
     return this.queue.length;
   }
 
+  /** Messages being delivered: in an attempt, or waiting for their next retry. */
   busy(): number {
-    return this.inFlight;
+    return this.started;
   }
 
   stats(name: string): DeliveryCounters {
     return { ...this.count(name) };
   }
 
-  /** Resolves when nothing is queued or in flight (now, if so). */
+  /** Resolves when nothing is queued or being delivered (now, if so). */
   idle(): Promise<void> {
-    if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
+    if (this.queue.length === 0 && this.started === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaits.push(resolve));
   }
 
@@ -99,6 +106,7 @@ export class Deliverer {
     this.closed = true;
     this.queue.length = 0;
     for (const resolve of this.idleWaits.splice(0)) resolve();
+    for (const resolve of this.slotWaits.splice(0)) resolve(false);
     for (const cancel of this.waits) cancel();
     this.waits.clear();
     const agent = this.agent;
@@ -107,28 +115,59 @@ export class Deliverer {
   }
 
   private pump(): void {
-    while (!this.closed && this.inFlight < this.delivery.concurrency && this.queue.length > 0) {
+    while (!this.closed && this.active < this.delivery.concurrency && this.slotWaits.length === 0 && this.queue.length > 0) {
       const job = this.queue.shift()!;
-      this.inFlight++;
-      void this.deliver(job, this.delivery.retries)
+      this.active++; // the first attempt's worker
+      this.started++;
+      void this.deliver(job, this.delivery.retries, true)
         .then((result) => this.deps.onResult(job, result))
         .finally(() => {
-          this.inFlight--;
-          this.pump();
-          if (this.inFlight === 0 && this.queue.length === 0) for (const resolve of this.idleWaits.splice(0)) resolve();
+          this.started--;
+          if (this.started === 0 && this.queue.length === 0) for (const resolve of this.idleWaits.splice(0)) resolve();
         });
     }
   }
 
-  private async deliver(job: DeliveryJob, retries: number): Promise<DeliveryResult> {
+  /** A worker for a retry; false when svcd is stopping. */
+  private acquire(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    if (this.active < this.delivery.concurrency && this.slotWaits.length === 0) {
+      this.active++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => this.slotWaits.push(resolve));
+  }
+
+  /** An attempt ended: its worker goes to a waiting retry first, else to the queue. */
+  private release(): void {
+    this.active--;
+    if (this.closed) return;
+    const next = this.active < this.delivery.concurrency ? this.slotWaits.shift() : undefined;
+    if (next) {
+      this.active++;
+      next(true);
+    } else this.pump();
+  }
+
+  /**
+   * The attempts of one message. With `limited`, each attempt holds one of the `concurrency`
+   * workers (the first one is taken by `pump`); the backoff between attempts holds none, so a
+   * dead receiver being retried does not stop the other channels' messages.
+   */
+  private async deliver(job: DeliveryJob, retries: number, limited: boolean): Promise<DeliveryResult> {
     const started = this.deps.clock.now();
     const body = JSON.stringify(payloadFor(job.channel.kind, job.message));
     const c = this.count(job.channel.name);
     let attempt: Attempt = { status: null, error: 'not attempted', retryable: false };
     let attempts = 0;
     for (;;) {
+      if (limited && attempts > 0 && !(await this.acquire())) break; // shutting down: the last attempt's failure is the result
       attempts++;
-      attempt = await this.post(job.channel.url, body, job.channel.headers);
+      try {
+        attempt = await this.post(job.channel.url, body, job.channel.headers);
+      } finally {
+        if (limited) this.release();
+      }
       if (attempt.error === null || !attempt.retryable || attempts > retries || this.closed) break;
       c.retries++;
       await this.sleep(this.delivery.retry_backoff_ms * 2 ** (attempts - 1));

@@ -116,3 +116,44 @@ test('a receiver that echoes the webhook URL or a header in its error page does 
   assert.doesNotMatch(error, /SECRET|T0A1B2C3/);
   assert.doesNotMatch(h.d.stats('ops').last_error ?? '', /SECRET/);
 });
+
+test('a message waiting for its retry holds no worker: another channel is delivered during the backoff', async () => {
+  const clock = new FakeClock();
+  const calls: { url: string; at: number }[] = [];
+  const results: [string, boolean, number][] = [];
+  const d = new Deliverer({ ...DEFAULT_DELIVERY, concurrency: 1, retries: 3, retry_backoff_ms: 60_000 }, {
+    clock,
+    post: async (url) => {
+      calls.push({ url, at: clock.now() });
+      return url.includes('dead') ? { status: null, error: 'ECONNREFUSED: connect', retryable: true } : { status: 200, error: null, retryable: false };
+    },
+    onResult: (j, r) => results.push([j.channel.name, r.ok, r.attempts]),
+    onDropped: () => undefined,
+  });
+  const settle = () => new Promise((r) => setImmediate(r));
+  const dead = { ...channel, name: 'dead', url: 'http://127.0.0.1:1/dead' };
+  d.enqueue({ channel: dead, message: job().message });
+  d.enqueue({ channel, message: job().message });
+  await settle();
+  assert.deepEqual(calls, [{ url: dead.url, at: clock.now() }, { url: channel.url, at: clock.now() }], 'ops is not held behind the dead channel\'s backoff');
+  assert.deepEqual(results, [['ops', true, 1]]);
+  assert.equal(d.busy(), 1, 'the dead channel\'s message still counts as being delivered');
+  for (const ms of [60_000, 120_000, 240_000]) {
+    clock.advance(ms);
+    await settle();
+  }
+  assert.deepEqual(results, [['ops', true, 1], ['dead', false, 4]]);
+  assert.equal(d.busy(), 0);
+});
+
+test('retries and new messages share the workers: a retry whose backoff ended waits for a free one', async () => {
+  const h = deliverer([http(503), http(200)], { concurrency: 1, retry_backoff_ms: 1000 });
+  h.d.enqueue(job()); // 503, then retried at +1000
+  await h.answer();
+  h.d.enqueue(job());
+  await h.answer(); // the second message takes the worker (200)
+  h.clock.advance(1000);
+  await h.answer();
+  assert.equal(h.calls.length, 3);
+  assert.deepEqual(h.results.map((r) => [r.ok, r.attempts]), [[true, 1], [true, 2]]);
+});
