@@ -62,6 +62,7 @@ export class NotifyService {
       post: deps.post,
       onResult: (job, result) => this.recordResult(job, result, false),
       onDropped: (job) => this.recordDropped(job),
+      current: (name) => this.state.config.channels.find((c) => c.name === name) ?? null,
     });
   }
 

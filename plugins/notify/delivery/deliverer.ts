@@ -53,6 +53,11 @@ export class Deliverer {
       post?: PostFn;
       onResult: (job: DeliveryJob, result: DeliveryResult) => void;
       onDropped: (job: DeliveryJob) => void;
+      /**
+       * The channel of that name in force now (null: removed by a reload). Each attempt of a
+       * queued or retried message goes where the channel points at that moment.
+       */
+      current?: (name: string) => Channel | null;
     },
   ) {}
 
@@ -156,15 +161,23 @@ export class Deliverer {
    */
   private async deliver(job: DeliveryJob, retries: number, limited: boolean): Promise<DeliveryResult> {
     const started = this.deps.clock.now();
-    const body = JSON.stringify(payloadFor(job.channel.kind, job.message));
     const c = this.count(job.channel.name);
+    let channel = job.channel;
     let attempt: Attempt = { status: null, error: 'not attempted', retryable: false };
     let attempts = 0;
     for (;;) {
       if (limited && attempts > 0 && !(await this.acquire())) break; // shutting down: the last attempt's failure is the result
+      // A reload since the message was decided: its channel's URL, headers and kind now; none if it went.
+      const now = limited && this.deps.current ? this.deps.current(job.channel.name) : channel;
+      if (!now || !now.enabled) {
+        if (limited) this.release(); // the worker this attempt would have used
+        attempt = { status: attempt.status, error: `not sent: channel ${job.channel.name} was ${now ? 'disabled' : 'removed'} by a reload of the configuration${attempts > 0 ? ` (last attempt: ${attempt.error})` : ''}`, retryable: false };
+        break;
+      }
+      channel = now;
       attempts++;
       try {
-        attempt = await this.post(job.channel.url, body, job.channel.headers);
+        attempt = await this.post(channel.url, JSON.stringify(payloadFor(channel.kind, job.message)), channel.headers);
       } finally {
         if (limited) this.release();
       }
@@ -177,7 +190,7 @@ export class Deliverer {
     if (ok) c.delivered++;
     else c.failed++;
     // The receiver's answer may echo the URL or a header (a 404 page): the secrets go before anyone sees it.
-    const error = attempt.error === null ? null : scrubSecrets(attempt.error, job.channel);
+    const error = attempt.error === null ? null : scrubSecrets(scrubSecrets(attempt.error, channel), job.channel);
     c.last_status = attempt.status;
     c.last_error = error;
     c.last_at = this.deps.clock.now();
