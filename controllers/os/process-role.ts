@@ -5,10 +5,13 @@ import type { ProcessRole } from './port.js';
  * callers), read back at start-up to find processes a crashed daemon left behind.
  */
 export function roleOf(env: Record<string, string | undefined>, root: string): { programId: string; role: ProcessRole; cronSlot?: string } | null {
+  if (env.SVC_ROOT !== root) return null;
   const programId = env.SVC_PROGRAM_ID;
-  if (!programId || env.SVC_ROOT !== root) return null;
-  // A reaction run (controllers/reactions) is a side process like a hook: never adopted.
-  if (env.SVC_HOOK || env.SVC_REACTION) return { programId, role: 'hook' };
+  // A reaction run (controllers/reactions) is a side process like a hook: never adopted, ended
+  // at start-up. A run for a system event (system_startup, system_shutdown) has no program.
+  if (env.SVC_REACTION) return { programId: programId ?? '', role: 'hook' };
+  if (!programId) return null;
+  if (env.SVC_HOOK) return { programId, role: 'hook' };
   if (env.SVC_PROBE) return { programId, role: 'probe' };
   if (env.SVC_CRON_SLOT) return { programId, role: 'cron', cronSlot: env.SVC_CRON_SLOT };
   return { programId, role: 'program' };

@@ -182,3 +182,25 @@ test('with Node\'s child_process instead of the spawner (SVC_SPAWNER=off) a run 
     removeRoot(other);
   }
 });
+
+test('a run for a system event that a crashed svcd left behind is ended by the next svcd', async () => {
+  const other = tempRoot('svc-reactions-orphan-');
+  mkdirSync(join(other, 'conf'), { recursive: true });
+  const first = join(other, 'first.pid');
+  // Only the first svcd's run hangs (its timeout is svcd's to enforce, and that svcd is gone).
+  writeFileSync(join(other, 'conf', 'reactions.toml'), `[[reaction]]\nname = "on-startup"\nevents = ["system_startup"]\ncommand = "if [ ! -e '${first}' ]; then echo $$ > '${first}'; exec sleep 300; fi"\nshell = true\ntimeout_secs = 600\n`);
+  let daemon = await startDaemon(other);
+  let pid = 0;
+  try {
+    pid = await eventually(() => Number(read(first)) || null, 10_000, 'the first run started');
+    await daemon.crash();
+    assert.ok(pidAlive(pid), 'the run outlives the crashed svcd');
+    daemon = await startDaemon(other);
+    await eventually(() => !pidAlive(pid), 10_000, 'the left-behind run ended by the next svcd');
+    assert.ok(daemon.stderr.some((l) => l.includes('ending a process left by a previous daemon') && l.includes(`"pid":${pid}`)), 'logged');
+  } finally {
+    if (pid && pidAlive(pid)) process.kill(-pid, 'SIGKILL');
+    await daemon.stop();
+    removeRoot(other);
+  }
+});
