@@ -1,3 +1,4 @@
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../reconciler/clock.js';
 import type { EventBus } from '../../state/events/bus.js';
@@ -23,6 +24,7 @@ export async function startReactions(opts: {
   watch?: boolean;
 }): Promise<{ reactor: Reactor; close(): Promise<void> }> {
   const file = opts.file ?? join(opts.root, 'conf', 'reactions.toml');
+  await removeLeftoverInputs(join(opts.root, 'run', 'reactions'));
   const reactor = new Reactor({ os: opts.os, events: opts.events, clock: opts.clock, root: opts.root, logDir: opts.logDir, baseEnv: process.env, file, log: opts.log });
   const watched = await startReactionsFile({ file, root: opts.root, reactor, log: opts.log, watch: opts.watch ?? true });
   const unsubscribe = opts.events.subscribe(reactor.onEvent);
@@ -34,4 +36,18 @@ export async function startReactions(opts: {
       await reactor.close(CLOSE_BOUND_MS);
     },
   };
+}
+
+/**
+ * The stdin files of runs a previous svcd did not see end (it crashed, or stopped while they
+ * ran): no run of this svcd has started yet, and a run still alive holds its stdin open already.
+ */
+async function removeLeftoverInputs(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // none yet
+  }
+  await Promise.all(names.filter((n) => n.endsWith('.json')).map((n) => rm(join(dir, n), { force: true }).catch(() => undefined)));
 }

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixture, pidAlive, removeRoot, startDaemon, tempRoot, TIME_SCALE, type RunningDaemon } from '../helpers/daemon.js';
 
@@ -198,6 +198,8 @@ test('a run for a system event that a crashed svcd left behind is ended by the n
     daemon = await startDaemon(other);
     await eventually(() => !pidAlive(pid), 10_000, 'the left-behind run ended by the next svcd');
     assert.ok(daemon.stderr.some((l) => l.includes('ending a process left by a previous daemon') && l.includes(`"pid":${pid}`)), 'logged');
+    // Its stdin file (run/reactions/) goes too; the new svcd's own run removed its own.
+    await eventually(() => readdirSync(join(other, 'run', 'reactions')).length === 0, 10_000, 'no stdin file left in run/reactions');
   } finally {
     if (pid && pidAlive(pid)) process.kill(-pid, 'SIGKILL');
     await daemon.stop();
