@@ -43,6 +43,8 @@ const DELIVERY_KEYS: Record<keyof Delivery, Check> = {
 };
 const CHANNEL_KEYS = new Set(['name', 'kind', 'url', 'events', 'programs', 'min_severity', 'enabled', 'headers', ...Object.keys(SUPPRESSION_KEYS)]);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** Headers of the request framing: given by hand, the HTTP client refuses every request (or the body breaks). */
+const RESERVED_HEADERS = new Set(['content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 function isTable(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
@@ -127,7 +129,10 @@ function channel(value: unknown, i: number, defaults: Suppression, at: Locate, l
   if (!isTable(headers)) return fail('headers', 'must be a table of header names to string values');
   for (const [h, v] of Object.entries(headers)) {
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(h)) fail('headers', `invalid header name '${h}'`);
-    if (typeof v !== 'string' || /[\r\n]/.test(v)) fail('headers', `header '${h}' must be a one-line string`);
+    if (RESERVED_HEADERS.has(h.toLowerCase())) fail('headers', `header '${h}' is set by svc's HTTP client and cannot be given (every delivery would fail)`);
+    // The value is a secret: not shown. Tab is the one control character a header value may hold.
+    // eslint-disable-next-line no-control-regex
+    if (typeof v !== 'string' || /[\x00-\x08\x0a-\x1f\x7f]/.test(v)) fail('headers', `header '${h}' must be a one-line string without control characters`);
   }
   const suppression: Record<string, unknown> = { ...defaults };
   for (const [key, check] of Object.entries(SUPPRESSION_KEYS)) {

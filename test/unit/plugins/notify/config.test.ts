@@ -47,3 +47,12 @@ test('render then parse gives the same configuration', () => {
   const config = parseNotifyToml(F, text);
   assert.deepEqual(parseNotifyToml(F, renderNotifyToml(config)), config);
 });
+
+test('headers the HTTP client refuses (framing headers, control characters) are refused at load, not on every delivery', () => {
+  const ch = (headers: string) => `[[channel]]\nname = "a"\nkind = "custom"\nurl = "https://x/"\nheaders = ${headers}\n`;
+  assert.equal(problem(ch('{ "Content-Length" = "1" }')), `${F}:5: channel[0] (name=a).headers: header 'Content-Length' is set by svc's HTTP client and cannot be given (every delivery would fail)`);
+  for (const name of ['transfer-encoding', 'Expect', 'Upgrade', 'Keep-Alive']) assert.match(problem(ch(`{ "${name}" = "x" }`)), /is set by svc's HTTP client/, name);
+  assert.equal(problem(ch('{ "X-Token" = "ab\\u0000cd" }')), `${F}:5: channel[0] (name=a).headers: header 'X-Token' must be a one-line string without control characters`);
+  assert.match(problem(ch('{ "X-Token" = "ab\\u007fcd" }')), /without control characters/);
+  assert.equal(problem(ch('{ "X-Token" = "a\\tb", Host = "hooks.internal", "Content-Type" = "application/json; charset=utf-8" }')), 'no error');
+});
