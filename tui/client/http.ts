@@ -59,8 +59,9 @@ export class ApiClient {
     return this.call<T>('GET', path);
   }
 
-  post<T>(path: string, body?: unknown): Promise<T> {
-    return this.call<T>('POST', path, body);
+  /** `timeoutMs`: this request's own bound, for an action known to take longer than the client's (a reaction's test run). */
+  post<T>(path: string, body?: unknown, opts: { timeoutMs?: number } = {}): Promise<T> {
+    return this.call<T>('POST', path, body, opts.timeoutMs);
   }
 
   put<T>(path: string, body: unknown): Promise<T> {
@@ -71,13 +72,13 @@ export class ApiClient {
     return this.call<T>('DELETE', path);
   }
 
-  async call<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+  async call<T>(method: HttpMethod, path: string, body?: unknown, timeoutMs?: number): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.authHeaders() };
     const raw = body instanceof RawBody ? body : null;
     if (body !== undefined) headers['content-type'] = raw ? raw.contentType : 'application/json';
     const payload = raw ? raw.text : body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-    const { req, res } = await this.open({ method, headers, timeout: this.opts.timeoutMs ?? 120_000 }, path, payload, true);
+    const { req, res } = await this.open({ method, headers, timeout: timeoutMs ?? this.opts.timeoutMs ?? 120_000 }, path, payload, true);
     const text = await this.readAll(req, res);
     // svcd answers JSON; an HTML page (or any success that is not JSON) is someone else, and so
     // is a 404 that is not JSON (svcd's own 404s are: `no route for ...`), empty or not.

@@ -4,6 +4,9 @@ import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
 
+/** How long `svc reactions test` waits for svcd's answer: the longest timeout_secs (3600, docs/reactions.md) and a minute. */
+const TEST_RUN_WAIT_MS = (3600 + 60) * 1000;
+
 function runLine(r: RunRecord | null): string {
   if (!r) return 'never run';
   const what = `${r.test ? 'test run' : r.event}${r.program_name ? ` of ${r.program_name}` : ''}`;
@@ -51,7 +54,9 @@ export function registerReactions(program: Command, ctx: CliContext): void {
     .option('--program <name|id>', 'program the synthetic event is about')
     .action(async (name: string, o: { event?: string; program?: string }) => {
       const body = { ...(o.event ? { event: o.event } : {}), ...(o.program ? { program: o.program } : {}) };
-      const r = await ctx.client().post<RunRecord>(`/api/v1/system/reactions/${encodeURIComponent(name)}/test`, body);
+      // svcd answers when the run ends, up to its timeout_secs (at most 3600 s): more than the
+      // client's 120 s. A hung svcd is still told apart by the client's liveness checks.
+      const r = await ctx.client().post<RunRecord>(`/api/v1/system/reactions/${encodeURIComponent(name)}/test`, body, { timeoutMs: TEST_RUN_WAIT_MS });
       ctx.print(ctx.json() ? JSON.stringify(r, null, 2) : `reaction '${name}' ${r.msg}`);
       if (r.outcome !== 'ok') throw new CliError(`reaction '${name}' did not succeed (${r.outcome})`, 1);
     });

@@ -50,3 +50,19 @@ test('an action that takes long on a svcd that answers /health is waited for', a
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('a request given its own timeoutMs (a reaction test run) waits past the client\'s idle timeout', async () => {
+  const server = createHttp((req, res) => {
+    if (req.url === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"outcome":"ok"}'), 600);
+  });
+  const url = await listen(server);
+  try {
+    const client = new ApiClient({ url, timeoutMs: 200, liveness: LIVENESS });
+    await assert.rejects(client.post('/api/v1/system/reactions/slow/test'), (err: Error & { kind?: string }) => err.kind === 'timeout');
+    assert.deepEqual(await client.post('/api/v1/system/reactions/slow/test', undefined, { timeoutMs: 30_000 }), { outcome: 'ok' });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
