@@ -23,7 +23,10 @@ export function globMatches(pattern: string, name: string): boolean {
 export function matches(reaction: Reaction, record: Pick<EventRecord, 'event' | 'program_name'>): boolean {
   // A reaction's own records never match anything: no reaction can trigger itself or another.
   if (REACTION_EVENT_TYPES.includes(record.event)) return false;
-  if (!reaction.events.includes('*') && !reaction.events.includes(record.event)) return false;
+  // "*" leaves out notify's delivery records: with notify sending reaction_* messages, every run
+  // would be reported, the report recorded, and the record would run the reaction again. Named, they match.
+  const listed = reaction.events.includes(record.event) || (reaction.events.includes('*') && !record.event.startsWith('notify_'));
+  if (!listed) return false;
   if (reaction.programs === null) return true;
   const name = record.program_name;
   return name !== null && reaction.programs.some((p) => globMatches(p, name));

@@ -12,7 +12,7 @@ export const REACTION_EVENT_TYPES: readonly EventType[] = ['reaction_started', '
 export interface Reaction {
   /** Unique, [A-Za-z0-9_.-]; names the log file and the metric label. */
   name: string;
-  /** Event types that trigger it; `'*'` = every type except the reaction_* ones. */
+  /** Event types that trigger it; `'*'` = every type except the reaction_* and notify_* ones. */
   events: readonly (EventType | '*')[];
   /**
    * Program names or globs (`*`, `?`, `[abc]`); null (key absent) matches every event, system

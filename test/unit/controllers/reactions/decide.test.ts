@@ -55,6 +55,12 @@ test('matching: event type, "*" and the program selector; no selector matches sy
   assert.ok(!matches(reaction({ events: ['*'], programs: ['*'] }), event('system_shutdown', null)), 'a selector needs a program');
 });
 
+test('"*" leaves out notify_sent and notify_failed (a reaction, its notify message and its record would loop); named, they match', () => {
+  assert.ok(!matches(reaction({ events: ['*'] }), event('notify_sent', null)));
+  assert.ok(!matches(reaction({ events: ['*'] }), event('notify_failed', null)));
+  assert.ok(matches(reaction({ events: ['notify_failed'] }), event('notify_failed', null)));
+});
+
 test('reactions never trigger themselves: reaction_* events match nothing, not even "*"', () => {
   for (const type of ['reaction_started', 'reaction_finished', 'reaction_failed'] as const) {
     assert.ok(!matches(reaction({ events: ['*'] }), event(type)));
