@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { ClassicLevel } from 'classic-level';
 import { droppedAtOpen, type DroppedBytes } from './info-log.js';
 import { describeOpenError, StoreOpenError } from './store-errors.js';
-import { checkManifest, checkWalFiles, describeDamage, keepDamagedCopies, type WalReport } from './wal-files.js';
+import { checkManifest, checkWalFiles, describeDamage, keepDamagedCopies, missingCurrent, type WalReport } from './wal-files.js';
 
 /**
  * What to do when a write-ahead log is damaged:
@@ -41,6 +41,8 @@ export type Db = ClassicLevel<string, string>;
 
 /** Opens a LevelDB after checking its write-ahead logs; refusals are `StoreOpenError`s that say why. */
 export async function openLevel(o: OpenLevelOptions): Promise<{ db: Db; report: OpenReport }> {
+  const noCurrent = await missingCurrent(o.location);
+  if (noCurrent !== null) throw new StoreOpenError(`${o.what} at ${o.location} ${noCurrent}. svcd refuses to start and has changed nothing.`);
   mkdirSync(o.location, { recursive: true });
   const wal = await checkWalFiles(o.location);
   const loss = wal.filter((r) => r.damage.some((d) => d.followed));

@@ -27,6 +27,31 @@ export async function checkWalFiles(location: string): Promise<WalReport[]> {
   return reports;
 }
 
+/** LevelDB's own data files: once one is there, a missing CURRENT is damage, not a new store. */
+const DATA_FILE = /^(MANIFEST-\d+|\d+\.(log|ldb|sst))$/;
+
+/**
+ * Why a LevelDB directory that holds data but has no CURRENT file must not be opened, or null.
+ * LevelDB would take it for a new store: it writes a fresh CURRENT and MANIFEST and deletes the
+ * table files the old MANIFEST listed (the programs in them are gone for good).
+ */
+export async function missingCurrent(location: string): Promise<string | null> {
+  let names: string[];
+  try {
+    names = await readdir(location);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  if (names.includes('CURRENT')) return null;
+  const data = names.filter((n) => DATA_FILE.test(n)).sort();
+  if (data.length === 0) return null;
+  const manifests = data.filter((n) => n.startsWith('MANIFEST-'));
+  const newest = manifests.sort((a, b) => Number(b.slice(9)) - Number(a.slice(9)))[0];
+  const fix = newest ? `, or, if ${newest} is intact, write its name into CURRENT (printf '${newest}\\n' > ${join(location, 'CURRENT')})` : '';
+  return `has no CURRENT file but holds data (${data.join(', ')}); opening it would start an empty store and delete that data. Restore it from a backup${fix}`;
+}
+
 /** The MANIFEST that CURRENT points to, checked like a log (it has the same format). */
 export async function checkManifest(location: string): Promise<WalReport | null> {
   try {

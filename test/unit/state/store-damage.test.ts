@@ -69,6 +69,29 @@ void test('a corrupt MANIFEST is refused naming the file', async () => {
   }
 });
 
+void test('a missing CURRENT is refused naming it, deletes nothing, and the store opens again once CURRENT is written back', async () => {
+  const { dir, location } = await storeWith(3);
+  try {
+    await (await ProgramStore.open(dir)).close(); // the reopen writes the log out as a table, which LevelDB would delete
+    const current = readFileSync(join(location, 'CURRENT'), 'utf8');
+    rmSync(join(location, 'CURRENT'));
+    const before = readdirSync(location).sort();
+    await assert.rejects(ProgramStore.open(dir), (err: Error) => {
+      assert.ok(err instanceof StoreOpenError);
+      assert.match(err.message, /the state store at .*state\.db has no CURRENT file but holds data \(.*\.ldb.*\); opening it would start an empty store/);
+      assert.match(err.message, new RegExp(`write its name into CURRENT \\(printf '${current.trim()}\\\\n' > `));
+      return true;
+    });
+    assert.deepEqual(readdirSync(location).sort(), before, 'nothing written or deleted');
+    writeFileSync(join(location, 'CURRENT'), current);
+    const store = await ProgramStore.open(dir);
+    assert.deepEqual(store.list().map((r) => r.config.name).sort(), ['p0', 'p1', 'p2']);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 void test('a damaged last record: a lost program refuses the open by name; a lost intent change opens and is reported', async () => {
   const { dir, location } = await storeWith(5);
   try {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { FakeClock } from '../../../../reconciler/fake-clock.js';
 import { eventQuery } from '../../../../state/events/query-types.js';
 import type { EventRecord } from '../../../../state/events/types.js';
@@ -59,6 +59,25 @@ void test('finding 14: a damaged event log opens (history is not desired state) 
     assert.ok(readdirSync(dirname(env.file)).some((n) => n.startsWith('events.db.damaged-')));
     assert.ok((await reopened.query(eventQuery({ limit: 1000 }))).length < 60);
     await reopened.close();
+  } finally {
+    await env.cleanup();
+  }
+});
+
+void test('an event history without its CURRENT file is refused, naming it, and keeps every event (LevelDB would start it empty)', async () => {
+  const env = await tempEventLog();
+  try {
+    for (let i = 0; i < 5; i++) env.current.emit({ event: 'process_exit', program_id: A, program_name: 'web', exit_code: i, msg: `exit ${i}` });
+    await env.reopen(); // the history is now in a table file as well as the log
+    await env.current.close();
+    const current = readFileSync(join(env.file, 'CURRENT'), 'utf8');
+    rmSync(join(env.file, 'CURRENT'));
+    const before = readdirSync(env.file).sort();
+    await assert.rejects(env.open(), /the event history at .*events\.db has no CURRENT file but holds data/);
+    assert.deepEqual(readdirSync(env.file).sort(), before, 'nothing written or deleted');
+    writeFileSync(join(env.file, 'CURRENT'), current);
+    const log = await env.reopen();
+    assert.equal((await log.query(eventQuery({ limit: 1000 }))).length, 5);
   } finally {
     await env.cleanup();
   }
