@@ -42,8 +42,10 @@ function folderProblem(dir: string): string | null {
   if (!statSync(dir).isDirectory()) return 'not a directory';
   try {
     accessSync(dir, constants.W_OK | constants.X_OK);
-  } catch {
-    return 'svcd may not write in it (EACCES)';
+  } catch (err) {
+    // A read-only mount is fixed by remounting it, not by changing the folder's mode.
+    if ((err as NodeJS.ErrnoException).code === 'EROFS') return 'it is on a read-only file system (EROFS)';
+    return `svcd may not write in it (${(err as NodeJS.ErrnoException).code ?? 'EACCES'})`;
   }
   return null;
 }

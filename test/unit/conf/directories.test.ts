@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,20 @@ void test('a folder svcd may not write in is refused by its key', (t) => {
     chmodSync(join(root, 'ro', 'logs'), 0o555);
     assert.match(refusal(root), /svc\.toml:2: storage\.log_dir = ".*\/ro\/logs": svcd may not write in it \(EACCES\)$/);
     chmodSync(join(root, 'ro', 'logs'), 0o755);
+  });
+});
+
+void test('a folder on a read-only file system says so (it said EACCES, which sends you to chmod)', (t) => {
+  withRoot('[storage]\ndata_dir = "ro"\n', (root) => {
+    const dir = join(root, 'ro');
+    mkdirSync(dir);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', dir], { encoding: 'utf8' });
+    if (mounted.status !== 0) return t.skip(`needs root to mount a read-only tmpfs: ${(mounted.stderr || mounted.error?.message || '').trim()}`);
+    try {
+      assert.match(refusal(root), /svc\.toml:2: storage\.data_dir = ".*\/ro": it is on a read-only file system \(EROFS\)$/);
+    } finally {
+      spawnSync('umount', ['-l', dir]);
+    }
   });
 });
 
