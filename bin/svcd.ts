@@ -1,13 +1,13 @@
 #!/usr/bin/env -S node --max-semi-space-size=1 --v8-pool-size=1
 import { Command } from 'commander';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defaultRoot } from '../conf/default-root.js';
 import { loadConfig, ConfigError, keyLocation } from '../conf/load-config.js';
 import type { SvcConfig } from '../conf/keys.js';
 import { checkStartup } from '../conf/startup-checks.js';
 import { prepareFolders } from '../conf/directories.js';
 import { resolveBindHost } from '../conf/loopback.js';
-import { createLogger } from '../conf/logger.js';
+import { createLogger, type Logger } from '../conf/logger.js';
 import { StoreOpenError } from '../state/store.js';
 import { bootPlugins } from '../plugins/boot/boot.js';
 import { StartupRefusal } from '../plugins/boot/refusal.js';
@@ -56,6 +56,23 @@ async function configure(root: string) {
   }
 }
 
+/**
+ * SIGHUP (`kill -HUP`, a systemd ExecReload, the terminal svcd runs in closing): svcd does not
+ * reload svc.toml while it runs, and Node's default for the signal ended svcd at once, with no
+ * graceful stop and its programs left unsupervised. It keeps running, says so, and checks the file
+ * so that the next start is not refused by surprise.
+ */
+function onHangup(root: string, log: Logger): void {
+  const file = opts.config ? resolve(opts.config) : join(root, 'conf', 'svc.toml');
+  try {
+    loadConfig(root, file, { mustExist: opts.config !== undefined });
+    log.warn(`SIGHUP: svcd does not reload its configuration while it runs; restart svcd to apply ${file} (which is valid). Stack files and conf/reactions.toml are reloaded when they change.`);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    log.error(`SIGHUP: svcd does not reload its configuration while it runs, and ${file} would refuse the next start: ${err.message}`);
+  }
+}
+
 async function bindAddressOf(config: SvcConfig): Promise<string> {
   const { host } = config.server;
   try {
@@ -71,6 +88,7 @@ async function main(): Promise<void> {
   const { config, warnings } = await configure(root);
   const log = createLogger({ file: `${config.storage.log_dir}/svcd.log`, level: opts.logLevel as LogLevel });
   for (const w of warnings) log.warn(w);
+  process.on('SIGHUP', () => onHangup(root, log));
   if (!opts.root && fallback.checkout) log.info(`run from a source checkout: SVC_ROOT is ${root} (set SVC_ROOT or --root to choose another)`);
   if (opts.repairStore) {
     try {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { removeRoot, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
+import { eventually, removeRoot, startDaemon, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
 
 /** Runs svcd with `args` on a fresh root holding `toml`; a start that is not refused ends after 20 s and fails the test. */
 function svcd(args: string[], toml = '[server]\nport = 0\n'): { status: number | null; stderr: string } {
@@ -58,4 +58,21 @@ void test('an unknown option or an argument is a usage error, exit 2 like every 
   }
   assert.equal(svcd(['--version']).status, 0);
   assert.equal(svcd(['--help']).status, 0);
+});
+
+void test('SIGHUP neither ends svcd nor reloads svc.toml: it says so, and names what in the file would refuse the next start', async () => {
+  const d = await startDaemon();
+  try {
+    const file = join(d.root, 'conf', 'svc.toml');
+    d.proc.kill('SIGHUP');
+    await eventually(() => d.stderr.some((l) => l.includes(`SIGHUP: svcd does not reload its configuration while it runs; restart svcd to apply ${file} (which is valid)`)), 10_000, 'the SIGHUP line');
+    assert.equal((await d.request('GET', '/health')).status, 200);
+    writeConfig(d.root, '[server]\nport = 0\nprot = 1\n');
+    d.proc.kill('SIGHUP');
+    await eventually(() => d.stderr.some((l) => l.includes(`${file} would refuse the next start: ${file}:3: unknown key server.prot`)), 10_000, 'the refusal the file would cause');
+    assert.equal((await d.request('GET', '/health')).status, 200);
+  } finally {
+    assert.equal(await d.stop(), 0, 'a graceful stop after both signals');
+    removeRoot(d.root);
+  }
 });
