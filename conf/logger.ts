@@ -12,6 +12,22 @@ export interface Logger {
   close(): Promise<void>;
 }
 
+/**
+ * Why stderr stopped taking lines (EPIPE: the pipe's reader went away; EIO: the terminal hung
+ * up), or null while it takes them. Without a listener, Node turns that error into an uncaught
+ * exception: svcd ended at its next log line, its programs left running unsupervised.
+ */
+let stderrFailed: string | null = null;
+let watchingStderr = false;
+
+function toStderrWhileOpen(line: string): void {
+  if (!watchingStderr) {
+    watchingStderr = true;
+    process.stderr.on('error', (err: NodeJS.ErrnoException) => (stderrFailed ??= err.code ?? err.message));
+  }
+  if (stderrFailed === null) process.stderr.write(line);
+}
+
 export function createLogger(opts: { file?: string; level?: Level; stderr?: boolean; fileOptions?: LogFileOptions } = {}): Logger {
   const min = RANK[opts.level ?? 'info'];
   const toStderr = opts.stderr !== false;
@@ -19,15 +35,20 @@ export function createLogger(opts: { file?: string; level?: Level; stderr?: bool
   const file = opts.file
     ? new LogFileSink(opts.file, {
         onChange: (working, code) => {
-          if (toStderr) process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: working ? `${opts.file}: writing again` : `${opts.file}: cannot write (${code}); lines go to stderr only until it recovers` })}\n`);
+          if (toStderr) toStderrWhileOpen(`${JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: working ? `${opts.file}: writing again` : `${opts.file}: cannot write (${code}); lines go to stderr only until it recovers` })}\n`);
         },
         ...opts.fileOptions,
       })
     : null;
+  let toldStderrGone = false;
   const write = (level: Level, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[level] < min) return;
     const line = `${JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields })}\n`;
-    if (toStderr) process.stderr.write(line);
+    if (toStderr) toStderrWhileOpen(line);
+    if (toStderr && stderrFailed !== null && !toldStderrGone) {
+      toldStderrGone = true;
+      file?.write(`${JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: `stderr cannot be written (${stderrFailed}: its reader went away); the daemon log goes on in this file only` })}\n`);
+    }
     file?.write(line);
   };
   return {

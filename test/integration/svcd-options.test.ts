@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { eventually, removeRoot, startDaemon, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
 
 /** Runs svcd with `args` on a fresh root holding `toml`; a start that is not refused ends after 20 s and fails the test. */
@@ -74,5 +76,34 @@ void test('SIGHUP neither ends svcd nor reloads svc.toml: it says so, and names 
   } finally {
     assert.equal(await d.stop(), 0, 'a graceful stop after both signals');
     removeRoot(d.root);
+  }
+});
+
+void test('svcd outlives the reader of its stderr (a closed pipe ended svcd at its next log line) and goes on logging to svcd.log', async () => {
+  const root = tempRoot();
+  writeConfig(root, '[server]\nport = 0\n');
+  const proc = spawn(process.execPath, [SVCD], { env: { ...process.env, SVC_ROOT: root, SVC_SPAWNER: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  try {
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      createInterface({ input: proc.stderr }).on('line', (line) => {
+        const m = /"msg":"svcd ready".*"listen":"([^"]+)"/.exec(line);
+        if (m) resolveUrl(`http://${m[1]}`);
+      });
+      proc.once('exit', (code) => reject(new Error(`svcd exited with ${code}`)));
+    });
+    proc.stderr.destroy(); // the reader goes away: svcd's next write to stderr fails with EPIPE
+    const log = join(root, 'logs', 'svcd.log');
+    for (let i = 0; i < 2; i++) {
+      proc.kill('SIGHUP'); // each logs a line
+      await eventually(() => readFileSync(log, 'utf8').split('SIGHUP: svcd does not reload').length > i + 1, 10_000, `SIGHUP line ${i + 1} in svcd.log`);
+    }
+    assert.match(readFileSync(log, 'utf8'), /stderr cannot be written \(EPIPE: its reader went away\); the daemon log goes on in this file only/);
+    assert.equal((await fetch(`${url}/health`)).status, 200);
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    removeRoot(root);
   }
 });
