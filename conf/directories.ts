@@ -23,6 +23,10 @@ const FOLDERS = [
 export function prepareFolders(config: SvcConfig): void {
   const folders: { section: string; key: string; path: string; kind: 'dir' | 'parent' }[] = FOLDERS.map((f) => ({ ...f, path: (config[f.section] as Record<string, string | number | boolean>)[f.key] as string }));
   if (config.server.socket_only) folders.push({ section: 'server', key: 'socket_path', path: config.server.socket_path, kind: 'parent' });
+  // Two stores on one LevelDB folder: the second open failed as if another svcd held the lock.
+  if (resolve(config.storage.events_file) === resolve(config.storage.data_dir, 'state.db')) {
+    throw new ConfigError(`${keyLocation(config, 'storage', 'events_file')}: storage.events_file = "${config.storage.events_file}": is the state store's folder (data_dir/state.db); the event history needs a folder of its own`);
+  }
   for (const { section, key, path, kind } of folders) {
     const problem = kind === 'dir' ? folderProblem(path) : (existingNonDirectory(path, key) ?? folderProblem(dirname(path)));
     if (problem) throw new ConfigError(`${keyLocation(config, section, key)}: ${section}.${key} = "${path}": ${problem}`);

@@ -72,6 +72,12 @@ void test('a folder on a read-only file system says so (it said EACCES, which se
   });
 });
 
+void test('an events_file naming the state store folder is refused by its key (it read as a lock held by another svcd)', () => {
+  withRoot('[storage]\ndata_dir = "d"\nevents_file = "d/state.db"\n', (root, file) => {
+    assert.equal(refusal(root), `${file}:3: storage.events_file = "${join(root, 'd', 'state.db')}": is the state store's folder (data_dir/state.db); the event history needs a folder of its own`);
+  });
+});
+
 void test('a folder under /proc or /sys is refused at once (a recursive mkdir there never returns on Node 20)', () => {
   withRoot('[storage]\nlog_dir = "/proc/svc-logs"\n', (root, file) => {
     assert.equal(refusal(root), `${file}:2: storage.log_dir = "/proc/svc-logs": a folder under /proc or /sys cannot hold svc files`);
