@@ -86,9 +86,16 @@ export class ProgramManifest {
   async append(lines: readonly ManifestLine[]): Promise<void> {
     if (lines.length === 0) return;
     const text = lines.map((l) => `${JSON.stringify('add' in l ? ['+', l.add, l.name] : ['-', l.del])}\n`).join('');
+    const bytes = Buffer.from(text);
     try {
       this.appender ??= await open(this.file, 'as');
-      await this.appender.write(text);
+      // A disk that fills mid-line takes part of it and returns a short count, not an error:
+      // write the rest, so that the disk's refusal (ENOSPC) is thrown, not a torn line left behind.
+      for (let at = 0; at < bytes.length; ) {
+        const { bytesWritten } = await this.appender.write(bytes, at);
+        if (bytesWritten === 0) throw new Error(`${this.file}: the append wrote nothing`);
+        at += bytesWritten;
+      }
       this.appended += lines.length;
     } catch (err) {
       await this.closeAppender();

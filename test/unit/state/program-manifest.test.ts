@@ -1,6 +1,7 @@
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProgramManifest } from '../../../state/program-manifest.js';
@@ -87,5 +88,36 @@ void test('manifest: appended lines are compacted into a new snapshot once they 
     assert.ok(lines(file).length < 100, `compacted (${lines(file).length} lines now)`);
     assert.deepEqual([...(await new ProgramManifest(join(dir, 'state.db')).read())!.values()], ['kept']);
     await store.close();
+  });
+});
+
+void test('manifest: an append that the full disk cuts short is refused (ENOSPC), not taken as written with a torn line left for the next append to follow', async (t) => {
+  await inTemp(async (root) => {
+    const dir = join(root, 'disk');
+    mkdirSync(dir);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { encoding: 'utf8' });
+    if (mounted.status !== 0) return t.skip(`needs root to mount a small tmpfs: ${(mounted.stderr || mounted.error?.message || '').trim()}`);
+    try {
+      const manifest = new ProgramManifest(dir);
+      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      await manifest.write([[id(0), 'p0']]);
+      // Fill the file's page to 10 bytes short of its end, then the disk: a line of ~60 bytes fits only in part.
+      const size = statSync(manifest.file).size;
+      await manifest.append([{ add: id(1), name: 'x'.repeat(4096 - 10 - size - `["+","${id(1)}",""]\n`.length) }]);
+      assert.equal(statSync(manifest.file).size, 4096 - 10);
+      const filler = openSync(join(dir, 'filler'), 'w');
+      try {
+        for (;;) writeSync(filler, Buffer.alloc(4096));
+      } catch (err) {
+        assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+      } finally {
+        closeSync(filler);
+      }
+      await assert.rejects(manifest.append([{ add: id(2), name: 'p2' }]), (err: NodeJS.ErrnoException) => err.code === 'ENOSPC');
+      assert.deepEqual([...(await manifest.read())!.keys()], [id(0), id(1)], 'the torn tail is ignored');
+      await manifest.close();
+    } finally {
+      spawnSync('umount', ['-l', dir]);
+    }
   });
 });
