@@ -5,6 +5,11 @@ import { join } from 'node:path';
 /** The file's name inside the LevelDB directory; LevelDB leaves names it does not know alone. */
 export const MANIFEST_FILE = 'SVC-PROGRAMS';
 
+/** The manifest cannot be read: a line before its last one is damaged. */
+export class ManifestDamaged extends Error {
+  override name = 'ManifestDamaged';
+}
+
 /** One appended line: a program listed (added or renamed) or no longer listed. */
 export type ManifestLine = { add: string; name: string } | { del: string };
 
@@ -123,6 +128,6 @@ export class ProgramManifest {
   }
 
   private damaged(line: number): Error {
-    return new Error(`${this.file} is not a program manifest (line ${line + 1} is damaged)`);
+    return new ManifestDamaged(`${this.file} is not a program manifest (line ${line + 1} is damaged)`);
   }
 }

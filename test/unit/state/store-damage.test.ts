@@ -92,6 +92,29 @@ void test('a missing CURRENT is refused naming it, deletes nothing, and the stor
   }
 });
 
+void test('a damaged line inside SVC-PROGRAMS refuses the start saying --repair-store rebuilds it (the advice was to move the whole store aside), and --repair-store does', async () => {
+  const { dir, location } = await storeWith(3);
+  try {
+    const list = join(location, 'SVC-PROGRAMS');
+    writeFileSync(list, `${readFileSync(list, 'utf8')}["+","x","torn\n["-","x"]\n`);
+    await assert.rejects(ProgramStore.open(dir), (err: Error) => {
+      assert.ok(err instanceof StoreOpenError);
+      assert.match(err.message, /cannot check that it still holds every program it acknowledged: .*SVC-PROGRAMS is not a program manifest \(line \d+ is damaged\); svcd refuses to start\. Run 'svcd --repair-store' once to rebuild the list/);
+      return true;
+    });
+    const repaired = await ProgramStore.open(dir, { damage: 'accept' });
+    assert.equal(repaired.list().length, 3);
+    assert.match(repaired.report().recovered_at_open ?? '', /SVC-PROGRAMS is not a program manifest \(line \d+ is damaged\): rebuilt from the programs LevelDB holds/);
+    await repaired.close();
+    const again = await ProgramStore.open(dir);
+    assert.equal(again.list().length, 3);
+    assert.equal(again.report().recovered_at_open, null);
+    await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 void test('a damaged last record: a lost program refuses the open by name; a lost intent change opens and is reported', async () => {
   const { dir, location } = await storeWith(5);
   try {
