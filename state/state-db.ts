@@ -22,6 +22,7 @@ export class StateDb {
   readonly quarantine: Quarantine;
   readonly meta: MetaArea;
   private readonly metaSub: Sub;
+  private readonly quarantineSub: Sub;
 
   constructor(
     readonly db: Db,
@@ -31,7 +32,7 @@ export class StateDb {
     this.programs = db.sublevel('programs');
     this.nameIndex = db.sublevel('names');
     const meta = (this.metaSub = db.sublevel('meta'));
-    const quarantine = db.sublevel('quarantine');
+    const quarantine = (this.quarantineSub = db.sublevel('quarantine'));
     const subs = [this.programs, this.nameIndex, meta, quarantine];
     this.guard = new GuardedLevel(db, {
       what: 'the state store',
@@ -52,6 +53,19 @@ export class StateDb {
       put: (key, value) => this.guard.batch([{ type: 'put', key, value, sublevel: meta }], { sync: true }),
       whenWritable: () => this.guard.whenWritable(),
     };
+  }
+
+  /**
+   * The first key of a LevelDB that holds keys but none of svc's keyspaces, or null. Such a folder
+   * is not svc's state store (an event history put in its place, another program's LevelDB):
+   * svcd would start with no programs and write into it.
+   */
+  async foreignKey(): Promise<string | null> {
+    for (const sub of [this.programs, this.nameIndex, this.metaSub, this.quarantineSub]) {
+      if ((await sub.keys({ limit: 1 }).all()).length > 0) return null;
+    }
+    const [first] = await this.db.keys({ limit: 1 }).all();
+    return first ?? null;
   }
 
   /**

@@ -110,6 +110,13 @@ export class ProgramStore {
    * manifest lists that LevelDB no longer has refuses the open (or, accepted, is reported).
    */
   private async load(): Promise<void> {
+    const foreign = await this.sdb.foreignKey();
+    if (foreign !== null) {
+      throw new StoreOpenError(
+        `the state store at ${this.opts.location ?? 'memory'} holds none of svc's records but other keys (the first: ${JSON.stringify(foreign.slice(0, 60))}): it is not svc's state store (an event history, another program's LevelDB?); ` +
+          "svcd refuses to start rather than run with no programs and write into it. Point [storage] data_dir at svc's data, or move this folder aside.",
+      );
+    }
     const now = (this.opts.clock ?? systemClock).now();
     for (const record of await this.sdb.loadPrograms(this.opts.logDir, now, this.opts.log, (present) => this.findings.checkManifest(present))) {
       this.records.set(record.id, record);

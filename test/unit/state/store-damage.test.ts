@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
 import { ProgramStore, StoreOpenError } from '../../../state/store.js';
 import { flipBytes, walFiles } from '../../helpers/level-damage.js';
 
@@ -110,6 +111,25 @@ void test('a damaged line inside SVC-PROGRAMS refuses the start saying --repair-
     assert.equal(again.list().length, 3);
     assert.equal(again.report().recovered_at_open, null);
     await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('a LevelDB that holds keys but none of svc\'s (an event history put in its place) is refused, and nothing is written into it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-damage-'));
+  try {
+    const foreign = new ClassicLevel<string, string>(join(dir, 'state.db'));
+    await foreign.sublevel<string, string>('e', {}).put('001700000000000-000000000000', '{"event":"system_startup"}');
+    await foreign.close();
+    await assert.rejects(ProgramStore.open(dir), (err: Error) => {
+      assert.ok(err instanceof StoreOpenError);
+      assert.match(err.message, /the state store at .*state\.db holds none of svc's records but other keys \(the first: "!e!001700000000000-000000000000"\): it is not svc's state store/);
+      return true;
+    });
+    const after = new ClassicLevel<string, string>(join(dir, 'state.db'));
+    assert.deepEqual(await after.keys().all(), ['!e!001700000000000-000000000000'], 'no boot epoch or program list written into it');
+    await after.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
