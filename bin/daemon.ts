@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
@@ -101,6 +102,12 @@ export class Daemon {
     const { config, log } = opts;
     mkdirSync(config.storage.log_dir, { recursive: true });
     const store = await ProgramStore.open(config.storage.data_dir, { logDir: config.storage.log_dir, log, clock: opts.clock ?? systemClock });
+    try {
+      await checkAddressFree(config.server);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     const daemon = new Daemon(opts, store);
     try {
       await daemon.boot();
@@ -245,10 +252,7 @@ export class Daemon {
     applyHttpLimits(server, cfg);
     checkConnectionsWhileOpen(server, httpServerOptions().connectionsCheckingInterval ?? 1000);
     return new Promise((resolve, reject) => {
-      server.once('error', (err: NodeJS.ErrnoException) => {
-        const where = cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`;
-        reject(new Error(err.code === 'EADDRINUSE' ? `cannot listen on ${where}: address already in use (is another svcd running?)` : `cannot listen on ${where}: ${err.message}`));
-      });
+      server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(cfg.socket_only ? cfg.socket_path : `${cfg.host}:${cfg.port}`, err)));
       if (cfg.socket_only) {
         mkdirSync(dirname(cfg.socket_path), { recursive: true });
         rmSync(cfg.socket_path, { force: true });
@@ -293,6 +297,24 @@ export class Daemon {
     for (const cleanup of this.cleanups.reverse()) await cleanup();
     await this.store.close();
   }
+}
+
+function listenError(where: string, err: NodeJS.ErrnoException): Error {
+  return new Error(err.code === 'EADDRINUSE' ? `cannot listen on ${where}: address already in use (is another svcd running?)` : `cannot listen on ${where}: ${err.message}`);
+}
+
+/**
+ * Binds the API's TCP address for a moment before anything starts: a start refused at the final
+ * listen had already started the programs and applied the stack files, and left the programs
+ * running unsupervised. Port 0 (any free port) and socket_only need no check.
+ */
+function checkAddressFree(cfg: SvcConfig['server']): Promise<void> {
+  if (cfg.socket_only || cfg.port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(listenError(`${cfg.host}:${cfg.port}`, err)));
+    probe.listen(cfg.port, cfg.host, () => probe.close(() => resolve()));
+  });
 }
 
 /** `[ota] ca_file`, read at start-up; a problem names the file and line of the key. */

@@ -4,7 +4,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { eventually, removeRoot, startDaemon, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
+import { eventually, fixture, removeRoot, startDaemon, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
+import { killMarked, marker, processesWith, runSvcd } from '../helpers/faults.js';
+import { freePort } from '../helpers/ports.js';
+import { killSpawnerOf } from '../helpers/spawner-binary.js';
 
 /** Runs svcd with `args` on a fresh root holding `toml`; a start that is not refused ends after 20 s and fails the test. */
 function svcd(args: string[], toml = '[server]\nport = 0\n'): { status: number | null; stderr: string } {
@@ -104,6 +107,30 @@ void test('svcd outlives the reader of its stderr (a closed pipe ended svcd at i
     assert.equal(await exited, 0);
   } finally {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    removeRoot(root);
+  }
+});
+
+void test('a port already taken refuses the start before any program is started (they were started, then left running unsupervised)', async () => {
+  const name = 'port-taken';
+  const port = await freePort();
+  const other = await startDaemon(tempRoot(), { config: `[server]\nport = ${port}\n` });
+  const root = tempRoot();
+  try {
+    const d = await startDaemon(root);
+    assert.equal((await d.request('POST', '/api/v1/programs', { name, command: process.execPath, args: [fixture('forever.js'), marker(name)] })).status, 201);
+    await eventually(() => processesWith(name).length === 1, 10_000, 'the program runs');
+    assert.equal(await d.stop(), 0); // stopped; it starts again at the next boot (autostart)
+    assert.equal(processesWith(name).length, 0);
+    const run = await runSvcd(root, ['--port', String(port)]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, new RegExp(`svcd: refusing to start: cannot listen on 127\\.0\\.0\\.1:${port}: address already in use \\(is another svcd running\\?\\)`));
+    assert.deepEqual(processesWith(name), [], 'no program started by the refused svcd');
+  } finally {
+    killMarked([name]);
+    killSpawnerOf(join(root, 'run', 'spawner.sock'));
+    await other.stop();
+    removeRoot(other.root);
     removeRoot(root);
   }
 });
