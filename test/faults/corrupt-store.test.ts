@@ -160,9 +160,14 @@ void test('invalid stored records are quarantined by name; svcd runs the rest an
         assert.equal(cli.code, 0);
         assert.match(cli.stdout, /quarantined: +8 stored record\(s\), not loaded:/);
         assert.match(cli.stdout, /grpc +program 'grpc': health_check\.type/);
+        // By the name the listing shows (one record has it), or by id.
         const grpc = (await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.find((q) => q.name === 'grpc')!;
-        assert.equal((await runCli(['--url', d.url, 'storage', 'discard', grpc.id])).code, 0);
-        assert.equal((await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.length, 7);
+        const byName = await runCli(['--url', d.url, 'storage', 'discard', 'grpc']);
+        assert.equal(byName.code, 0, byName.stderr);
+        assert.equal(byName.stdout.trim(), `discarded quarantined record ${grpc.id} (grpc)`);
+        const next = (await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined[0];
+        assert.equal((await runCli(['--url', d.url, 'storage', 'discard', next.id])).code, 0);
+        assert.equal((await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.length, 6);
         break;
       }
       if (boot === 2) await d.crash();

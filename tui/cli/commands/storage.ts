@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
+import { CliError } from '../errors.js';
 
 /** `GET /api/v1/system/storage` as served (api/openapi/storage-schema.ts). */
 interface Health {
@@ -49,9 +50,23 @@ export function registerStorage(program: Command, ctx: CliContext): void {
     });
   storage
     .command('discard <id>')
-    .description('delete a quarantined record for good')
-    .action(async (id: string) => {
+    .description('delete a quarantined record for good (its id, or its name when one record has it)')
+    .action(async (given: string) => {
+      const id = await quarantinedId(ctx, given);
       const r = await ctx.client().delete<{ id: string; name: string | null }>(`/api/v1/system/storage/quarantine/${encodeURIComponent(id)}`);
       ctx.print(ctx.json() ? JSON.stringify(r) : `discarded quarantined record ${r.id}${r.name ? ` (${r.name})` : ''}`);
     });
+}
+
+/**
+ * The id of the quarantined record `given` names: its id, or the name the listing shows when
+ * exactly one record has it. Two records of one name (a duplicate is a reason to quarantine)
+ * must be told apart by id; an unknown one is left for svcd's 404.
+ */
+async function quarantinedId(ctx: CliContext, given: string): Promise<string> {
+  const { quarantined } = (await ctx.client().get<Storage>('/api/v1/system/storage')).state;
+  if (quarantined.some((q) => q.id === given)) return given;
+  const named = quarantined.filter((q) => q.name === given);
+  if (named.length > 1) throw new CliError(`${named.length} quarantined records are named '${given}': give the id of the one to discard (${named.map((q) => q.id).join(', ')})`, 2);
+  return named[0]?.id ?? given;
 }
