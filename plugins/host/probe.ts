@@ -12,17 +12,29 @@ const CHILD = fileURLToPath(new URL('./probe-child.js', import.meta.url));
  */
 const TIMEOUT_MS = 60_000;
 
+export interface ProbeOptions {
+  /** How long one child may take (default 60 s); tests shorten it. */
+  timeoutMs?: number;
+}
+
 /**
  * Loads each library in a child process before svcd loads it in its own: a library whose
  * constructor or ABI functions crash (SIGSEGV, abort) kills the child, not the daemon, and is
  * reported by file name. A crash ends the child, so the files after it get a fresh child.
  * Runs once at start-up, before svcd serves anything, so a synchronous spawn blocks nothing.
  */
-export function probePlugins(files: string[]): ProbeResult[] {
+export function probePlugins(files: string[], opts: ProbeOptions = {}): ProbeResult[] {
+  const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
   const results: ProbeResult[] = [];
   let rest = [...files];
   while (rest.length > 0) {
-    const run = spawnSync(process.execPath, [CHILD, ...rest], { encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawnSync(process.execPath, [CHILD, ...rest], {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      // SIGKILL: a library that ignores SIGTERM while it hangs would keep spawnSync, and svcd, waiting for good.
+      killSignal: 'SIGKILL',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let current: string | null = null;
     for (const line of run.stdout.split('\n')) {
       if (!line) continue;
@@ -39,11 +51,11 @@ export function probePlugins(files: string[]): ProbeResult[] {
     }
     const done = new Set(results.map((r) => r.file));
     if (current !== null) {
-      const how = run.error ? `did not finish loading within ${TIMEOUT_MS / 1000} s` : `crashed while loading (${run.signal ?? `exit status ${run.status}`})`;
+      const how = run.error ? `did not finish loading within ${timeoutMs / 1000} s` : `crashed while loading (${run.signal ?? `exit status ${run.status}`})`;
       results.push({ file: current, ok: false, message: `${current}: ${how}` });
       done.add(current);
     } else if (run.error && !rest.every((f) => done.has(f))) {
-      throw new Error(`the plugin probe did not start loading ${rest[0]} within ${TIMEOUT_MS / 1000} s (${run.error.message})`);
+      throw new Error(`the plugin probe did not start loading ${rest[0]} within ${timeoutMs / 1000} s (${run.error.message})`);
     } else if (run.status !== 0 && !rest.every((f) => done.has(f))) {
       throw new Error(`the plugin probe failed (${run.signal ?? `exit status ${run.status}`}): ${run.stderr.trim().split('\n')[0] ?? ''}`);
     }

@@ -45,6 +45,15 @@ test('the probe names a library that crashes at load, and still checks the other
   assert.equal(good.name, 'security');
 });
 
+test('a library that hangs while loading, ignoring SIGTERM, is ended and named, and the probe goes on', { timeout: 120_000 }, () => {
+  const hang = build('hang-at-load', 'notify');
+  const results = probePlugins([hang, SECURITY_SO], { timeoutMs: 10_000 });
+  assert.deepEqual(results.map((r) => [r.file, r.ok]), [[hang, false], [SECURITY_SO, true]]);
+  const first = results[0];
+  assert.ok(first && !first.ok);
+  assert.equal(first.message, `${hang}: did not finish loading within 10 s`);
+});
+
 test('discovery lists <name>.so files, sorted, and nothing when the directory is absent', () => {
   const plugins = join(dir, 'discover');
   build('wrong-name', 'zeta');
