@@ -1,6 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+type ReportLine = { begin?: string; ok?: string; error?: string; name?: string; version?: string; message?: string };
+
+/** The child's report lines; anything else on the pipe is skipped. */
+function reportLines(text: string): ReportLine[] {
+  const lines: ReportLine[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const m: unknown = JSON.parse(line);
+      if (typeof m === 'object' && m !== null && !Array.isArray(m)) lines.push(m);
+    } catch {
+      // not a report line
+    }
+  }
+  return lines;
+}
+
 /** What loading a library in a separate process showed. */
 export type ProbeResult = { file: string; ok: true; name: string; version: string } | { file: string; ok: false; message: string };
 
@@ -33,12 +49,11 @@ export function probePlugins(files: string[], opts: ProbeOptions = {}): ProbeRes
       timeout: timeoutMs,
       // SIGKILL: a library that ignores SIGTERM while it hangs would keep spawnSync, and svcd, waiting for good.
       killSignal: 'SIGKILL',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The child reports on fd 3; what a library prints on stdout while loading is not read.
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     let current: string | null = null;
-    for (const line of run.stdout.split('\n')) {
-      if (!line) continue;
-      const m = JSON.parse(line) as { begin?: string; ok?: string; error?: string; name?: string; version?: string; message?: string };
+    for (const m of reportLines(run.output[3] ?? '')) {
       if (m.begin) {
         current = m.begin;
       } else if (m.ok) {
@@ -51,7 +66,8 @@ export function probePlugins(files: string[], opts: ProbeOptions = {}): ProbeRes
     }
     const done = new Set(results.map((r) => r.file));
     if (current !== null) {
-      const how = run.error ? `did not finish loading within ${timeoutMs / 1000} s` : `crashed while loading (${run.signal ?? `exit status ${run.status}`})`;
+      const timedOut = run.error !== undefined && 'code' in run.error && run.error.code === 'ETIMEDOUT';
+      const how = timedOut ? `did not finish loading within ${timeoutMs / 1000} s` : run.error ? `stopped the probe while loading (${run.error.message})` : `crashed while loading (${run.signal ?? `exit status ${run.status}`})`;
       results.push({ file: current, ok: false, message: `${current}: ${how}` });
       done.add(current);
     } else if (run.error && !rest.every((f) => done.has(f))) {

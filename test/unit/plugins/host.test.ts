@@ -54,6 +54,15 @@ test('a library that hangs while loading, ignoring SIGTERM, is ended and named, 
   assert.equal(first.message, `${hang}: did not finish loading within 10 s`);
 });
 
+test('what a library prints while loading is not taken for the probe report', () => {
+  const chatty = build('chatty-at-load', 'notify');
+  const results = probePlugins([chatty, SECURITY_SO]);
+  assert.deepEqual(results, [
+    { file: chatty, ok: false, message: `${chatty}: missing export notify_bucket_take (required by the notify plugin)` },
+    { file: SECURITY_SO, ok: true, name: 'security', version: '1.0.0' },
+  ]);
+});
+
 test('discovery lists <name>.so files, sorted, and nothing when the directory is absent', () => {
   const plugins = join(dir, 'discover');
   build('wrong-name', 'zeta');
