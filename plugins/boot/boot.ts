@@ -37,7 +37,7 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
     authSecret: config.server.auth_secret !== '',
     networkBind: !config.server.socket_only && !isLoopbackHost(config.server.host),
     pluginDir: dir,
-    present: discoverPlugins(dir),
+    present: presentPlugins(dir),
   });
   if ('refuse' in plan) throw new StartupRefusal(plan.refuse);
 
@@ -66,6 +66,17 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
   return runtime;
 }
 
+/** The libraries in the plugin directory; a directory that cannot be read refuses the start. */
+function presentPlugins(dir: string) {
+  try {
+    return discoverPlugins(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' ? 'it is not a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new StartupRefusal(`the plugin directory ${dir} cannot be read: ${why}`);
+  }
+}
+
 function checkLicense({ config, env, version, now }: BootInput): LicenseStatus {
   const fromEnv = env.SVC_LICENSE !== undefined;
   const key = (fromEnv ? env.SVC_LICENSE : config.license.key) ?? '';
@@ -92,7 +103,13 @@ function checkLicense({ config, env, version, now }: BootInput): LicenseStatus {
  */
 function loadLibraries(files: string[]): PluginLibrary[] {
   if (files.length === 0) return [];
-  const probed = new Map(probePlugins(files).map((r) => [r.file, r]));
+  let results;
+  try {
+    results = probePlugins(files);
+  } catch (err) {
+    throw new StartupRefusal(`plugin libraries could not be checked: ${(err as Error).message}`);
+  }
+  const probed = new Map(results.map((r) => [r.file, r]));
   return files.map((file) => {
     const result = probed.get(file);
     const name = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
