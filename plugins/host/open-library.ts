@@ -1,6 +1,7 @@
 import type { LibraryHandle } from 'koffi';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
+import { foreignArchitecture } from './elf-machine.js';
 import { ABI_EXPORTS, LIBRARY_SUFFIX, PLUGIN_ABI } from './abi.js';
 import type { PluginSpec } from './catalog.js';
 import { PluginError } from './plugin-error.js';
@@ -32,7 +33,7 @@ export function openPluginLibrary(file: string, spec: PluginSpec): PluginLibrary
   try {
     library = koffi().load(file);
   } catch (err) {
-    throw new PluginError(file, `cannot be loaded: ${(err as Error).message}`);
+    throw new PluginError(file, `cannot be loaded: ${foreignArchitecture(file) ?? (err as Error).message}`);
   }
   const bind = (symbol: string, prototype: string, what: string): NativeFunction => {
     try {

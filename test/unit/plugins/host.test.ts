@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLUGIN_CATALOG } from '../../../plugins/host/catalog.js';
@@ -30,6 +30,16 @@ test('a library without the ABI, or named for another plugin, is refused', () =>
   const junk = join(dir, 'junk.so');
   writeFileSync(junk, 'not an ELF file');
   assert.throws(() => openPluginLibrary(junk, security), new RegExp(`^PluginError: ${junk}: cannot be loaded: `));
+});
+
+test('a library built for another architecture is refused as such, not as a missing file', { skip: process.platform !== 'linux' }, () => {
+  const foreign = join(dir, 'foreign', 'security.so');
+  mkdirSync(join(dir, 'foreign'));
+  const elf = readFileSync(SECURITY_SO);
+  const [machine, name] = process.arch === 'arm64' ? [62, 'x86-64'] : [183, 'AArch64 \\(arm64\\)'];
+  elf.writeUInt16LE(machine, 18); // e_machine of a little-endian ELF header
+  writeFileSync(foreign, elf);
+  assert.throws(() => openPluginLibrary(foreign, security), new RegExp(`^PluginError: ${foreign}: cannot be loaded: it is built for ${name}, but this svcd runs on ${process.arch}; build it on this machine`));
 });
 
 test('the probe names a library that crashes at load, and still checks the others', () => {
