@@ -3,6 +3,7 @@ import { isLoopbackHost } from '../../state/loopback.js';
 import { SECURITY, pluginSpec } from '../host/catalog.js';
 import { discoverPlugins, pluginDir } from '../host/discover.js';
 import { openPluginLibrary, type PluginLibrary } from '../host/open-library.js';
+import { unsafeLibrary } from '../host/file-safety.js';
 import { PluginError } from '../host/plugin-error.js';
 import { probePlugins } from '../host/probe.js';
 import { LicenseError } from '../license/license-error.js';
@@ -98,11 +99,15 @@ function checkLicense({ config, env, version, now }: BootInput): LicenseStatus {
 }
 
 /**
- * Probes every library in a child process (a crash there names the file), then loads each in
- * svcd in order. Security failing is a licensed requirement (2, or 4 for `authenticate`).
+ * Refuses a library any local user could replace, probes every library in a child process (a
+ * crash there names the file), then loads each in svcd in order. Security failing is a licensed requirement (2, or 4 for `authenticate`).
  */
 function loadLibraries(files: string[]): PluginLibrary[] {
   if (files.length === 0) return [];
+  for (const file of files) {
+    const unsafe = unsafeLibrary(file);
+    if (unsafe) refuseLibrary(file, unsafe);
+  }
   let results;
   try {
     results = probePlugins(files);
@@ -112,22 +117,25 @@ function loadLibraries(files: string[]): PluginLibrary[] {
   const probed = new Map(results.map((r) => [r.file, r]));
   return files.map((file) => {
     const result = probed.get(file);
-    const name = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-    const refuse = (message: string): never => {
-      if (name !== SECURITY) throw new StartupRefusal(`plugin library refused: ${message}`);
-      const rule = /missing export authenticate\b/.test(message) ? 4 : 2;
-      const what = rule === 4 ? 'the security plugin must export authenticate (the HTTP auth middleware)' : 'the security plugin must load';
-      throw new StartupRefusal(`licensed startup requirement ${rule}: ${what}: ${message}`);
-    };
-    if (!result) return refuse(`${file}: the probe did not report on it`);
-    if (!result.ok) return refuse(result.message);
-    const spec = pluginSpec(name);
-    if (!spec) return refuse(`${file}: not a plugin this svcd knows`);
+    if (!result) return refuseLibrary(file, `${file}: the probe did not report on it`);
+    if (!result.ok) return refuseLibrary(file, result.message);
+    const spec = pluginSpec(pluginName(file));
+    if (!spec) return refuseLibrary(file, `${file}: not a plugin this svcd knows`);
     try {
       return openPluginLibrary(file, spec);
     } catch (err) {
-      if (err instanceof PluginError) return refuse(err.message);
+      if (err instanceof PluginError) return refuseLibrary(file, err.message);
       throw err;
     }
   });
+}
+
+const pluginName = (file: string) => file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+
+/** Refuses the start for a library that cannot be used: for security.so, as licensed requirement 2 or 4. */
+function refuseLibrary(file: string, message: string): never {
+  if (pluginName(file) !== SECURITY) throw new StartupRefusal(`plugin library refused: ${message}`);
+  const rule = /missing export authenticate\b/.test(message) ? 4 : 2;
+  const what = rule === 4 ? 'the security plugin must export authenticate (the HTTP auth middleware)' : 'the security plugin must load';
+  throw new StartupRefusal(`licensed startup requirement ${rule}: ${what}: ${message}`);
 }
