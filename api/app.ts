@@ -62,7 +62,7 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   });
 
   const v1 = new Router({ prefix: '/api/v1' });
-  const routers = [programsRouter(deps), logFlushRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins), otaRouter(deps), storageRouter(deps), reactionsRouter(deps.reactions, deps.store, deps.config.server.max_body_bytes)];
+  const routers = [programsRouter(deps), logFlushRouter(deps), eventsRouter(deps), stackRouter(deps), systemRouter(deps), watchRouter(deps), licenseRouter(plugins, () => deps.clock.now()), otaRouter(deps), storageRouter(deps), reactionsRouter(deps.reactions, deps.store, deps.config.server.max_body_bytes)];
   if (authenticator.mode !== 'open') {
     routers.push(authRouter(authenticator, () => ({ secret_enabled: !security?.tokens.secretDisabled })));
   }

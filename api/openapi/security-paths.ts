@@ -71,7 +71,7 @@ export function securityPaths(): Json {
             plugin_versions: { type: 'object', additionalProperties: { type: 'string' } },
             min_version: { type: 'string' },
             max_version: { type: 'string' },
-            expired: { type: 'boolean', description: 'Past expires_at, grants retained (retain_grants_after_expiry)' },
+            expired: { type: 'boolean', description: 'expires_at has passed: at start (grants retained by retain_grants_after_expiry), or since, while svcd runs on the plugins it loaded' },
           },
         }),
         404: err,

@@ -3,8 +3,11 @@ import type { PluginRuntime } from '../../plugins/boot/runtime.js';
 import { featuresOf } from '../../plugins/license/features.js';
 import { notFound } from '../../state/errors.js';
 
-/** `GET /system/license` (spec: License info) and `GET /system/plugins` (what is loaded). */
-export function licenseRouter(plugins: PluginRuntime): Router {
+/**
+ * `GET /system/license` (spec: License info) and `GET /system/plugins` (what is loaded).
+ * `now` is Unix milliseconds: a license that expires while svcd runs says so from that moment.
+ */
+export function licenseRouter(plugins: PluginRuntime, now: () => number): Router {
   const router = new Router();
   const versions = () => Object.fromEntries(plugins.libraries.map((l) => [l.name, l.version]));
 
@@ -23,10 +26,11 @@ export function licenseRouter(plugins: PluginRuntime): Router {
       license_id: c.license_id,
       features: featuresOf(c.grants),
       plugin_versions: versions(),
-      // svc additions: the signed version range, and whether grants are kept past expiry.
+      // svc additions: the signed version range, and whether expires_at has passed (at start,
+      // with retain_grants_after_expiry; or since, while svcd runs on the plugins it loaded).
       ...(c.min_version ? { min_version: c.min_version } : {}),
       ...(c.max_version ? { max_version: c.max_version } : {}),
-      expired: license.expired,
+      expired: license.expired || (c.expires_at !== undefined && c.expires_at * 1000 <= now()),
     };
   });
 

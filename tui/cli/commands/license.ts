@@ -121,7 +121,7 @@ export function registerLicense(program: Command, ctx: CliContext): void {
         ['license_id', String(info.license_id)],
         ['issued_to', String(info.issued_to)],
         ['issued_at', timestamp(Number(info.issued_at) * 1000)],
-        ['expires_at', info.expires_at === undefined ? 'never (perpetual)' : `${timestamp(Number(info.expires_at) * 1000)}${info.expired ? ' (expired; grants retained)' : ''}`],
+        ['expires_at', info.expires_at === undefined ? 'never (perpetual)' : `${timestamp(Number(info.expires_at) * 1000)}${info.expired ? ' (expired; a restart refuses it unless retain_grants_after_expiry = true)' : ''}`],
         ['major_version', String(info.major_version)],
         ['grants', info.grants.join(', ')],
         ['features', info.features.join(', ')],
