@@ -108,6 +108,9 @@ test('the daemon version must be in the signed range and the major must match', 
   assert.match(low.message, /valid from svc 1\.2\.0, this svcd is 1\.1\.9/);
   assert.match(failure(() => check(ranged, { version: '1.5.1' })).message, /valid up to svc 1\.5\.0/);
   assert.equal(failure(() => check(ranged, { version: '1.2.0-rc.1' })).code, 'version_range', 'a prerelease sorts before its release');
+  const candidates = issue({ minVersion: '1.2.0-rc.2', maxVersion: '1.2.0-rc.10' });
+  assert.ok(check(candidates, { version: '1.2.0-rc.9' }), 'rc.9 is between rc.2 and rc.10');
+  assert.equal(failure(() => check(candidates, { version: '1.2.0-rc.11' })).code, 'version_range');
 });
 
 test('expiry: refused unless grants are retained, then reported as expired', () => {
@@ -135,6 +138,11 @@ test('trusted keys files: one key per line, comments allowed, errors name file:l
 test('versions order numerically, prereleases first; features come from grants', () => {
   assert.ok(compareVersions('1.10.0', '1.9.9') > 0);
   assert.ok(compareVersions('1.0.0-rc.1', '1.0.0') < 0);
+  // SemVer 2.0 precedence between prereleases: numeric identifiers as numbers, fewer first.
+  assert.ok(compareVersions('1.0.0-rc.10', '1.0.0-rc.2') > 0, 'rc.10 is after rc.2');
+  assert.ok(compareVersions('1.0.0-rc', '1.0.0-rc.1') < 0);
+  assert.ok(compareVersions('1.0.0-1', '1.0.0-alpha') < 0, 'numeric identifiers sort below alphanumeric ones');
+  assert.ok(compareVersions('1.0.0-alpha.beta', '1.0.0-beta') < 0);
   assert.equal(compareVersions('2.3.4', '2.3.4'), 0);
   assert.deepEqual(featuresOf(['security', 'ui', 'unknown']), ['access_tokens', 'audit_log', 'dashboard_extensions', 'rbac']);
 });
