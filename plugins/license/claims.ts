@@ -25,6 +25,8 @@ export interface LicenseClaims {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const GRANT = /^[a-z][a-z0-9_-]{0,31}$/;
 const KEY_ID = /^[0-9a-f]{16}$/;
+/** 9999-12-31T23:59:59Z: beyond it a date cannot be shown (JavaScript dates end in the year 275760). */
+const MAX_SECONDS = 253_402_300_799;
 const KNOWN = new Set(['license_id', 'issued_to', 'issued_at', 'major_version', 'grants', 'expires_at', 'min_version', 'max_version', 'key_id']);
 
 function hasControl(text: string): boolean {
@@ -45,11 +47,12 @@ export function parseClaims(value: unknown): LicenseClaims {
     if (typeof v !== 'string' || v.length === 0 || v.length > max || hasControl(v)) throw malformed(`${key}: must be a string of 1 to ${max} characters without control characters`);
     return v;
   };
-  const seconds = (key: string) => {
+  const whole = (key: string, max: number, what: string) => {
     const v = c[key];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw malformed(`${key}: must be Unix seconds (a whole number)`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > max) throw malformed(`${key}: must be ${what}`);
     return v;
   };
+  const seconds = (key: string) => whole(key, MAX_SECONDS, `Unix seconds (a whole number from 0 to ${MAX_SECONDS}, 9999-12-31)`);
   const version = (key: string) => {
     const v = text(key, 64);
     if (!isVersion(v)) throw malformed(`${key}: must be a version like 1.2.3, got '${v}'`);
@@ -59,7 +62,7 @@ export function parseClaims(value: unknown): LicenseClaims {
     license_id: text('license_id', 36),
     issued_to: text('issued_to', 200),
     issued_at: seconds('issued_at'),
-    major_version: seconds('major_version'),
+    major_version: whole('major_version', Number.MAX_SAFE_INTEGER, 'a whole number (the svc major version)'),
     grants: [],
     key_id: text('key_id', 16),
   };

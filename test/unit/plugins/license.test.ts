@@ -72,6 +72,9 @@ test('claims are checked field by field, unknown claims refused', () => {
     [{ ...claims, grants: [] }, /grants: must be a non-empty list/],
     [{ ...claims, grants: ['Security!'] }, /grants/],
     [{ ...claims, expires_at: -1 }, /expires_at/],
+    [{ ...claims, expires_at: Number.MAX_SAFE_INTEGER }, /expires_at: must be Unix seconds \(a whole number from 0 to 253402300799, 9999-12-31\)/],
+    [{ ...claims, issued_at: 253_402_300_800 }, /issued_at: must be Unix seconds/],
+    [{ ...claims, major_version: '1' }, /major_version: must be a whole number \(the svc major version\)/],
     [{ ...claims, min_version: '1.x' }, /min_version: must be a version/],
     [{ ...claims, admin: true }, /unknown claim admin/],
   ];
