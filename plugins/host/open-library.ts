@@ -1,4 +1,5 @@
 import type { LibraryHandle } from 'koffi';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { foreignArchitecture } from './elf-machine.js';
@@ -33,7 +34,7 @@ export function openPluginLibrary(file: string, spec: PluginSpec): PluginLibrary
   try {
     library = koffi().load(file);
   } catch (err) {
-    throw new PluginError(file, `cannot be loaded: ${foreignArchitecture(file) ?? (err as Error).message}`);
+    throw new PluginError(file, `cannot be loaded: ${danglingLink(file) ?? foreignArchitecture(file) ?? (err as Error).message}`);
   }
   const bind = (symbol: string, prototype: string, what: string): NativeFunction => {
     try {
@@ -55,4 +56,14 @@ export function openPluginLibrary(file: string, spec: PluginSpec): PluginLibrary
   const functions: Record<string, NativeFunction> = {};
   for (const [symbol, prototype] of Object.entries(spec.exports)) functions[symbol] = bind(symbol, prototype, `required by the ${name} plugin`);
   return { name, version, file, functions, library };
+}
+
+/** "a symbolic link to X, which does not exist" for a link whose target is gone; null otherwise. */
+function danglingLink(file: string): string | null {
+  try {
+    if (!lstatSync(file).isSymbolicLink() || existsSync(file)) return null;
+    return `it is a symbolic link to ${readlinkSync(file)}, which does not exist`;
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLUGIN_CATALOG } from '../../../plugins/host/catalog.js';
@@ -40,6 +40,13 @@ test('a library built for another architecture is refused as such, not as a miss
   elf.writeUInt16LE(machine, 18); // e_machine of a little-endian ELF header
   writeFileSync(foreign, elf);
   assert.throws(() => openPluginLibrary(foreign, security), new RegExp(`^PluginError: ${foreign}: cannot be loaded: it is built for ${name}, but this svcd runs on ${process.arch}; build it on this machine`));
+});
+
+test('a symbolic link whose library is gone is refused saying so', () => {
+  const link = join(dir, 'dangling', 'security.so');
+  mkdirSync(join(dir, 'dangling'));
+  symlinkSync(join(dir, 'dangling', 'removed.so'), link);
+  assert.throws(() => openPluginLibrary(link, security), new RegExp(`^PluginError: ${link}: cannot be loaded: it is a symbolic link to ${dir}/dangling/removed\\.so, which does not exist$`));
 });
 
 test('the probe names a library that crashes at load, and still checks the others', () => {
