@@ -116,6 +116,14 @@ test('the daemon version must be in the signed range and the major must match', 
   assert.equal(failure(() => check(candidates, { version: '1.2.0-rc.11' })).code, 'version_range');
 });
 
+test('issuing refuses a version range that no svcd of its major falls in', () => {
+  assert.throws(() => issue({ minVersion: '1.5.0', maxVersion: '1.2.0' }), /^Error: min_version 1\.5\.0 is after max_version 1\.2\.0: the license would verify for no svcd$/);
+  assert.throws(() => issue({ minVersion: '2.0.0' }), /^Error: min_version 2\.0\.0 is after every 1\.x version \(major_version 1\)/);
+  assert.throws(() => issue({ maxVersion: '0.9.0' }), /^Error: max_version 0\.9\.0 is before every 1\.x version/);
+  assert.ok(check(issue({ minVersion: '0.9.0', maxVersion: '2.0.0' }), { version: '1.0.0' }), 'a range wider than the major is fine');
+  assert.ok(check(issue({ minVersion: '1.2.0', maxVersion: '1.2.0' }), { version: '1.2.0' }), 'one version');
+});
+
 test('expiry: refused unless grants are retained, then reported as expired', () => {
   const key = issue({ expiresAt: NOW / 1000 + 10 });
   assert.equal(check(key, { now: NOW + 9_999 }).expired, false);

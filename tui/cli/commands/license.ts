@@ -77,6 +77,9 @@ export function registerLicense(program: Command, ctx: CliContext): void {
           minVersion: o.minVersion,
           maxVersion: o.maxVersion,
         });
+        if (claims.expires_at !== undefined && claims.expires_at * 1000 <= now && !ctx.json()) {
+          process.stderr.write(`warning: the license expired at ${timestamp(claims.expires_at * 1000)} already: svcd refuses it unless [license].retain_grants_after_expiry = true\n`);
+        }
         ctx.print(ctx.json() ? JSON.stringify({ key, claims }) : key);
       } catch (err) {
         throw new CliError((err as Error).message.replace(/^malformed license key: /, ''), 2);
