@@ -17,6 +17,16 @@ interface PluginsView {
   skipped: { name: string; file: string; reason: string }[];
 }
 
+/** The names of the libraries built in `dir`; none when the folder is not there (the native build has not run). */
+export function builtPlugins(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new CliError(`cannot read ${dir}: ${(err as Error).message}`);
+  }
+}
+
 /** `svc plugins install` copies the built libraries into an installation; `list` asks the daemon. */
 export function registerPlugins(program: Command, ctx: CliContext): void {
   const cmd = program.command('plugins').description('install plugin libraries and list what svcd loaded');
@@ -27,7 +37,7 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
     .option('--root <dir>', 'installation root (default: $SVC_ROOT, else the current directory; ./.svc in a source checkout)')
     .action((names: string[], o: { root?: string }) => {
       const root = o.root ? resolve(o.root) : defaultRoot(process.cwd(), process.env).root;
-      const built = readdirSync(BUILT).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length));
+      const built = builtPlugins(BUILT);
       if (built.length === 0) throw new CliError(`no plugin libraries in ${BUILT}: run npm run build first`);
       const unknown = names.filter((n) => !built.includes(n));
       if (unknown.length > 0) throw new CliError(`unknown plugin(s): ${unknown.join(', ')} (built: ${built.join(', ')})`, 2);
