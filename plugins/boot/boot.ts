@@ -39,6 +39,7 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
     networkBind: !config.server.socket_only && !isLoopbackHost(config.server.host),
     pluginDir: dir,
     present: presentPlugins(dir),
+    now: input.now(),
   });
   if ('refuse' in plan) throw new StartupRefusal(plan.refuse);
 

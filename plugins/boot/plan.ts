@@ -20,7 +20,12 @@ export interface StartupFacts {
   present: PluginFile[];
   /** The plugins this svcd knows (default: plugins/host/catalog.ts). */
   catalog?: Readonly<Record<string, PluginSpec>>;
+  /** Unix ms now: a license that expires soon is warned about. */
+  now?: number;
 }
+
+/** A license expiring within this many days is named in a start-up warning. */
+export const EXPIRY_WARNING_DAYS = 14;
 
 export type Mode = 'open' | 'secret' | 'licensed';
 
@@ -59,6 +64,10 @@ export function planStartup(f: StartupFacts): StartupPlan {
   const { claims, expired } = f.license;
   const warnings: string[] = [];
   if (expired) warnings.push(`the license expired at ${new Date((claims.expires_at ?? 0) * 1000).toISOString()}; its grants are kept because [license].retain_grants_after_expiry = true`);
+  const daysLeft = claims.expires_at === undefined || f.now === undefined ? Infinity : (claims.expires_at * 1000 - f.now) / 86_400_000;
+  if (!expired && daysLeft <= EXPIRY_WARNING_DAYS) {
+    warnings.push(`the license expires at ${new Date(claims.expires_at! * 1000).toISOString()} (in ${daysLeft < 1 ? 'less than a day' : `${Math.floor(daysLeft)} days`}): put a renewed key in [license].key before then; a start after it refuses the plugins unless [license].retain_grants_after_expiry = true`);
+  }
   if (!claims.grants.includes(SECURITY)) {
     return { refuse: `licensed startup requirement 1: the license grants ${claims.grants.join(', ')} but not security; a licensed svcd needs the security plugin` };
   }

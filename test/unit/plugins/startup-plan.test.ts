@@ -72,3 +72,13 @@ test('no license: plugins present are not loaded (warning); core auth or open mo
   assert.match(plan.warnings.join(), /security\.so not loaded: no license is configured/);
   assert.equal(started(facts({})).mode, 'open');
 });
+
+test('a license that expires within 14 days is named in a start-up warning; one further off, or perpetual, is not', () => {
+  const now = Date.UTC(2026, 10, 24);
+  const expiring = (days: number) => ({ ...valid(), claims: { ...claims(['security']), expires_at: now / 1000 + days * 86_400 } });
+  const warned = (license: StartupFacts['license']) => started(facts({ license, authSecret: true, present: [file('security')], now })).warnings;
+  assert.deepEqual(warned(expiring(30)), []);
+  assert.deepEqual(warned(valid()), []);
+  assert.match(warned(expiring(13.5)).join('\n'), /^the license expires at 2026-12-07T12:00:00\.000Z \(in 13 days\): put a renewed key in \[license\]\.key before then/);
+  assert.match(warned(expiring(0.2)).join('\n'), /\(in less than a day\)/);
+});

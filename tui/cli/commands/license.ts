@@ -124,7 +124,7 @@ export function registerLicense(program: Command, ctx: CliContext): void {
         ['license_id', String(info.license_id)],
         ['issued_to', String(info.issued_to)],
         ['issued_at', timestamp(Number(info.issued_at) * 1000)],
-        ['expires_at', info.expires_at === undefined ? 'never (perpetual)' : `${timestamp(Number(info.expires_at) * 1000)}${info.expired ? ' (expired; a restart refuses it unless retain_grants_after_expiry = true)' : ''}`],
+        ['expires_at', info.expires_at === undefined ? 'never (perpetual)' : `${timestamp(Number(info.expires_at) * 1000)}${info.expired ? ' (expired; a restart refuses it unless retain_grants_after_expiry = true)' : ` (${timeLeft(Number(info.expires_at) * 1000 - Date.now())})`}`],
         ['major_version', String(info.major_version)],
         ['grants', info.grants.join(', ')],
         ['features', info.features.join(', ')],
@@ -159,4 +159,11 @@ export function parseExpiry(text: string, now: number): number {
     if (!Number.isNaN(ms)) return Math.floor(ms / 1000);
   }
   throw new CliError(`--expires: expected YYYY-MM-DD, an ISO date-time, Unix seconds or <N>d, got '${text}'`, 2);
+}
+
+/** `in 12 days`, `in 5 hours`: how long a license has left, as `svc license show` gives it. */
+export function timeLeft(ms: number): string {
+  const hours = Math.floor(ms / 3_600_000);
+  if (hours < 48) return hours < 1 ? 'in less than an hour' : `in ${hours} hour${hours === 1 ? '' : 's'}`;
+  return `in ${Math.floor(hours / 24)} days`;
 }
