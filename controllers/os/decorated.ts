@@ -44,7 +44,7 @@ export function withSpawnDecorators(os: OsPort, decorators: readonly (SpawnDecor
   };
   const decoratedMembers: Partial<OsPort> = {
     spawn,
-    runToCompletion: async (spec: SpawnSpec, timeoutMs: number) => os.runToCompletion(await decorate(spec), timeoutMs),
+    runToCompletion: async (spec: SpawnSpec, timeoutMs: number, abort?: AbortSignal) => os.runToCompletion(await decorate(spec), timeoutMs, abort),
     capture: async (spec: CaptureSpec, timeoutMs: number) => {
       const { stdoutPath: _out, stderrPath: _err, ...decorated } = await decorate({ ...spec, stdoutPath: '', stderrPath: '' });
       return os.capture(decorated, timeoutMs);

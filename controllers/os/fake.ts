@@ -45,9 +45,17 @@ export class FakeOs implements OsPort {
   holdHooks = false;
   private held: (() => void)[] = [];
 
-  async runToCompletion(spec: SpawnSpec, _timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
+  async runToCompletion(spec: SpawnSpec, _timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean }> {
     this.hookRuns.push(spec);
-    if (this.holdHooks) await new Promise<void>((resolve) => this.held.push(resolve));
+    let killed = abort?.aborted === true;
+    if (this.holdHooks && !killed) {
+      // A held run ends when released, or killed (SIGKILL to its group) when `abort` fires.
+      await new Promise<void>((resolve) => {
+        this.held.push(resolve);
+        abort?.addEventListener('abort', () => ((killed = true), resolve()), { once: true });
+      });
+    }
+    if (killed) return { code: null, signal: 9, timedOut: true };
     return { code: this.hookExitCodes.get(spec.file) ?? 0, signal: null, timedOut: false };
   }
 

@@ -76,23 +76,23 @@ export class LinuxOs implements OsPort {
     });
   }
 
-  async runToCompletion(spec: SpawnSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
-    let timer: NodeJS.Timeout | undefined;
+  async runToCompletion(spec: SpawnSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean }> {
+    let stopKilling = () => undefined as void;
     let timedOut = false;
     try {
       const exit = await new Promise<ExitInfo>((resolve, reject) => {
         this.spawn(spec, resolve).then((handle) => {
-          timer = setTimeout(() => {
+          stopKilling = killAtTimeout(timeoutMs, abort, () => {
             timedOut = true;
             this.signal(handle.pid, 'SIGKILL', true);
-          }, timeoutMs);
+          });
         }, reject);
       });
       return { ...exit, timedOut };
     } catch (err) {
       return { code: null, signal: null, error: (err as Error).message, timedOut };
     } finally {
-      clearTimeout(timer);
+      stopKilling();
     }
   }
 
@@ -259,4 +259,18 @@ function findRow(file: string, nameOrId: string | number): string[] | null {
     if ((byId ? row[2] : row[0]) === key) return row;
   }
   return null;
+}
+
+/** Calls `kill` at the timeout, or when `abort` fires (at once if it has); returns what cancels both. */
+export function killAtTimeout(timeoutMs: number, abort: AbortSignal | undefined, kill: () => void): () => void {
+  if (abort?.aborted) {
+    kill();
+    return () => undefined;
+  }
+  const timer = setTimeout(kill, timeoutMs);
+  abort?.addEventListener('abort', kill, { once: true });
+  return () => {
+    clearTimeout(timer);
+    abort?.removeEventListener('abort', kill);
+  };
 }

@@ -114,9 +114,10 @@ export interface OsPort {
   spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle>;
   /**
    * Runs a short command (a hook) in its own process group with output to the spec's log files
-   * and waits for it; at the timeout the group is killed and `timedOut` is set.
+   * and waits for it; at the timeout the group is killed and `timedOut` is set, and so it is
+   * when `abort` fires first (svcd stopping: the caller knows why).
    */
-  runToCompletion(spec: SpawnSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }>;
+  runToCompletion(spec: SpawnSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean }>;
   /** Sends a signal to the process group led by pid (or the pid alone); a gone target is ignored. */
   signal(pid: number, signal: SignalName, group: boolean): void;
   /**

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import type { Socket } from 'node:net';
-import { LinuxOs } from './linux.js';
+import { killAtTimeout, LinuxOs } from './linux.js';
 import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, Recovered, RecoveredProcess, SignalName, SpawnSpec } from './port.js';
 import { SpawnerConnection, SpawnerRequestError } from './spawner/connection.js';
 import { describeSpawnFailure, exitOf, liveOf, spawnFields } from './spawner/frames.js';
@@ -147,8 +147,8 @@ export class SpawnerOs extends LinuxOs implements OsPort {
     return handle;
   }
 
-  override async runToCompletion(spec: SpawnSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean }> {
-    const { output: _output, ...result } = await this.runWithTimeout({ ...spec, tag: undefined }, timeoutMs, false);
+  override async runToCompletion(spec: SpawnSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean }> {
+    const { output: _output, ...result } = await this.runWithTimeout({ ...spec, tag: undefined }, timeoutMs, false, abort);
     return result;
   }
 
@@ -156,11 +156,11 @@ export class SpawnerOs extends LinuxOs implements OsPort {
     return this.runWithTimeout({ ...spec, tag: undefined }, timeoutMs, true);
   }
 
-  private async runWithTimeout(spec: CaptureSpec & Partial<SpawnSpec>, timeoutMs: number, capture: boolean): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+  private async runWithTimeout(spec: CaptureSpec & Partial<SpawnSpec>, timeoutMs: number, capture: boolean, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean; output: string }> {
     const conn = await this.connection();
     if (!conn) {
       if (capture) return super.capture(spec, timeoutMs);
-      return { ...(await super.runToCompletion(spec as SpawnSpec, timeoutMs)), output: '' };
+      return { ...(await super.runToCompletion(spec as SpawnSpec, timeoutMs, abort)), output: '' };
     }
     let handle: ProcessHandle;
     try {
@@ -170,12 +170,12 @@ export class SpawnerOs extends LinuxOs implements OsPort {
     }
     return new Promise((resolve) => {
       let timedOut = false;
-      const timer = setTimeout(() => {
+      const stopKilling = killAtTimeout(timeoutMs, abort, () => {
         timedOut = true;
         this.signal(handle.pid, 'SIGKILL', true);
-      }, timeoutMs);
+      });
       this.exits.watch(handle, (exit, output, failure) => {
-        clearTimeout(timer);
+        stopKilling();
         resolve({ ...exit, timedOut, output, ...(failure ? { error: describeSpawnFailure(spec, failure) } : {}) });
       });
     });

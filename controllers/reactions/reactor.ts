@@ -37,6 +37,8 @@ export class Reactor implements ReactionsPort {
   private readonly inFlight = new Set<Promise<RunRecord>>();
   private runIds = 0;
   private closed = false;
+  /** Aborted when svcd stops and the runs in flight have had their time (close). */
+  private readonly shutdown = new AbortController();
   watching = false;
 
   constructor(private readonly deps: ReactorDeps) {}
@@ -79,15 +81,27 @@ export class Reactor implements ReactionsPort {
     return { file: this.deps.file, watching: this.watching, loaded_at: this.loadedAt, load_error: this.loadError, reactions: this.reactions.map((r) => this.view(r)) };
   }
 
-  /** Stops reacting; waits up to `boundMs` for runs in flight (each is bounded by its timeout). */
+  /**
+   * Stops reacting; waits up to `boundMs` for runs in flight, then kills the process groups of
+   * those still going: once svcd is gone nothing would enforce their timeout_secs.
+   */
   async close(boundMs: number): Promise<void> {
     this.closed = true;
-    if (this.inFlight.size === 0) return;
+    if (await this.allEndWithin(boundMs)) return;
+    const count = this.inFlight.size;
+    this.shutdown.abort();
+    // Killed, they end at once; a moment for their reaction_failed to be recorded.
+    await this.allEndWithin(1000);
+    this.deps.log.warn(`reaction runs still in flight ${boundMs / 1000} s after svcd began to stop were killed (their process groups got SIGKILL)`, { count });
+  }
+
+  private async allEndWithin(ms: number): Promise<boolean> {
+    if (this.inFlight.size === 0) return true;
     let cancel = () => undefined as void;
-    const deadline = new Promise<'late'>((resolve) => (cancel = this.deps.clock.setTimer(boundMs, () => resolve('late'))));
-    const done = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => 'done' as const), deadline]);
+    const deadline = new Promise<false>((resolve) => (cancel = this.deps.clock.setTimer(ms, () => resolve(false))));
+    const ended = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => true), deadline]);
     cancel();
-    if (done === 'late') this.deps.log.warn('reaction runs still in flight at shutdown; left to finish on their own', { count: this.inFlight.size });
+    return ended;
   }
 
   /** Resolves once every run started so far has ended (tests, shutdown). */
@@ -115,7 +129,7 @@ export class Reactor implements ReactionsPort {
       // subscriber) sees the triggering event before this run's reaction_started.
       await Promise.resolve();
       try {
-        const result = await runReaction(this.deps, reaction, record, test, runId);
+        const result = await runReaction({ ...this.deps, shutdown: this.shutdown.signal }, reaction, record, test, runId);
         counters.runs[result.outcome as RunOutcome]++;
         if (counters.last === placeholder) counters.last = result;
         if (result.outcome !== 'ok') this.deps.log.warn(`reaction '${reaction.name}' ${result.msg}`, { event_id: record.id });

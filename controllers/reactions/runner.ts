@@ -8,6 +8,8 @@ import type { Reaction, RunOutcome, RunRecord } from './types.js';
 
 export interface RunnerDeps {
   os: Pick<OsPort, 'runToCompletion'>;
+  /** Fires when svcd stops and the runs still going have had their time: their groups are killed. */
+  shutdown?: AbortSignal;
   events: EventSink;
   clock: Pick<Clock, 'now'>;
   root: string;
@@ -46,7 +48,7 @@ export async function runReaction(deps: RunnerDeps, reaction: Reaction, record: 
     await appendFile(log, `--- ${new Date(startedAt).toISOString()} ${tag} for ${record.event} (event ${record.id}) ---\n`);
     const { file, args } = reactionArgv(reaction);
     const env = reactionEnv(deps.baseEnv, deps.root, reaction, record, test);
-    result = await deps.os.runToCompletion({ file, args, cwd: reaction.cwd, env, stdoutPath: log, stderrPath: log, stdinPath: input }, reaction.timeoutSecs * 1000);
+    result = await deps.os.runToCompletion({ file, args, cwd: reaction.cwd, env, stdoutPath: log, stderrPath: log, stdinPath: input }, reaction.timeoutSecs * 1000, deps.shutdown);
   } catch (err) {
     result = { code: null, signal: null, error: (err as Error).message, timedOut: false };
   } finally {
@@ -55,7 +57,8 @@ export async function runReaction(deps: RunnerDeps, reaction: Reaction, record: 
   const finishedAt = deps.clock.now();
   const duration = Math.round(finishedAt - startedAt) / 1000;
   const outcome: RunOutcome = result.error ? 'spawn_failed' : result.timedOut ? 'timeout' : result.code === 0 ? 'ok' : 'failed';
-  const msg = describe(outcome, result, reaction, duration);
+  const killedAtShutdown = result.timedOut && deps.shutdown?.aborted === true;
+  const msg = killedAtShutdown ? `killed after ${duration} s: svcd stopped while it ran (process group SIGKILLed)` : describe(outcome, result, reaction, duration);
   deps.events.emit({ event: outcome === 'ok' ? 'reaction_finished' : 'reaction_failed', ...about, exit_code: result.code, signal: result.signal, duration_secs: duration, msg: `${tag} ${msg}` });
   return { event_id: record.id, event: record.event, program_name: record.program_name, started_at: startedAt, finished_at: finishedAt, outcome, exit_code: result.code, signal: result.signal, duration_secs: duration, msg, test };
 }

@@ -206,3 +206,21 @@ test('a run for a system event that a crashed svcd left behind is ended by the n
     removeRoot(other);
   }
 });
+
+test('a run still going when svcd stops gracefully is killed after the 5 s wait, not left to run on with no timeout', async () => {
+  const other = tempRoot('svc-reactions-stop-');
+  const marker = join(other, 'run.pid');
+  mkdirSync(join(other, 'conf'), { recursive: true });
+  writeFileSync(join(other, 'conf', 'reactions.toml'), `[[reaction]]\nname = "on-startup"\nevents = ["system_startup"]\ncommand = "echo $$ > '${marker}'; exec sleep 300"\nshell = true\ntimeout_secs = 600\n`);
+  const daemon = await startDaemon(other);
+  let pid = 0;
+  try {
+    pid = await eventually(() => Number(read(marker)) || null, 10_000, 'the run started');
+    await daemon.stop();
+    assert.equal(pidAlive(pid), false, 'the run outlived the stopped svcd');
+    assert.ok(daemon.stderr.some((l) => l.includes('reaction runs still in flight 5 s after svcd began to stop were killed')), 'logged');
+  } finally {
+    if (pid && pidAlive(pid)) process.kill(-pid, 'SIGKILL');
+    removeRoot(other);
+  }
+});

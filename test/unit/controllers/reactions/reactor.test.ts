@@ -26,9 +26,9 @@ function harness() {
   const run = os.runToCompletion.bind(os);
   const started: (() => void)[] = [];
   // What the script would read on fd 0, taken while the file exists.
-  os.runToCompletion = async (spec, timeoutMs) => {
+  os.runToCompletion = async (spec, timeoutMs, abort) => {
     if (spec.stdinPath) stdin.push(readFileSync(spec.stdinPath, 'utf8'));
-    const result = run(spec, timeoutMs);
+    const result = run(spec, timeoutMs, abort);
     for (const f of started.splice(0)) f();
     return result;
   };
@@ -150,5 +150,23 @@ test('a failed reload keeps the reactions in force and reports the errors', () =
   assert.ok(h.reactor.loadFailed());
   h.reactor.load([]);
   assert.equal(h.reactor.status().load_error, null);
+  h.done();
+});
+
+test('at shutdown a run still going after the wait is killed (its group), not left to run with no timeout; its failure is recorded', async () => {
+  const h = harness();
+  h.reactor.load([reaction()]);
+  h.os.holdHooks = true;
+  h.bus.emit({ event: 'process_fatal', program_id: 'a', program_name: 'a', msg: '' });
+  await h.reached(1);
+  const closing = h.reactor.close(5000);
+  await Promise.resolve();
+  h.clock.advance(4999);
+  assert.equal(h.reactor.status().reactions[0]?.running, 1, 'killed before its 5 s');
+  h.clock.advance(1);
+  await closing;
+  assert.equal(h.reactor.status().reactions[0]?.running, 0);
+  const failed = h.recorded.find((r) => r.event === 'reaction_failed');
+  assert.match(failed?.msg ?? '', /^reaction 'on-fatal' killed after \d+(\.\d+)? s: svcd stopped while it ran \(process group SIGKILLed\)$/);
   h.done();
 });
