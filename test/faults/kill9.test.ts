@@ -29,6 +29,9 @@ async function crashDuring(start: (d: RunningDaemon) => Promise<unknown>, killAf
       const list = (await d.request('GET', '/api/v1/programs')).body as { status: string }[];
       return list.every((p) => p.status === 'Running');
     }, 60_000, 'every program Running after the restart');
+    // Running is reported at the spawn; a child is told apart by its environment only after its
+    // exec, which a loaded machine can delay: wait until every program's process shows (or fail on the count below).
+    await eventually(() => svcProcesses(root).filter((p) => p.role === 'program').length >= ids.size, 15_000, 'every process exec-ed').catch(() => undefined);
     const procs = svcProcesses(root).filter((p) => p.role === 'program');
     const perProgram = new Map<string, number>();
     for (const p of procs) perProgram.set(p.programId, (perProgram.get(p.programId) ?? 0) + 1);
