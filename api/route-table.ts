@@ -63,6 +63,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'PUT /api/v1/programs/:id': 'program.update',
   'DELETE /api/v1/programs/:id': 'program.remove',
   'DELETE /api/v1/system/storage/quarantine/:id': 'program.remove',
+  // Brings a program back (stopped): a create, as far as permissions go.
+  'POST /api/v1/system/storage/quarantine/:id/restore': 'program.create',
   'PUT /api/v1/stack': 'stack.apply',
   // Applies only what the repository holds (or an older commit of it, an incident pin): an operation, like a restart.
   'POST /api/v1/stack/sync': 'program.control',

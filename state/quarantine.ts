@@ -47,6 +47,21 @@ export class Quarantine {
     return this.records.has(id);
   }
 
+  get(id: string): QuarantinedRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /**
+   * Drops the quarantined copy of a record that is among the programs again (restored): only
+   * the copy in the quarantine keyspace is deleted, never the program.
+   */
+  async forget(id: string): Promise<void> {
+    const record = this.records.get(id);
+    if (!record) return;
+    if (record.moved) await this.guard.batch([{ type: 'del', key: id, sublevel: this.sub }], { sync: true });
+    this.records.delete(id);
+  }
+
   /**
    * Moves rejected records out of the programs keyspace in one batch, with `cleanup` (stale
    * name index entries). When the store cannot write, they are quarantined in memory only.

@@ -103,6 +103,8 @@ export class StateDb {
     const missing = records.filter((r) => nameIndex.get(r.config.name) !== r.id).map((r) => ({ type: 'put', key: r.config.name, value: r.id, sublevel: this.nameIndex }));
     await this.quarantine.moveAside(rejected, [...stale, ...missing], now);
     for (const r of rejected) log?.error('stored program record quarantined', { program_id: r.id, name: r.name, reason: r.reason });
+    // A restore that svcd did not live to finish: the program is back, its quarantined copy goes.
+    for (const r of records) if (this.quarantine.get(r.id)?.moved) await this.quarantine.forget(r.id);
     return records;
   }
 

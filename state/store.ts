@@ -18,6 +18,7 @@ import { HeldWrites } from './held-writes.js';
 import { ProgramManifest } from './program-manifest.js';
 import { applyChange, WriteView } from './write-view.js';
 import { sameConfig } from './same-config.js';
+import { storedRecordProblem } from './stored-records.js';
 import { systemClock, type Change, type ChangeListener, type MetaArea, type StateStoreReport, type StoreOptions } from './store-types.js';
 
 export { StoreOpenError } from './level/store-errors.js';
@@ -153,6 +154,29 @@ export class ProgramStore {
   /** Deletes a quarantined record for good. */
   discardQuarantined(id: string): Promise<QuarantinedRecord> {
     return this.lock.run(() => this.sdb.quarantine.discard(id));
+  }
+
+  /**
+   * Puts a quarantined record back among the programs when it loads now (this svc reads a field
+   * an older one did not, its name or dependencies are free again): the checks of a start, then
+   * those of any write. It comes back stopped, whatever it was, so that nothing starts before its
+   * owner has looked at it; its id, and so its logs and history, are kept. Written first and
+   * then dropped from the quarantine: a crash between the two is tidied at the next start.
+   */
+  async restoreQuarantined(id: string, now = this.now()): Promise<ProgramRecord> {
+    const quarantined = this.sdb.quarantine.get(id);
+    if (!quarantined) throw notFound(`no quarantined record '${id}'`);
+    const problem = storedRecordProblem(id, quarantined.raw, this.opts.logDir);
+    if (problem) throw conflict(`quarantined record ${id}${quarantined.name ? ` (${quarantined.name})` : ''} still cannot be loaded: ${problem}`);
+    const stored = JSON.parse(quarantined.raw) as ProgramRecord;
+    const record: ProgramRecord = { ...stored, intent: { ...stored.intent, run: 'stopped', force: false }, revision: stored.revision + 1, updated_at: now };
+    const { value } = await this.write((view) => {
+      if (view.records.has(id)) throw conflict(`a program with id ${id} exists already`);
+      if (view.names.has(record.config.name)) throw conflict(forProgram(record.config.name, `name: a program named '${record.config.name}' exists now; rename or remove it first`));
+      return { change: { put: [record], del: [] }, answer: (after) => after.records.get(id)! };
+    });
+    await this.lock.run(() => this.sdb.quarantine.forget(id));
+    return value;
   }
 
   onChange(listener: ChangeListener): () => void {

@@ -48,6 +48,12 @@ export function sortStoredRecords(entries: Iterable<[string, string]>, nameIndex
   return { records: kept.map((k) => k.record), rejected };
 }
 
+/** Why a stored record (its key and text) would be quarantined on its own, or null when it loads. */
+export function storedRecordProblem(id: string, raw: string, logDir: string | undefined): string | null {
+  const parsed = parse(raw);
+  return parsed === undefined ? 'the stored record is not valid JSON' : problemOf(id, parsed, logDir);
+}
+
 function parse(raw: string): unknown {
   try {
     return JSON.parse(raw) as unknown;

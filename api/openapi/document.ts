@@ -148,6 +148,15 @@ export function openApiDocument(version: string): Json {
           { 404: 'No such quarantined record', ...NOT_WRITTEN },
         ),
       },
+      '/api/v1/system/storage/quarantine/{id}/restore': {
+        post: op(
+          'Put a quarantined record back among the programs, stopped, when it loads now (a newer svc, a name or dependency free again)',
+          'system',
+          { 200: json({ type: 'object', properties: { status: { const: 'restored' }, id: { type: 'string' }, name: { type: 'string' } }, required: ['status', 'id', 'name'] }) },
+          { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] },
+          { 404: 'No such quarantined record', 409: 'It still cannot be loaded (the reason), or its name is taken', ...NOT_WRITTEN },
+        ),
+      },
       '/metrics': {
         get: {
           summary: 'Prometheus text exposition (see docs/observability.md for the families)',

@@ -37,6 +37,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/system/stats': 'getSystemStats',
   'GET /api/v1/system/storage': 'getStorage',
   'DELETE /api/v1/system/storage/quarantine/{id}': 'discardQuarantined',
+  'POST /api/v1/system/storage/quarantine/{id}/restore': 'restoreQuarantined',
   'GET /api/v1/system/license': 'getLicense',
   'GET /api/v1/system/plugins': 'listPlugins',
   'GET /api/v1/system/notify': 'getNotify',

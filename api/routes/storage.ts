@@ -16,5 +16,9 @@ export function storageRouter(deps: ApiDeps): Router {
     const record = await deps.store.discardQuarantined(ctx.params.id);
     ctx.body = { status: 'discarded', id: record.id, name: record.name };
   });
+  router.post('/system/storage/quarantine/:id/restore', async (ctx) => {
+    const record = await deps.store.restoreQuarantined(ctx.params.id);
+    ctx.body = { status: 'restored', id: record.id, name: record.config.name };
+  });
   return router;
 }

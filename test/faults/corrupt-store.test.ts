@@ -160,6 +160,15 @@ void test('invalid stored records are quarantined by name; svcd runs the rest an
         assert.equal(cli.code, 0);
         assert.match(cli.stdout, /quarantined: +8 stored record\(s\), not loaded:/);
         assert.match(cli.stdout, /grpc +program 'grpc': health_check\.type/);
+        // The second 'twin' loads once the name is free: restored, stopped, under its own id.
+        assert.match((await runCli(['--url', d.url, 'storage', 'restore', 'twin'])).stderr, /name: a program named 'twin' exists now/);
+        await runCli(['--url', d.url, 'remove', 'twin']);
+        const restored = await runCli(['--url', d.url, 'storage', 'restore', 'twin']);
+        assert.equal(restored.code, 0, restored.stderr);
+        assert.match(restored.stdout, /^restored twin \([0-9a-f-]{36}\), stopped: 'svc start twin' runs it/);
+        assert.equal((await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.length, 7);
+        assert.deepEqual(await names(d), ['good', 'twin']);
+        assert.equal(processesWith('twin-b').length, 0, 'it came back stopped');
         // By the name the listing shows (one record has it), or by id.
         const grpc = (await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.find((q) => q.name === 'grpc')!;
         const byName = await runCli(['--url', d.url, 'storage', 'discard', 'grpc']);
@@ -167,7 +176,7 @@ void test('invalid stored records are quarantined by name; svcd runs the rest an
         assert.equal(byName.stdout.trim(), `discarded quarantined record ${grpc.id} (grpc)`);
         const next = (await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined[0];
         assert.equal((await runCli(['--url', d.url, 'storage', 'discard', next.id])).code, 0);
-        assert.equal((await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.length, 6);
+        assert.equal((await d.request<Storage>('GET', '/api/v1/system/storage')).body.state.quarantined.length, 5);
         break;
       }
       if (boot === 2) await d.crash();

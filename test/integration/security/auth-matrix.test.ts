@@ -80,6 +80,7 @@ function recipes(): Record<string, Recipe> {
     'PUT /api/v1/programs/:id': { path: p, body: { bogus: 1 }, ok: [400] },
     'DELETE /api/v1/programs/:id': { path: missing, ok: [404] },
     'DELETE /api/v1/system/storage/quarantine/:id': { path: '/api/v1/system/storage/quarantine/none', ok: [404] },
+    'POST /api/v1/system/storage/quarantine/:id/restore': { path: '/api/v1/system/storage/quarantine/none/restore', ok: [404] },
     'PUT /api/v1/stack': { path: '/api/v1/stack', body: ' ', ok: [400] },
     'POST /api/v1/system/shutdown': { path: '/api/v1/system/shutdown', ok: [202], allowedElsewhere: 'the last test shuts svcd down with an admin token' },
     'GET /api/v1/auth/tokens': { path: '/api/v1/auth/tokens', ok: [200] },

@@ -36,7 +36,7 @@ export function formatStorage(s: Storage): string {
     ...lines,
     `quarantined:    ${s.state.quarantined.length} stored record(s), not loaded:`,
     ...s.state.quarantined.map((q) => `  ${q.id}  ${q.name ?? '-'}  ${q.reason}`),
-    "  (the stored text is in 'svc storage --json'; 'svc storage discard <id>' deletes one)",
+    "  (the stored text is in 'svc storage --json'; 'svc storage restore <id>' puts one back once it loads, 'svc storage discard <id>' deletes one)",
   ].join('\n');
 }
 
@@ -47,6 +47,14 @@ export function registerStorage(program: Command, ctx: CliContext): void {
     .action(async () => {
       const s = await ctx.client().get<Storage>('/api/v1/system/storage');
       ctx.print(ctx.json() ? JSON.stringify(s, null, 2) : formatStorage(s));
+    });
+  storage
+    .command('restore <id>')
+    .description('put a quarantined record back among the programs, stopped, if it loads now (its id, or its name when one record has it)')
+    .action(async (given: string) => {
+      const id = await quarantinedId(ctx, given);
+      const r = await ctx.client().post<{ id: string; name: string }>(`/api/v1/system/storage/quarantine/${encodeURIComponent(id)}/restore`);
+      ctx.print(ctx.json() ? JSON.stringify(r) : `restored ${r.name} (${r.id}), stopped: 'svc start ${r.name}' runs it`);
     });
   storage
     .command('discard <id>')
@@ -67,6 +75,6 @@ async function quarantinedId(ctx: CliContext, given: string): Promise<string> {
   const { quarantined } = (await ctx.client().get<Storage>('/api/v1/system/storage')).state;
   if (quarantined.some((q) => q.id === given)) return given;
   const named = quarantined.filter((q) => q.name === given);
-  if (named.length > 1) throw new CliError(`${named.length} quarantined records are named '${given}': give the id of the one to discard (${named.map((q) => q.id).join(', ')})`, 2);
+  if (named.length > 1) throw new CliError(`${named.length} quarantined records are named '${given}': give the id of the one you mean (${named.map((q) => q.id).join(', ')})`, 2);
   return named[0]?.id ?? given;
 }
