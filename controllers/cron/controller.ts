@@ -12,7 +12,7 @@ import type { ExitInfo, OsPort } from '../os/port.js';
 import { featureKeys, type DesiredChange, type ProcessRunner, type ProgramController } from '../program-controller.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
 import { initialCronState, type CronRun, type CronState, type Firing } from './cron-state.js';
-import { iso, nextFireAt, planCron, wakeAtOf, type CronEffect } from './plan.js';
+import { iso, nextFireAt, noSlotDetail, planCron, wakeAtOf, type CronEffect } from './plan.js';
 import { ScheduleCache } from './schedule.js';
 import { logPaths } from '../../log-files/paths.js';
 import { parseSpawnTag, spawnTag } from '../os/spawn-tag.js';
@@ -276,7 +276,7 @@ export class CronController implements ProgramController, ProcessRunner {
       next_retry_at: null,
       last_exit: s.lastRun ? toLastExit(s.lastRun) : null,
       // Firings wait while depends_on is not up: say for what (docs/cron.md).
-      detail: s.active ? blockedBy : null,
+      detail: s.active ? (blockedBy ?? noSlotDetail(s)) : null,
       applied_start_seq: s.appliedStart,
       applied_restart_seq: s.appliedRestart,
       cron: { next_fire_at: nextFireAt(s), running: s.runs.length, queued: s.queue.length, skipped: s.skipped, dropped: s.dropped, last_run: s.lastRun },

@@ -48,6 +48,11 @@ export interface CronState {
   lastFire: number | null;
   /** The next slot, and once it is due the time it fires at (slot + jitter). */
   pending: { slot: number; at: number | null } | null;
+  /**
+   * No next slot could be computed (cron-parser gives up near a DST change of a zone that shifts
+   * by half an hour): when to look again. Null while the schedule has its next slot.
+   */
+  lookAgainAt?: number | null;
   runs: CronRun[];
   queue: Firing[];
   appliedStart: number;

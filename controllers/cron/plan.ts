@@ -9,6 +9,8 @@ import type { Schedule } from './schedule.js';
 export const LATE_GRACE_MS = 30_000;
 /** catchup = all replays at most this many missed slots (the newest ones). */
 export const CATCHUP_CAP = 100;
+/** How long after failing to find a next slot the schedule is looked at again (each try can cost cron-parser most of a second). */
+export const LOOK_AGAIN_MS = 3_600_000;
 
 export interface CronPlanInput {
   id: string;
@@ -163,7 +165,7 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
     appliedRestart = intent.restart_seq;
   }
   if (schedule) {
-    const due = schedule.slotsDesc(lastFire, now, CATCHUP_CAP + 2);
+    const due = withAwaited(schedule.slotsDesc(lastFire, now, CATCHUP_CAP + 2), pending, lastFire, now);
     if (due.length > 0) {
       const newest = due[0];
       // Lateness counts from the firing time once its jitter is drawn, so a long jitter wait
@@ -204,10 +206,23 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
     active: true,
     lastFire,
     pending,
+    // Without a next slot the job would never be woken again: look again later instead.
+    lookAgainAt: schedule && pending === null ? now + LOOK_AGAIN_MS : null,
     appliedStart: intent.start_seq,
     appliedRestart,
   };
   return { next, effects, wakeAt: wakeAtOf(next) };
+}
+
+/**
+ * The slot the job waited for is due once its time has come, even when listing the slots since
+ * the last firing fails (cron-parser gives up from some start times near a DST change of a
+ * half-hour zone): without it the pass would wake again at once, for ever.
+ */
+function withAwaited(dueNewestFirst: number[], pending: CronState['pending'], lastFire: number, now: number): number[] {
+  const awaited = pending?.slot;
+  if (awaited === undefined || awaited <= lastFire || awaited > now || dueNewestFirst.includes(awaited)) return dueNewestFirst;
+  return [...dueNewestFirst, awaited].sort((a, b) => b - a);
 }
 
 /**
@@ -324,7 +339,12 @@ function jitterMs(config: EffectiveConfig, random: number): number {
 
 /** When a state needs its next pass: the pending firing, a SIGKILL deadline or a kill_after cap. */
 export function wakeAtOf(s: CronState): number | null {
-  return minOf(s.active && s.pending ? (s.pending.at ?? s.pending.slot) : null, deadlines(s.runs));
+  return minOf(minOf(s.active && s.pending ? (s.pending.at ?? s.pending.slot) : null, s.active ? (s.lookAgainAt ?? null) : null), deadlines(s.runs));
+}
+
+/** What `state.detail` says while no next slot can be found (LOOK_AGAIN_MS). */
+export function noSlotDetail(s: CronState): string | null {
+  return s.active && s.lookAgainAt ? `no next time found for the schedule (cron-parser gives up near a DST change of its zone); looked for again at ${iso(s.lookAgainAt)}` : null;
 }
 
 /** The time shown as the next firing: the drawn jitter once due, else the slot. */

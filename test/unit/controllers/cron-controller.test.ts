@@ -568,3 +568,18 @@ test('removing cron from a program stops its runs, and their cron_exit says the 
   assert.equal(h.observed.get(id).cron, undefined, 'the program is an ordinary one now');
   await h.close();
 });
+
+test('a schedule cron-parser finds no next time for (a DST change in a half-hour zone) is looked at again an hour later, and then fires, instead of never', async () => {
+  // Lord Howe Island leaves DST on 5 April 2026 (02:00 back to 01:30); near it cron-parser gives up.
+  const h = await cronHarness({ now: Date.UTC(2026, 3, 4, 13, 50) });
+  const id = await h.add({ name: 'nightly', cron: '0 2 * * *', cron_tz: 'Australia/Lord_Howe' });
+  assert.match(h.observed.get(id).detail ?? '', /^no next time found for the schedule .*; looked for again at 2026-04-04T14:50:00\.000Z$/);
+  assert.equal(h.cronOf(id).next_fire_at, null);
+  await h.advance(60 * MIN);
+  assert.equal(h.observed.get(id).detail, null);
+  assert.equal(h.cronOf(id).next_fire_at, Date.UTC(2026, 3, 4, 15, 30), '02:00 on 5 April at +10:30');
+  await h.advance(40 * MIN);
+  assert.equal(h.os.spawnCount, 1);
+  assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, '2026-04-04T15:30:00.000Z');
+  await h.close();
+});
