@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { roleOf, visiblePanels } from '../../../web/src/logic/panels.js';
+import { allowedActions, may } from '../../../web/src/logic/permissions.js';
 import { parseRoute, routeHash } from '../../../web/src/logic/routes.js';
 import { columnsOf, listOf, cellText } from '../../../web/src/extensions/shapes.js';
 
@@ -43,4 +44,17 @@ test('extension bodies: a bare list or one inside an object; time-like columns f
   assert.equal(cellText('ts', 0), '1970-01-01 00:00:00');
   assert.equal(cellText('created_at', 1700000000000), '2023-11-14 22:13:20');
   assert.equal(cellText('detail', { a: 1 }), '{"a":1}');
+});
+
+test('controls follow the daemon permission table: operators control programs, only admins remove, edit and apply stacks', () => {
+  const all = ['Start', 'Stop', 'Restart', 'Signal', 'Remove'] as const;
+  assert.deepEqual(allowedActions('viewer', all), []);
+  assert.deepEqual(allowedActions('operator', all), ['Start', 'Stop', 'Restart', 'Signal']);
+  assert.deepEqual(allowedActions('admin', all), [...all]);
+  assert.deepEqual(allowedActions(null, all), [...all], 'open mode may do everything');
+  assert.equal(may('operator', 'program.create'), true);
+  assert.equal(may('operator', 'program.update'), false);
+  assert.equal(may('operator', 'stack.apply'), false);
+  assert.equal(may('viewer', 'program.control'), false);
+  assert.equal(may(null, 'system.shutdown'), true);
 });

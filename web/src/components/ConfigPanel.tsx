@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../api/http.js';
 import type { ProgramDetail } from '../api/types.js';
 import { useServices } from '../app/context.js';
-import { roleAtLeast } from '../logic/panels.js';
+import { may } from '../logic/permissions.js';
 
 /**
  * The stored configuration as JSON (the daemon redacts secrets for roles that may not see
@@ -53,7 +53,7 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
             </button>
           </p>
         )}
-        {roleAtLeast(role, 'operator') && (
+        {may(role, 'program.update') && (
           <button
             type="button"
             onClick={() => {

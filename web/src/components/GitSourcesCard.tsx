@@ -3,7 +3,7 @@ import type { GitSourceStatus } from '../../../stacks/git/status.js';
 import { errorText } from '../api/http.js';
 import { useServices } from '../app/context.js';
 import { dateTime } from '../logic/format.js';
-import { roleAtLeast } from '../logic/panels.js';
+import { may } from '../logic/permissions.js';
 
 /** Git sources (docs/gitops.md): the commit in force, the last fetch, the last error; "Sync now" for operators. */
 export function GitSourcesCard({ sources, onSynced }: { sources: GitSourceStatus[]; onSynced: () => void }) {
@@ -49,7 +49,7 @@ export function GitSourcesCard({ sources, onSynced }: { sources: GitSourceStatus
             )}
           </div>
           {g.last_error && <div className="error-note small">{g.last_error.message}</div>}
-          {roleAtLeast(role, 'operator') && (
+          {may(role, 'program.control') && (
             <button type="button" disabled={busy !== null} onClick={() => void sync(g.name)}>
               {busy === g.name ? 'Syncing…' : 'Sync now'}
             </button>

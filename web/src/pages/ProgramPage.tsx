@@ -9,7 +9,7 @@ import { EventsView } from '../components/EventsView.js';
 import { LogViewer } from '../components/LogViewer.js';
 import { ProgramOverview } from '../components/ProgramOverview.js';
 import { StatusBadge } from '../components/StatusBadge.js';
-import { roleAtLeast } from '../logic/panels.js';
+import { allowedActions } from '../logic/permissions.js';
 import { PROGRAM_TABS, routeHash, type ProgramTab } from '../logic/routes.js';
 
 const TAB_TITLES: Record<ProgramTab, string> = { overview: 'Overview', logs: 'Logs', events: 'Events', config: 'Configuration' };
@@ -46,6 +46,7 @@ export function ProgramPage({ id, tab }: { id: string; tab: ProgramTab }) {
   const name = d?.name ?? row?.name ?? id;
   const status = row?.status ?? d?.status;
   const target = [{ id, name }];
+  const allowed = allowedActions(role, ACTIONS);
 
   // A 404 also after a first load: removed by another client (the last state read is stale).
   if (detail.error instanceof ApiError && detail.error.status === 404) {
@@ -69,9 +70,9 @@ export function ProgramPage({ id, tab }: { id: string; tab: ProgramTab }) {
         <h1 id="program-title">{name}</h1>
         {status && <StatusBadge status={status} />}
         <span className="muted small mono">{id}</span>
-        {roleAtLeast(role, 'operator') && (
+        {allowed.length > 0 && (
           <div className="buttons" role="toolbar" aria-label={`Actions on ${name}`}>
-            {ACTIONS.map((a) => (
+            {allowed.map((a) => (
               <button key={a} type="button" className={a === 'Remove' ? 'danger' : undefined} onClick={() => actions.ask(a, target)}>
                 {a === 'Signal' ? 'Signal…' : a}
               </button>

@@ -6,7 +6,7 @@ import { useActions } from '../app/use-actions.js';
 import { AddProgramDialog } from '../components/AddProgramDialog.js';
 import { ProgramTable } from '../components/ProgramTable.js';
 import { moveCursor, tableCommand } from '../logic/keys.js';
-import { roleAtLeast } from '../logic/panels.js';
+import { allowedActions, may } from '../logic/permissions.js';
 import { prune, selectRange, toggle, toggleAll } from '../logic/selection.js';
 import { toggleSort, toneCounts, visibleRows, type SortOrder, type ToneFilter } from '../logic/table.js';
 
@@ -35,7 +35,9 @@ export function ProgramsPage() {
   const actions = useActions((type) => {
     if (type === 'Remove') setMarked(new Set());
   });
-  const canAct = roleAtLeast(role, 'operator');
+  // Only what the role may do (docs/security.md): an operator may add, start and stop, not remove.
+  const canAdd = may(role, 'program.create');
+  const allowed = allowedActions(role, ACTIONS);
 
   const rows = useMemo(() => visibleRows(state.rows, { text, tone }, sort), [state.rows, text, tone, sort]);
   const counts = useMemo(() => toneCounts(state.rows), [state.rows]);
@@ -75,10 +77,10 @@ export function ProgramsPage() {
         filterBox.current?.focus();
         return;
       case 'add':
-        if (canAct) setAdding(true);
+        if (canAdd) setAdding(true);
         return;
       case 'action':
-        if (canAct) actions.ask(cmd.action, targets);
+        if (allowed.includes(cmd.action)) actions.ask(cmd.action, targets);
         return;
       default:
         return;
@@ -108,16 +110,16 @@ export function ProgramsPage() {
             </button>
           ))}
         </div>
-        {canAct && (
+        {canAdd && (
           <button type="button" className="primary" onClick={() => setAdding(true)}>
             Add program
           </button>
         )}
       </div>
-      {canAct && (
+      {allowed.length > 0 && (
         <div className="action-bar" role="toolbar" aria-label="Actions on marked programs">
           <span className="muted">{markedRows.length ? `${markedRows.length} marked` : cursorRow ? `current: ${cursorRow.name}` : 'mark programs to act on them'}</span>
-          {ACTIONS.map((a) => (
+          {allowed.map((a) => (
             <button key={a} type="button" className={a === 'Remove' ? 'danger' : undefined} disabled={targets.length === 0} onClick={() => actions.ask(a, targets)}>
               {a === 'Signal' ? 'Signal…' : a}
             </button>

@@ -3,7 +3,7 @@ import { errorText } from '../api/http.js';
 import type { StackResponse } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { PlanView } from '../components/PlanView.js';
-import { roleAtLeast } from '../logic/panels.js';
+import { may } from '../logic/permissions.js';
 import { parsePlan } from '../logic/plan.js';
 import { CONTENT_TYPES, defaultSource, formatOfFile, guessFormat, type StackFormat } from '../logic/stack-format.js';
 
@@ -41,6 +41,8 @@ export function StackPage() {
   const [busy, setBusy] = useState(false);
   const req: Request = { text, format: format === 'auto' ? (file ? (formatOfFile(file) ?? guessFormat(text)) : guessFormat(text)) : format, prune, source };
   const planned = plan !== null && same(plan.req, req);
+  // PUT /api/v1/stack, the dry run too, is stack.apply (admin): lower roles would only get 403s.
+  const canApply = may(role, 'stack.apply');
 
   const send = async (dryRun: boolean) => {
     setBusy(true);
@@ -70,79 +72,84 @@ export function StackPage() {
         <h1 id="stack-title">Stack</h1>
         <span className="muted">Declare programs in a file; see the plan first, then apply it.</span>
       </div>
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send(true);
-        }}
-      >
-        <div className="row">
+      {!canApply && (
+        <p className="muted">
+          Planning and applying a stack needs the admin role; this session is {role}. <code>svc check FILE</code> validates a stack file without a daemon.
+        </p>
+      )}
+      {canApply && (
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send(true);
+          }}
+        >
+          <div className="row">
+            <label>
+              Upload a file{' '}
+              <input
+                type="file"
+                accept=".toml,.yaml,.yml,.json"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (!f) return;
+                  void f.text().then((t) => {
+                    setText(t);
+                    setFile(f.name);
+                    setSource(defaultSource(f.name));
+                  });
+                }}
+              />
+            </label>
+            <label>
+              Format{' '}
+              <select value={format} onChange={(e) => setFormat(e.target.value as StackFormat | 'auto')}>
+                <option value="auto">detect ({req.format.toUpperCase()})</option>
+                <option value="toml">TOML</option>
+                <option value="yaml">YAML</option>
+                <option value="json">JSON</option>
+              </select>
+            </label>
+            <label>
+              Source label <input value={source} onChange={(e) => setSource(e.target.value)} size={24} aria-describedby="source-help" />
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={prune} onChange={(e) => setPrune(e.target.checked)} /> Prune programs of this source that the stack no longer lists
+            </label>
+          </div>
+          <p id="source-help" className="muted small">
+            The source label scopes pruning: only programs last written with the same label can be pruned.
+          </p>
           <label>
-            Upload a file{' '}
-            <input
-              type="file"
-              accept=".toml,.yaml,.yml,.json"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                if (!f) return;
-                void f.text().then((t) => {
-                  setText(t);
-                  setFile(f.name);
-                  setSource(defaultSource(f.name));
-                });
-              }}
+            Stack
+            <textarea
+              className="code"
+              name="stack"
+              rows={16}
+              spellCheck={false}
+              placeholder={EXAMPLE}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-invalid={error !== null}
+              aria-describedby={error !== null ? 'stack-error' : undefined}
             />
           </label>
-          <label>
-            Format{' '}
-            <select value={format} onChange={(e) => setFormat(e.target.value as StackFormat | 'auto')}>
-              <option value="auto">detect ({req.format.toUpperCase()})</option>
-              <option value="toml">TOML</option>
-              <option value="yaml">YAML</option>
-              <option value="json">JSON</option>
-            </select>
-          </label>
-          <label>
-            Source label <input value={source} onChange={(e) => setSource(e.target.value)} size={24} aria-describedby="source-help" />
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={prune} onChange={(e) => setPrune(e.target.checked)} /> Prune programs of this source that the stack no longer lists
-          </label>
-        </div>
-        <p id="source-help" className="muted small">
-          The source label scopes pruning: only programs last written with the same label can be pruned.
-        </p>
-        <label>
-          Stack
-          <textarea
-            className="code"
-            name="stack"
-            rows={16}
-            spellCheck={false}
-            placeholder={EXAMPLE}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-invalid={error !== null}
-            aria-describedby={error !== null ? 'stack-error' : undefined}
-          />
-        </label>
-        {error !== null && (
-          <p className="error-note" role="alert" id="stack-error">
-            {errorText(error)}
-          </p>
-        )}
-        <div className="buttons">
-          <button type="submit" disabled={busy || !text.trim()}>
-            Plan (dry run)
-          </button>
-          {roleAtLeast(role, 'operator') && (
+          {error !== null && (
+            <p className="error-note" role="alert" id="stack-error">
+              {errorText(error)}
+            </p>
+          )}
+          <div className="buttons">
+            <button type="submit" disabled={busy || !text.trim()}>
+              Plan (dry run)
+            </button>
             <button type="button" className="primary" disabled={busy || !planned} onClick={() => void send(false)} title={planned ? undefined : 'Run the dry run of this text first'}>
               Apply
             </button>
-          )}
-        </div>
-      </form>
+          </div>
+        </form>
+      )}
       {plan && <PlanView plan={parsePlan(plan.res.lines)} done={false} />}
       {plan && !planned && <p className="muted">The stack changed since this plan: run the dry run again before applying.</p>}
       {applied && <PlanView plan={parsePlan(applied.lines)} done />}

@@ -10,7 +10,7 @@ import { StorageCard, type Storage } from '../components/StorageCard.js';
 import { ReactionsCard } from '../components/ReactionsCard.js';
 import type { ReactionsStatus, RunRecord } from '../../../state/reactions-view.js';
 import { bytes, dateTime, duration, percent } from '../logic/format.js';
-import { roleAtLeast } from '../logic/panels.js';
+import { may } from '../logic/permissions.js';
 import { statusTone } from '../logic/status.js';
 
 /** `null` for a 404 (the route or the thing is absent), the value otherwise. */
@@ -101,7 +101,7 @@ export function SystemPage() {
         </article>
         <article className="card">
           <h2>Event reactions</h2>
-          <ReactionsCard status={reactions.data} error={reactions.error ? errorText(reactions.error) : null} onTest={roleAtLeast(role, 'operator') ? testReaction : undefined} testing={testing} />
+          <ReactionsCard status={reactions.data} error={reactions.error ? errorText(reactions.error) : null} onTest={may(role, 'reaction.test') ? testReaction : undefined} testing={testing} />
           {tested && <p role="status" className="small">{tested}</p>}
         </article>
         <article className="card">
@@ -130,7 +130,7 @@ export function SystemPage() {
           {stackDir.data ? <GitSourcesCard sources={stackDir.data.git ?? []} onSynced={stackDir.reload} /> : <p className="muted">{stackDir.error ? errorText(stackDir.error) : 'Loading…'}</p>}
         </article>
       </div>
-      {roleAtLeast(role, 'admin') && (
+      {may(role, 'system.shutdown') && (
         <p>
           <button type="button" className="danger" onClick={() => setConfirm(true)} disabled={shutdown !== null}>
             Shut down svcd…
