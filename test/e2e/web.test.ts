@@ -123,6 +123,32 @@ void test('Enter and Space on a control inside the table work that control, not 
   await close(page);
 });
 
+void test('after a dialog closes (Esc, or confirmed with Enter) the focus is back in the table, so its keys go on working', { skip }, async () => {
+  await add({ name: 'kb-focus', command: 'true', autostart: false });
+  const page = await open('/');
+  await page.getByLabel('Filter programs').fill('kb-focus');
+  await cell(page, 'kb-focus', 'Stopped').waitFor();
+  await page.locator('.table-box').focus();
+  await page.keyboard.press('ArrowDown');
+  const focused = () => page.evaluate(() => document.activeElement?.className);
+  await page.keyboard.press('r');
+  await page.getByRole('dialog', { name: 'Restart kb-focus?' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.equal(await focused(), 'table-box');
+  await page.keyboard.press('s');
+  await page.getByRole('dialog', { name: 'Start kb-focus?' }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('[role=status]', { hasText: 'started kb-focus' }).waitFor();
+  assert.equal(await focused(), 'table-box');
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.equal(await focused(), 'table-box');
+  await close(page);
+});
+
 void test('the table follows GET /api/v1/watch: programs added, changed and removed elsewhere show without polling the list', { skip }, async () => {
   await add({ name: 'watch-a', command: process.execPath, args: [fixture('forever.js')] });
   const page = await open('/');
