@@ -1,5 +1,7 @@
 import type { Http } from './http.js';
 import type { LogLine } from './types.js';
+import { LogBatch } from '../logic/log-batch.js';
+import { LOG_CAP } from '../logic/log-buffer.js';
 import { SnapshotThenStream } from '../logic/log-merge.js';
 
 /** connecting, live (WebSocket open), closed (program gone, or the credential refused). */
@@ -13,6 +15,8 @@ export interface LogSink {
 /** Close codes of `/ws` (api/ws/log-hub.ts). */
 const NOT_FOUND = 4404;
 const UNAUTHORIZED = 4401;
+/** Lines reach the view at most this often (a flooding program sends one message per line). */
+const FLUSH_MS = 100;
 
 /**
  * `ws(s)://<this host>/ws?id=<uuid>`. Browsers cannot set headers on a WebSocket, so the
@@ -28,7 +32,8 @@ export function logSocketUrl(loc: { protocol: string; host: string }, id: string
 /**
  * Snapshot then stream: on every (re)connect the last `tail` lines come over HTTP and replace
  * what is shown, then each WebSocket message appends (logic/log-merge.ts: lines streamed while
- * the tail is on its way are neither lost nor shown twice). A dropped socket reconnects with backoff.
+ * the tail is on its way are neither lost nor shown twice). The sink gets them at most every
+ * FLUSH_MS, together (logic/log-batch.ts). A dropped socket reconnects with backoff.
  * Returns the function that stops everything.
  */
 export function followLogs(opts: { http: Http; id: string; token: string | null; tail: number }, sink: LogSink): () => void {
@@ -36,10 +41,16 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
   let ws: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let backoff = 500;
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const merge = new SnapshotThenStream((lines, replace) => {
-    if (!stopped) sink.lines(lines, replace);
-  });
+  const batch = new LogBatch(
+    (lines, replace) => {
+      if (!stopped) sink.lines(lines, replace);
+    },
+    (run) => (flushTimer = setTimeout(run, FLUSH_MS)),
+    LOG_CAP,
+  );
+  const merge = new SnapshotThenStream((lines, replace) => batch.push(lines, replace));
 
   const snapshot = async () => {
     merge.begin();
@@ -79,6 +90,7 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
   return () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(flushTimer);
     ws?.close(1000, 'page closed');
   };
 }

@@ -24,8 +24,11 @@ export function withoutTerminalControl(text: string): string {
   return text.includes('\x1b') ? text.replace(TERMINAL_CONTROL, '') : text;
 }
 
+/** How many lines the view keeps. */
+export const LOG_CAP = 5000;
+
 /** Appends (or, for a fresh snapshot, replaces with) lines, keeping at most `cap`. */
-export function appendLines(buf: LogBuffer, lines: readonly LogLine[], replace: boolean, cap = 5000): LogBuffer {
+export function appendLines(buf: LogBuffer, lines: readonly LogLine[], replace: boolean, cap = LOG_CAP): LogBuffer {
   let next = buf.next;
   const added = lines.map((l) => ({ ...l, content: withoutTerminalControl(l.content), seq: next++ }));
   const all = replace ? added : [...buf.lines, ...added];
