@@ -306,6 +306,28 @@ void test('adding a program: a bad field shows the daemon message next to it, a 
   await close(page);
 });
 
+void test('editing a configuration: an unknown field is refused naming its line in the editor, nothing is saved; a good edit is', { skip }, async () => {
+  const id = await add({ name: 'edited', command: 'true', autostart: false, stopsecs: 5 });
+  const page = await open(`/#/programs/${id}/config`);
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  const editor = page.getByRole('textbox', { name: /Configuration/ });
+  const lines = (await editor.inputValue()).replace('"stopsecs": 5', '"stopsecs": 9').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('  "command"'));
+  assert.ok(at > 0, 'command is in the editor');
+  lines.splice(at + 1, 0, '  "bogus_field": 1,');
+  await editor.fill(lines.join('\n'));
+  await page.getByRole('button', { name: 'Save' }).click();
+  // The daemon names the line of the text the user sees (it counted lines of a one-line body).
+  await page.locator('#config-error', { hasText: `bogus_field: unknown field at JSON line ${at + 2} ` }).waitFor();
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}`)).body.config.stopsecs, 5, 'a refused edit changes nothing');
+  await editor.fill(lines.filter((l) => !l.includes('bogus_field')).join('\n'));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+  const saved = (await d.request('GET', `/api/v1/programs/${id}`)).body.config as { stopsecs: number; source: string };
+  assert.deepEqual([saved.stopsecs, saved.source], [9, 'web:update']);
+  await close(page);
+});
+
 void test('events and system pages; a dark theme follows the system; a phone width has no sideways scroll', { skip }, async () => {
   const page = await open('/#/events', { colorScheme: 'dark' });
   await page.locator('.event-table td', { hasText: 'system_startup' }).first().waitFor();

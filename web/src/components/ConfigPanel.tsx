@@ -27,8 +27,10 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
     }
     setBusy(true);
     try {
-      // The write path is recorded as the program's source (spec: provenance label).
-      await http.send('PUT', `/api/v1/programs/${detail.id}`, { ...(body as object), source: 'web:update' });
+      // The write path is recorded as the program's source (spec: provenance label). Sent laid out
+      // as the editor shows it, so that a daemon message's `JSON line N` is the editor's line N.
+      const sent = JSON.stringify({ ...(body as object), source: 'web:update' }, null, 2);
+      await http.send('PUT', `/api/v1/programs/${detail.id}`, sent, 'application/json');
       setText(null);
       setError(null);
       setSaved(true);
