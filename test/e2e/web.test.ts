@@ -284,6 +284,24 @@ void test('the stack page shows the dry-run plan first, then applies exactly tha
   await close(page);
 });
 
+void test('a pasted stack with errors: its places read "line L, column C" (no file) and each puts the caret there', { skip }, async () => {
+  const page = await open('/#/stack');
+  const editor = page.getByRole('textbox', { name: 'Stack' });
+  await editor.fill('[[services]]\nname = "p1"\ncommand = "true"\nbogus = 1\n');
+  await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+  const note = page.locator('#stack-error');
+  await note.getByRole('button', { name: 'line 4, column 1' }).waitFor();
+  assert.equal(await note.innerText(), 'services[0] (name=p1): bogus: unknown field at line 4, column 1');
+  await note.getByRole('button', { name: 'line 4, column 1' }).click();
+  assert.deepEqual(await editor.evaluate((el: HTMLTextAreaElement) => [document.activeElement === el, el.value.slice(el.selectionStart, el.selectionEnd)]), [true, 'bogus = 1']);
+  await editor.fill('[[services]]\nname = "p1"\ncommand = "true"\nbad line\n');
+  await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+  await note.getByRole('button', { name: 'line 4, column 5' }).click();
+  assert.deepEqual(await editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)), 'line');
+  assert.doesNotMatch(await note.innerText(), /stack\.toml/);
+  await close(page);
+});
+
 void test('adding a program: a bad field shows the daemon message next to it, a good one lands in the table', { skip }, async () => {
   const page = await open('/');
   await page.getByRole('button', { name: 'Add program' }).click();

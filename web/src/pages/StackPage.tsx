@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { errorText } from '../api/http.js';
 import type { StackResponse } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { PlanView } from '../components/PlanView.js';
 import { may } from '../logic/permissions.js';
 import { parsePlan } from '../logic/plan.js';
+import { placeRange, stackErrorParts, stackFileLabel, type TextPlace } from '../logic/stack-error.js';
 import { CONTENT_TYPES, defaultSource, formatOfFile, guessFormat, type StackFormat } from '../logic/stack-format.js';
 
 const EXAMPLE = `# A stack: every program it lists is created or updated; with prune, the programs
@@ -39,6 +40,9 @@ export function StackPage() {
   const [applied, setApplied] = useState<StackResponse | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // What svcd calls the text in its positions, as sent (stack.toml, or the uploaded file's name).
+  const [sentAs, setSentAs] = useState('');
+  const editor = useRef<HTMLTextAreaElement>(null);
   const req: Request = { text, format: format === 'auto' ? (file ? (formatOfFile(file) ?? guessFormat(text)) : guessFormat(text)) : format, prune, source };
   const planned = plan !== null && same(plan.req, req);
   // PUT /api/v1/stack, the dry run too, is stack.apply (admin): lower roles would only get 403s.
@@ -47,6 +51,7 @@ export function StackPage() {
   const send = async (dryRun: boolean) => {
     setBusy(true);
     setError(null);
+    setSentAs(stackFileLabel(req.source, req.format));
     try {
       const q = new URLSearchParams({ dry_run: String(dryRun), prune: String(req.prune), source: req.source });
       const res = await http.send<StackResponse>('PUT', `/api/v1/stack?${q}`, req.text, CONTENT_TYPES[req.format]);
@@ -64,6 +69,15 @@ export function StackPage() {
     } finally {
       setBusy(false);
     }
+  };
+
+  /** Puts the caret at a place the daemon's message names (the stack text is the editor's). */
+  const goTo = (at: TextPlace) => {
+    const el = editor.current;
+    if (!el) return;
+    const { start, end } = placeRange(el.value, at);
+    el.focus();
+    el.setSelectionRange(start, end);
   };
 
   return (
@@ -124,6 +138,7 @@ export function StackPage() {
           <label>
             Stack
             <textarea
+              ref={editor}
               className="code"
               name="stack"
               rows={16}
@@ -137,7 +152,15 @@ export function StackPage() {
           </label>
           {error !== null && (
             <p className="error-note" role="alert" id="stack-error">
-              {errorText(error)}
+              {stackErrorParts(errorText(error), sentAs).map((part, i) =>
+                typeof part === 'string' ? (
+                  <span key={i}>{part}</span>
+                ) : (
+                  <button key={i} type="button" className="link" onClick={() => goTo(part)}>
+                    line {part.line}, column {part.column}
+                  </button>
+                ),
+              )}
             </p>
           )}
           <div className="buttons">
