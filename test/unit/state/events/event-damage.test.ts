@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
 import { FakeClock } from '../../../../reconciler/fake-clock.js';
 import { eventQuery } from '../../../../state/events/query-types.js';
 import type { EventRecord } from '../../../../state/events/types.js';
@@ -112,4 +113,21 @@ void test('a write refused for now (a full disk) keeps the batch queued and writ
   await writer.flush();
   assert.deepEqual(written.flat().map((r) => r.msg), ['one', 'two', 'three']);
   assert.deepEqual(writer.stats(), { queued: 0, written: 3, dropped: 0, failed: 0 });
+});
+
+void test('an event history folder holding another LevelDB (the state store put in its place) is refused, and nothing is written into it', async () => {
+  const env = await tempEventLog();
+  try {
+    await env.current.close();
+    rmSync(env.file, { recursive: true });
+    const foreign = new ClassicLevel<string, string>(env.file);
+    await foreign.sublevel<string, string>('programs', {}).put(A, '{"id":"x"}');
+    await foreign.close();
+    await assert.rejects(env.open(), /^StoreOpenError: the event history at .*events\.db holds no event but other keys \(the first: "!programs!1{8}-/);
+    const after = new ClassicLevel<string, string>(env.file);
+    assert.deepEqual(await after.keys().all(), [`!programs!${A}`]);
+    await after.close();
+  } finally {
+    await env.cleanup();
+  }
 });
