@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EMPTY_FORM, FormError, formFieldOfMessage, formToConfig, parseEnv, splitArgs, FORM_FIELDS } from '../../../web/src/logic/program-form.js';
 import { fieldOfMessage } from '../../../web/src/logic/field-error.js';
-import { DEFAULT_FILTERS, eventQuery, localToUnix, toggleEventSort } from '../../../web/src/logic/event-filters.js';
+import { DEFAULT_FILTERS, eventQuery, localToUnix, refreshesInPlace, toggleEventSort } from '../../../web/src/logic/event-filters.js';
 
 test('arguments split like a shell line: quotes group, backslash escapes, empty quotes are an argument', () => {
   assert.deepEqual(splitArgs(`-m http.server  8080 "a b" 'c "d"' e\\ f ""`), ['-m', 'http.server', '8080', 'a b', 'c "d"', 'e f', '']);
@@ -59,4 +59,11 @@ test('event filters make the spec query; dates are local, `to` covers its minute
   assert.equal(new URLSearchParams(eventQuery({ ...DEFAULT_FILTERS, exit_code: 'abc' })).get('exit_code'), 'abc');
   assert.deepEqual(toggleEventSort({ ...DEFAULT_FILTERS, offset: 100 }, 'time'), { ...DEFAULT_FILTERS, order: 'asc' });
   assert.deepEqual(toggleEventSort(DEFAULT_FILTERS, 'exit_code'), { ...DEFAULT_FILTERS, sort_by: 'exit_code', order: 'asc' });
+});
+
+test('events auto-refresh keeps to pages whose rows new events cannot move: the first, or oldest first by time', () => {
+  assert.equal(refreshesInPlace(DEFAULT_FILTERS), true);
+  assert.equal(refreshesInPlace({ ...DEFAULT_FILTERS, offset: 100 }), false, 'page 2 of newest first: each new event shifts every row');
+  assert.equal(refreshesInPlace({ ...DEFAULT_FILTERS, offset: 100, order: 'asc' }), true, 'new events go after the last page');
+  assert.equal(refreshesInPlace({ ...DEFAULT_FILTERS, offset: 100, order: 'asc', sort_by: 'event' }), false);
 });

@@ -4,7 +4,7 @@ import { ApiError, errorText } from '../api/http.js';
 import type { EventRecord } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { useFeed, useLoad } from '../app/hooks.js';
-import { DEFAULT_FILTERS, eventQuery, toggleEventSort, type EventFilters, type EventSortKey } from '../logic/event-filters.js';
+import { DEFAULT_FILTERS, eventQuery, refreshesInPlace, toggleEventSort, type EventFilters, type EventSortKey } from '../logic/event-filters.js';
 import { fieldOfMessage } from '../logic/field-error.js';
 import { dateTime } from '../logic/format.js';
 
@@ -34,7 +34,8 @@ export function EventsView({ programId }: { programId?: string }) {
   const [live, setLive] = useState(true);
   const query = eventQuery(applied);
   const path = programId ? `/api/v1/programs/${encodeURIComponent(programId)}/events?${query}` : `/api/v1/events?${query}`;
-  const events = useLoad(() => http.get<EventRecord[]>(path), path, live ? 3000 : 0);
+  const inPlace = refreshesInPlace(applied);
+  const events = useLoad(() => http.get<EventRecord[]>(path), path, live && inPlace ? 3000 : 0);
   const errorField = events.error instanceof ApiError && events.error.status === 400 ? fieldOfMessage(errorText(events.error), FIELDS) : null;
   const set = <K extends keyof EventFilters>(k: K, v: EventFilters[K]) => setDraft((d) => ({ ...d, [k]: v }));
   const apply = (f: EventFilters) => {
@@ -107,6 +108,7 @@ export function EventsView({ programId }: { programId?: string }) {
           </button>
           <label className="check">
             <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} /> auto-refresh
+            {live && !inPlace && <span className="muted"> (paused on this page: new events would move its rows)</span>}
           </label>
         </div>
         {events.error !== null && !errorField && <p className="error-note" role="alert">{errorText(events.error)}</p>}

@@ -53,3 +53,12 @@ export function toggleEventSort(f: EventFilters, key: EventSortKey): EventFilter
   if (f.sort_by === key) return { ...f, order: f.order === 'asc' ? 'desc' : 'asc', offset: 0 };
   return { ...f, sort_by: key, order: key === 'time' ? 'desc' : 'asc', offset: 0 };
 }
+
+/**
+ * Whether refreshing the page shown keeps its rows in place: the first page, or oldest first by
+ * time (new events go after the last page). On a later page of another order each new event
+ * shifts every row down, so auto-refresh would repeat or skip events under the reader.
+ */
+export function refreshesInPlace(f: EventFilters): boolean {
+  return f.offset === 0 || (f.sort_by === 'time' && f.order === 'asc');
+}
