@@ -123,6 +123,23 @@ void test('Enter and Space on a control inside the table work that control, not 
   await close(page);
 });
 
+void test('a page change moves the focus into the new page: the heading of a program, the table back on Programs (not the body)', { skip }, async () => {
+  const id = await add({ name: 'kb-page', command: 'true', autostart: false });
+  const page = await open('/');
+  await page.getByLabel('Filter programs').fill('kb-page');
+  await cell(page, 'kb-page', 'Stopped').waitFor();
+  await page.locator('tr[data-name="kb-page"] .c-name a').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(`**/#/programs/${id}`);
+  const focused = () => page.evaluate(() => `${document.activeElement?.tagName}#${document.activeElement?.id || document.activeElement?.className}`);
+  await eventually(async () => (await focused()) === 'H1#program-title', WAIT, 'the program heading focused');
+  await page.keyboard.press('1'); // the Programs page
+  await eventually(async () => (await focused()) === 'DIV#table-box' || (await focused()).endsWith('table-box'), WAIT, 'the table focused');
+  await page.keyboard.press('2'); // Events
+  await eventually(async () => (await focused()) === 'H1#events-title', WAIT, 'the events heading focused');
+  await close(page);
+});
+
 void test('after a dialog closes (Esc, or confirmed with Enter) the focus is back in the table, so its keys go on working', { skip }, async () => {
   await add({ name: 'kb-focus', command: 'true', autostart: false });
   const page = await open('/');

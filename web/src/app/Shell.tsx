@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ExtensionPage } from '../extensions/ExtensionPage.js';
 import { globalCommand, isTyping } from '../logic/keys.js';
 import type { Role } from '../logic/panels.js';
@@ -43,6 +43,7 @@ export function Shell(props: { role: Role | null; authRequired: boolean; onSignO
     return () => document.removeEventListener('keydown', onKey);
   }, [route.page, setHelp]);
   const current = route.page === 'program' ? 'programs' : route.page === 'extension' ? `x/${route.panel}` : route.page;
+  usePageFocus(route.page === 'program' ? `program/${route.id}` : current);
   return (
     <>
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -93,4 +94,36 @@ export function Shell(props: { role: Role | null; authRequired: boolean; onSignO
       {help && <HelpDialog onClose={() => setHelp(false)} />}
     </>
   );
+}
+
+/**
+ * A page change moves the focus into the new page, so that a screen reader announces it and the
+ * keys reach the page instead of the body: the program table on Programs (where its keys work,
+ * once it has loaded), the page's heading elsewhere. The first page of a visit is left alone.
+ */
+function usePageFocus(page: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    let tries = 0;
+    let timer = 0;
+    const focus = () => {
+      const table = document.querySelector<HTMLElement>('main .table-box');
+      const heading = document.querySelector<HTMLElement>('main h1');
+      // Programs draws its table once the list has loaded: wait for it a little, then settle for the heading.
+      if (page === 'programs' && !table && tries++ < 40) {
+        timer = window.setTimeout(focus, 25);
+        return;
+      }
+      const target = table ?? heading;
+      if (!target) return;
+      if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+      target.focus();
+    };
+    timer = window.setTimeout(focus, 0);
+    return () => window.clearTimeout(timer);
+  }, [page]);
 }
