@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../../state/loopback.js';
 import { SECURITY, pluginSpec } from '../host/catalog.js';
 import { discoverPlugins, pluginDir } from '../host/discover.js';
 import { openPluginLibrary, type PluginLibrary } from '../host/open-library.js';
-import { unsafeLibrary } from '../host/file-safety.js';
+import { unsafeLibrary, untrustedOwner } from '../host/file-safety.js';
 import { PluginError } from '../host/plugin-error.js';
 import { probePlugins } from '../host/probe.js';
 import { LicenseError } from '../license/license-error.js';
@@ -43,7 +43,8 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
   });
   if ('refuse' in plan) throw new StartupRefusal(plan.refuse);
 
-  const libraries = loadLibraries(plan.load.map((p) => p.file));
+  const ownerWarnings: string[] = [];
+  const libraries = loadLibraries(plan.load.map((p) => p.file), ownerWarnings);
   const runtime: PluginRuntime = {
     mode: plan.mode,
     license: license.kind === 'valid' ? { claims: license.claims, expired: license.expired, source: license.source } : null,
@@ -51,7 +52,7 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
     libraries,
     skipped: plan.skipped,
     security: null,
-    warnings: [...plan.warnings],
+    warnings: [...plan.warnings, ...ownerWarnings],
   };
   const security = libraries.find((l) => l.name === SECURITY);
   if (security) {
@@ -103,11 +104,13 @@ function checkLicense({ config, env, version, now }: BootInput): LicenseStatus {
  * Refuses a library any local user could replace, probes every library in a child process (a
  * crash there names the file), then loads each in svcd in order. Security failing is a licensed requirement (2, or 4 for `authenticate`).
  */
-function loadLibraries(files: string[]): PluginLibrary[] {
+function loadLibraries(files: string[], warnings: string[]): PluginLibrary[] {
   if (files.length === 0) return [];
   for (const file of files) {
     const unsafe = unsafeLibrary(file);
     if (unsafe) refuseLibrary(file, unsafe);
+    const owner = untrustedOwner(file);
+    if (owner) warnings.push(`plugin library ${owner}`);
   }
   let results;
   try {

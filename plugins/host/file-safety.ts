@@ -35,3 +35,30 @@ export function unsafeLibrary(file: string): string | null {
   }
   return null;
 }
+
+/**
+ * A warning when `file`, or the directory holding it, belongs to a user other than root and the
+ * one svcd runs as: that user can replace a library whose code runs as svcd (usually root). A
+ * warning, not a refusal: a checkout owned by its developer and run with sudo is common. Null
+ * when the owners are trusted, or the file cannot be examined (the loader says why).
+ */
+export function untrustedOwner(file: string, uid = process.getuid?.() ?? 0): string | null {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return null;
+  }
+  for (const path of [real, dirname(real)]) {
+    let owner: number;
+    try {
+      owner = statSync(path).uid;
+    } catch {
+      continue;
+    }
+    if (owner !== 0 && owner !== uid) {
+      return `${file}: ${path === real ? 'the library' : `its directory ${path}`} belongs to uid ${owner}, who can replace code svcd runs as uid ${uid}; chown ${uid} ${path} unless that user is trusted`;
+    }
+  }
+  return null;
+}

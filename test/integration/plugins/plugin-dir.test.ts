@@ -1,7 +1,7 @@
 // What svcd does with an odd plugin directory, against a real svcd.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeRoot, startDaemon, tempRoot, writeConfig } from '../../helpers/daemon.js';
 import { installPlugins, licensedRoot, testSigner } from '../../helpers/license.js';
@@ -68,6 +68,25 @@ test('a symbolic link to a library in a directory writable by every user is refu
   try {
     const plugins = await d.request('GET', '/api/v1/system/plugins', undefined, bearer);
     assert.deepEqual(plugins.body.loaded.map((p: { name: string }) => p.name), ['security']);
+  } finally {
+    await d.stop();
+    removeRoot(root);
+  }
+});
+
+test('a library another user owns loads with a warning naming the owner and the chown (a refusal would break checkouts run with sudo)', { skip: process.getuid?.() !== 0 && 'needs root to give the file away' }, async () => {
+  const root = tempRoot('svc-plugin-dir-');
+  const config = licensedRoot(root, signer);
+  const library = join(root, 'plugins', 'security.so');
+  chownSync(library, 65534, 65534);
+  const d = await startDaemon(root, { config });
+  try {
+    const plugins = await d.request('GET', '/api/v1/system/plugins', undefined, bearer);
+    assert.deepEqual(plugins.body.loaded.map((p: { name: string }) => p.name), ['security']);
+    assert.ok(
+      d.stderr.some((l) => l.includes(`plugin library ${library}: the library belongs to uid 65534, who can replace code svcd runs as uid 0; chown 0 `)),
+      d.stderr.join('\n'),
+    );
   } finally {
     await d.stop();
     removeRoot(root);
