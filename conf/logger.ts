@@ -20,6 +20,11 @@ export interface Logger {
 let stderrFailed: string | null = null;
 let watchingStderr = false;
 
+/** One log line as svcd writes it: JSON with the time, the level and the message first. */
+function jsonLine(level: Level, msg: string, fields?: Record<string, unknown>): string {
+  return `${JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields })}\n`;
+}
+
 function toStderrWhileOpen(line: string): void {
   if (!watchingStderr) {
     watchingStderr = true;
@@ -35,7 +40,7 @@ export function createLogger(opts: { file?: string; level?: Level; stderr?: bool
   const file = opts.file
     ? new LogFileSink(opts.file, {
         onChange: (working, code) => {
-          if (toStderr) toStderrWhileOpen(`${JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: working ? `${opts.file}: writing again` : `${opts.file}: cannot write (${code}); lines go to stderr only until it recovers` })}\n`);
+          if (toStderr) toStderrWhileOpen(jsonLine('warn', working ? `${opts.file}: writing again` : `${opts.file}: cannot write (${code}); lines go to stderr only until it recovers`));
         },
         ...opts.fileOptions,
       })
@@ -43,11 +48,11 @@ export function createLogger(opts: { file?: string; level?: Level; stderr?: bool
   let toldStderrGone = false;
   const write = (level: Level, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[level] < min) return;
-    const line = `${JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields })}\n`;
+    const line = jsonLine(level, msg, fields);
     if (toStderr) toStderrWhileOpen(line);
     if (toStderr && stderrFailed !== null && !toldStderrGone) {
       toldStderrGone = true;
-      file?.write(`${JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: `stderr cannot be written (${stderrFailed}: its reader went away); the daemon log goes on in this file only` })}\n`);
+      file?.write(jsonLine('warn', `stderr cannot be written (${stderrFailed}: its reader went away); the daemon log goes on in this file only`));
     }
     file?.write(line);
   };

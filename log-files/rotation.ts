@@ -2,6 +2,7 @@ import { statSync, watch } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { copyFile, rename, truncate, unlink } from 'node:fs/promises';
 import type { Clock } from '../reconciler/clock.js';
+import { GrowthMeter } from './growth.js';
 import { truncateInPlace, type InPlaceRotation } from './truncate-in-place.js';
 
 /**
@@ -45,11 +46,8 @@ export class LogRotator {
   private pass: Promise<void> = Promise.resolve();
   private readonly watching = new Map<string, () => void>();
   private readonly dirty = new Set<string>();
-  /**
-   * Each log file's growth: from `size` at `at` (its last rotation, first sighting, or the end of
-   * an idle spell) to `last`, its size at the latest pass (`lastAt`).
-   */
-  private readonly seen = new Map<string, { size: number; at: number; last: number; lastAt: number }>();
+  /** How fast each log file grows: when the next pass is due. */
+  private readonly growth: GrowthMeter;
   /** The delay of the next pass after a write: intervalMs, or less while a file grows fast. */
   private delay: number;
 
@@ -70,6 +68,7 @@ export class LogRotator {
     },
   ) {
     this.delay = deps.intervalMs;
+    this.growth = new GrowthMeter(deps.maxBytes);
   }
 
   start(): void {
@@ -116,30 +115,18 @@ export class LogRotator {
         // statSync: ten times cheaper than the promise form for a pass over every log file, and a
         // local stat does not block; only the rare rotation itself is asynchronous.
         const { size, birthtimeMs } = statSync(file);
-        const now = clock.now();
         const rotating = size > maxBytes;
-        // First seen: a file created meanwhile (a new program's) grew from nothing since its birth.
-        const growth = this.seen.get(file) ?? { size: birthtimeMs > 0 && birthtimeMs < now ? 0 : size, at: birthtimeMs > 0 && birthtimeMs < now ? birthtimeMs : now, last: size, lastAt: now };
-        if (size >= growth.size && now > growth.at) {
-          const bytesPerMs = (size - growth.size) / (now - growth.at);
-          if (bytesPerMs > 0) soonest = Math.min(soonest, (maxBytes - (rotating ? 0 : size)) / bytesPerMs);
-        }
-        // Rotated, or shrunk (emptied by someone else): growth is measured from here.
-        if (rotating || size < growth.size) this.seen.set(file, { size: rotating ? 0 : size, at: now, last: rotating ? 0 : size, lastAt: now });
-        else {
-          if (size > growth.last) Object.assign(growth, { last: size, lastAt: now });
-          this.seen.set(file, growth);
-        }
+        soonest = Math.min(soonest, this.growth.observe(file, size, birthtimeMs, clock.now(), rotating));
         if (!rotating) continue;
         const inPlace = await rotate(file, this.deps.keep, { tailBytes: tailBytesFor(maxBytes) });
         if (inPlace) this.deps.onInPlace?.(file, inPlace);
       } catch (err) {
-        this.seen.delete(file);
+        this.growth.forget(file);
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.deps.onError?.(file, err);
       }
     }
     // Sizes of files no pass looks at any more (a removed program, a name the watch reported) go.
-    for (const file of this.seen.keys()) if ((!dirs || dirs.has(dirname(file))) && !checked.has(file)) this.seen.delete(file);
+    this.growth.retain((file) => checked.has(file) || (dirs !== undefined && !dirs.has(dirname(file))));
     this.delay = Math.max(MIN_PASS_MS, Math.min(this.deps.intervalMs, Math.floor(soonest)));
   }
 
@@ -152,24 +139,11 @@ export class LogRotator {
     this.watching.get(dir)?.();
     this.watching.delete(dir);
     this.dirty.add(dir);
-    if (name) this.restartGrowth(join(dir, name));
-    this.arm();
-  }
-
-  /**
-   * A file that has not grown for an interval or more starts to grow now: measured from before
-   * the idle spell, a sudden flood would look slow.
-   */
-  private restartGrowth(file: string): void {
-    const growth = this.seen.get(file);
-    const now = this.deps.clock.now();
-    if (!growth || now - growth.lastAt < this.deps.intervalMs) return;
-    try {
-      const { size } = statSync(file);
-      if (size === growth.last) this.seen.set(file, { size, at: now, last: size, lastAt: now });
-    } catch {
-      this.seen.delete(file);
+    if (name) {
+      const file = join(dir, name);
+      this.growth.wokeUp(file, this.deps.clock.now(), this.deps.intervalMs, () => sizeOf(file));
     }
+    this.arm();
   }
 
   private unwatchable(dir: string, err: unknown): void {
@@ -224,4 +198,12 @@ export async function rotate(file: string, keep: number, opts: { tailBytes?: num
   }
   await truncate(file, 0);
   return null;
+}
+
+function sizeOf(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
 }

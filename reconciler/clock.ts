@@ -14,3 +14,14 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
+
+/** Whether `work` settles within `ms` on `clock` (its result or failure aside); the timer is cancelled either way. */
+export async function settlesWithin(clock: Pick<Clock, 'setTimer'>, ms: number, work: Promise<unknown>): Promise<boolean> {
+  let cancel = () => undefined as void;
+  const late = new Promise<false>((resolve) => (cancel = clock.setTimer(ms, () => resolve(false))));
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    cancel();
+  }
+}

@@ -4,6 +4,7 @@ import { reopenLevel } from './level/reopen.js';
 import { hasRoomToReopen } from './level/room.js';
 import { StoreWriteError } from './level/store-errors.js';
 import type { ProgramRecord } from './program.js';
+import { foreignKey } from './level/foreign-key.js';
 import { Quarantine } from './quarantine.js';
 import { sortStoredRecords } from './stored-records.js';
 import { systemClock, type MetaArea, type StoreLog, type StoreOptions } from './store-types.js';
@@ -55,17 +56,9 @@ export class StateDb {
     };
   }
 
-  /**
-   * The first key of a LevelDB that holds keys but none of svc's keyspaces, or null. Such a folder
-   * is not svc's state store (an event history put in its place, another program's LevelDB):
-   * svcd would start with no programs and write into it.
-   */
-  async foreignKey(): Promise<string | null> {
-    for (const sub of [this.programs, this.nameIndex, this.metaSub, this.quarantineSub]) {
-      if ((await sub.keys({ limit: 1 }).all()).length > 0) return null;
-    }
-    const [first] = await this.db.keys({ limit: 1 }).all();
-    return first ?? null;
+  /** The first key of this LevelDB when it holds none of the state store's keyspaces (level/foreign-key.ts), or null. */
+  foreignKey(): Promise<string | null> {
+    return foreignKey(this.db, [this.programs, this.nameIndex, this.metaSub, this.quarantineSub]);
   }
 
   /**

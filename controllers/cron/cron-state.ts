@@ -52,7 +52,7 @@ export interface CronState {
    * No next slot could be computed (cron-parser gives up near a DST change of a zone that shifts
    * by half an hour): when to look again. Null while the schedule has its next slot.
    */
-  lookAgainAt?: number | null;
+  lookAgainAt: number | null;
   runs: CronRun[];
   queue: Firing[];
   appliedStart: number;
@@ -70,6 +70,7 @@ export function initialCronState(intent: Intent | undefined, mark: CronMark | un
     active: null,
     lastFire: mark && !mark.paused ? mark.last_fire_at : null,
     pending: null,
+    lookAgainAt: null,
     runs: [],
     queue: [],
     appliedStart: intent?.start_seq ?? 0,

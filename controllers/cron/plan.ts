@@ -339,7 +339,7 @@ function jitterMs(config: EffectiveConfig, random: number): number {
 
 /** When a state needs its next pass: the pending firing, a SIGKILL deadline or a kill_after cap. */
 export function wakeAtOf(s: CronState): number | null {
-  return minOf(minOf(s.active && s.pending ? (s.pending.at ?? s.pending.slot) : null, s.active ? (s.lookAgainAt ?? null) : null), deadlines(s.runs));
+  return minOf(nextFireAt(s), s.active ? s.lookAgainAt : null, deadlines(s.runs));
 }
 
 /** What `state.detail` says while no next slot can be found (LOOK_AGAIN_MS). */
@@ -364,10 +364,9 @@ function deadlines(runs: CronRun[]): number | null {
   return at;
 }
 
-function minOf(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.min(a, b);
+function minOf(...values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : Math.min(...known);
 }
 
 export function iso(ms: number): string {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../reconciler/clock.js';
+import { settlesWithin, type Clock } from '../../reconciler/clock.js';
 import { conflict, invalid, notFound } from '../../state/errors.js';
 import { EVENT_TYPES, type EventRecord, type EventType } from '../../state/events/types.js';
 import type { ReactionsPort, ReactionsStatus, ReactionView, TestEventInput } from '../../state/reactions-view.js';
@@ -96,12 +96,7 @@ export class Reactor implements ReactionsPort {
   }
 
   private async allEndWithin(ms: number): Promise<boolean> {
-    if (this.inFlight.size === 0) return true;
-    let cancel = () => undefined as void;
-    const deadline = new Promise<false>((resolve) => (cancel = this.deps.clock.setTimer(ms, () => resolve(false))));
-    const ended = await Promise.race([Promise.allSettled([...this.inFlight]).then(() => true), deadline]);
-    cancel();
-    return ended;
+    return this.inFlight.size === 0 || settlesWithin(this.deps.clock, ms, Promise.allSettled([...this.inFlight]));
   }
 
   /** Resolves once every run started so far has ended (tests, shutdown). */

@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../../state/loopback.js';
 import { SECURITY, pluginSpec } from '../host/catalog.js';
 import { discoverPlugins, pluginDir } from '../host/discover.js';
 import { openPluginLibrary, type PluginLibrary } from '../host/open-library.js';
-import { unsafeLibrary, untrustedOwner } from '../host/file-safety.js';
+import { librarySafety } from '../host/file-safety.js';
 import { PluginError } from '../host/plugin-error.js';
 import { probePlugins } from '../host/probe.js';
 import { LicenseError } from '../license/license-error.js';
@@ -107,10 +107,9 @@ function checkLicense({ config, env, version, now }: BootInput): LicenseStatus {
 function loadLibraries(files: string[], warnings: string[]): PluginLibrary[] {
   if (files.length === 0) return [];
   for (const file of files) {
-    const unsafe = unsafeLibrary(file);
-    if (unsafe) refuseLibrary(file, unsafe);
-    const owner = untrustedOwner(file);
-    if (owner) warnings.push(`plugin library ${owner}`);
+    const safety = librarySafety(file);
+    if (safety.refuse) refuseLibrary(file, safety.refuse);
+    if (safety.warn) warnings.push(`plugin library ${safety.warn}`);
   }
   let results;
   try {

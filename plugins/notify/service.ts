@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Clock } from '../../reconciler/clock.js';
+import { settlesWithin, type Clock } from '../../reconciler/clock.js';
 import { writeFileAtomic } from '../../state/atomic-file.js';
 import type { EventRecord, EventSink } from '../../state/events/types.js';
 import { loadNotifyFile, renderNotifyToml } from './config/load.js';
@@ -141,10 +141,7 @@ export class NotifyService {
       const channel = byName.get(notice.channel);
       if (channel) this.deliverer.enqueue({ channel, message: messageOf(notice, this.host) });
     }
-    let cancel = () => undefined as void;
-    const bound = new Promise<void>((resolve) => (cancel = this.deps.clock.setTimer(boundMs, resolve)));
-    await Promise.race([this.deliverer.idle(), bound]);
-    cancel();
+    await settlesWithin(this.deps.clock, boundMs, this.deliverer.idle());
   }
 
   private apply(config: NotifyConfig, now: number): void {

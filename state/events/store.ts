@@ -5,6 +5,7 @@ import { GuardedLevel, type GuardClock, type WriteHealth } from '../level/guarde
 import { lostAtOpen, openLevel, type OpenReport } from '../level/open-level.js';
 import { reopenLevel } from '../level/reopen.js';
 import { hasRoomToReopen } from '../level/room.js';
+import { foreignKey } from '../level/foreign-key.js';
 import { StoreOpenError, StoreWriteError } from '../level/store-errors.js';
 import { programKey, typeKey } from './keys.js';
 import { parseEventRecord } from './parse-record.js';
@@ -71,7 +72,7 @@ export class EventStore {
     const stamp = new Date(opts.clock.now()).toISOString().replace(/[:.]/g, '-');
     const { db, report } = await openLevel({ location, options: EVENT_STORE_OPTIONS, what: 'the event history', policy: 'accept', stamp, remedy: '' });
     const store = new EventStore(db, location, opts);
-    const foreign = await store.foreignKey();
+    const foreign = await foreignKey(db, Object.values(store.spaces));
     if (foreign !== null) {
       await db.close();
       throw new StoreOpenError(
@@ -81,13 +82,6 @@ export class EventStore {
     }
     store.openReport = lostAtOpen(report) ? report : null;
     return store;
-  }
-
-  /** The first key of a LevelDB that holds keys but none of the history's keyspaces, or null (state-db.ts does the same for the state store). */
-  private async foreignKey(): Promise<string | null> {
-    for (const sub of Object.values(this.spaces)) if ((await sub.keys({ limit: 1 }).all()).length > 0) return null;
-    const [first] = await this.db.keys({ limit: 1 }).all();
-    return first ?? null;
   }
 
   /** Whether writes are taken now (a full disk refuses them until there is room). */

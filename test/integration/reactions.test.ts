@@ -183,12 +183,18 @@ test('with Node\'s child_process instead of the spawner (SVC_SPAWNER=off) a run 
   }
 });
 
+/** A root of its own whose one reaction runs the shell `command` at system_startup (timeout 600 s); `marker` is a file path in it. */
+function rootWithStartupReaction(prefix: string, command: (marker: string) => string): { root: string; marker: string } {
+  const root = tempRoot(prefix);
+  const marker = join(root, 'run.pid');
+  mkdirSync(join(root, 'conf'), { recursive: true });
+  writeFileSync(join(root, 'conf', 'reactions.toml'), `[[reaction]]\nname = "on-startup"\nevents = ["system_startup"]\ncommand = "${command(marker)}"\nshell = true\ntimeout_secs = 600\n`);
+  return { root, marker };
+}
+
 test('a run for a system event that a crashed svcd left behind is ended by the next svcd', async () => {
-  const other = tempRoot('svc-reactions-orphan-');
-  mkdirSync(join(other, 'conf'), { recursive: true });
-  const first = join(other, 'first.pid');
   // Only the first svcd's run hangs (its timeout is svcd's to enforce, and that svcd is gone).
-  writeFileSync(join(other, 'conf', 'reactions.toml'), `[[reaction]]\nname = "on-startup"\nevents = ["system_startup"]\ncommand = "if [ ! -e '${first}' ]; then echo $$ > '${first}'; exec sleep 300; fi"\nshell = true\ntimeout_secs = 600\n`);
+  const { root: other, marker: first } = rootWithStartupReaction('svc-reactions-orphan-', (m) => `if [ ! -e '${m}' ]; then echo $$ > '${m}'; exec sleep 300; fi`);
   let daemon = await startDaemon(other);
   let pid = 0;
   try {
@@ -208,10 +214,7 @@ test('a run for a system event that a crashed svcd left behind is ended by the n
 });
 
 test('a run still going when svcd stops gracefully is killed after the 5 s wait, not left to run on with no timeout', async () => {
-  const other = tempRoot('svc-reactions-stop-');
-  const marker = join(other, 'run.pid');
-  mkdirSync(join(other, 'conf'), { recursive: true });
-  writeFileSync(join(other, 'conf', 'reactions.toml'), `[[reaction]]\nname = "on-startup"\nevents = ["system_startup"]\ncommand = "echo $$ > '${marker}'; exec sleep 300"\nshell = true\ntimeout_secs = 600\n`);
+  const { root: other, marker } = rootWithStartupReaction('svc-reactions-stop-', (m) => `echo $$ > '${m}'; exec sleep 300`);
   const daemon = await startDaemon(other);
   let pid = 0;
   try {

@@ -18,17 +18,32 @@ function fakeWatch() {
   return { watch, write: (dir: string) => listeners.get(dir)?.(), watching: (dir: string) => listeners.has(dir), opened: () => opened };
 }
 
-test('log rotation: idle logs arm no timer; a write schedules one pass an interval later', async () => {
+/** A log directory holding `p.out` (with `content`) for `body`, removed afterwards. */
+async function withLogFile(content: string, body: (dir: string, file: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
   try {
     const file = join(dir, 'p.out');
-    writeFileSync(file, 'x'.repeat(10));
+    writeFileSync(file, content);
+    await body(dir, file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A rotator of `file` (every 10 s) past its first pass, which runs an interval after start. */
+async function startedRotator(clock: FakeClock, file: string, opts: { maxBytes: number; keep: number; watch: DirWatch; onError?: (file: string) => void }): Promise<LogRotator> {
+  const rotator = new LogRotator({ clock, files: () => [file], intervalMs: 10_000, ...opts });
+  rotator.start();
+  clock.advance(10_000);
+  await rotator.settled();
+  return rotator;
+}
+
+test('log rotation: idle logs arm no timer; a write schedules one pass an interval later', async () => {
+  await withLogFile('x'.repeat(10), async (dir, file) => {
     const clock = new FakeClock();
     const w = fakeWatch();
-    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 1000, keep: 1, intervalMs: 10_000, watch: w.watch });
-    rotator.start();
-    clock.advance(10_000); // the pass after start
-    await rotator.settled();
+    const rotator = await startedRotator(clock, file, { maxBytes: 1000, keep: 1, watch: w.watch });
     assert.ok(w.watching(dir), 'watched after the first pass');
     assert.equal(clock.nextTimerAt(), null, 'no writes: no timer');
 
@@ -47,25 +62,17 @@ test('log rotation: idle logs arm no timer; a write schedules one pass an interv
     assert.equal(clock.nextTimerAt(), null);
     rotator.stop();
     assert.ok(!w.watching(dir), 'stop closes the watches');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('log rotation: a directory that cannot be watched is checked every interval', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
-  try {
-    const file = join(dir, 'p.out');
-    writeFileSync(file, 'x');
+  await withLogFile('x', async (dir, file) => {
     const clock = new FakeClock();
     const errors: string[] = [];
     const watch: DirWatch = () => {
       throw Object.assign(new Error('no watches left'), { code: 'ENOSPC' });
     };
-    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 1000, keep: 1, intervalMs: 10_000, watch, onError: (f) => errors.push(f) });
-    rotator.start();
-    clock.advance(10_000);
-    await rotator.settled();
+    const rotator = await startedRotator(clock, file, { maxBytes: 1000, keep: 1, watch, onError: (f) => errors.push(f) });
     assert.equal(clock.nextTimerAt(), clock.now() + 10_000, 'falls back to a check every interval');
     writeFileSync(file, 'x'.repeat(2000));
     clock.advance(10_000);
@@ -73,16 +80,11 @@ test('log rotation: a directory that cannot be watched is checked every interval
     assert.equal(readFileSync(file, 'utf8'), '');
     assert.ok(errors.includes(dir));
     rotator.stop();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('log rotation: a fast writer is checked when it is due to reach log_max_bytes, not an interval later; a slow one keeps the interval', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
-  try {
-    const file = join(dir, 'p.out');
-    writeFileSync(file, '');
+  await withLogFile('', async (dir, file) => {
     const clock = new FakeClock();
     // The writer never pauses: a watch reports a write as soon as it is opened, as inotify would,
     // so the next pass is armed while the current one is still measuring.
@@ -93,10 +95,7 @@ test('log rotation: a fast writer is checked when it is due to reach log_max_byt
       if (writing) queueMicrotask(() => listeners.get(d)?.('p.out'));
       return () => listeners.delete(d);
     };
-    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 15_000, keep: 3, intervalMs: 10_000, watch });
-    rotator.start();
-    clock.advance(10_000);
-    await rotator.settled();
+    const rotator = await startedRotator(clock, file, { maxBytes: 15_000, keep: 3, watch });
     // 1,000 bytes a second for 60 s: an interval holds 10,000 bytes, two thirds of the limit.
     const rotatedAt: number[] = [];
     writing = true;
@@ -113,22 +112,14 @@ test('log rotation: a fast writer is checked when it is due to reach log_max_byt
     // Checked every 10 s, the file would be rotated at 20,000 bytes (a third over the limit).
     for (const size of copies) assert.ok(size > 15_000 && size <= 16_000, `rotated at ${size} bytes`);
     assert.ok(rotatedAt.length >= 3);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('log rotation: a slow writer wakes the rotator once an interval, as before', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-rotator-watch-'));
-  try {
-    const file = join(dir, 'p.out');
-    writeFileSync(file, '');
+  await withLogFile('', async (dir, file) => {
     const clock = new FakeClock();
     const w = fakeWatch();
-    const rotator = new LogRotator({ clock, files: () => [file], maxBytes: 1_000_000, keep: 1, intervalMs: 10_000, watch: w.watch });
-    rotator.start();
-    clock.advance(10_000);
-    await rotator.settled();
+    const rotator = await startedRotator(clock, file, { maxBytes: 1_000_000, keep: 1, watch: w.watch });
     for (let i = 0; i < 3; i++) {
       appendFileSync(file, 'a line\n');
       w.write(dir);
@@ -136,7 +127,5 @@ test('log rotation: a slow writer wakes the rotator once an interval, as before'
       clock.advance(10_000);
       await rotator.settled();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
