@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SvcConfig } from '../conf/keys.js';
@@ -306,14 +306,35 @@ function listenError(where: string, err: NodeJS.ErrnoException): Error {
 /**
  * Binds the API's TCP address for a moment before anything starts: a start refused at the final
  * listen had already started the programs and applied the stack files, and left the programs
- * running unsupervised. Port 0 (any free port) and socket_only need no check.
+ * running unsupervised. Port 0 (any free port) needs no check.
  */
 function checkAddressFree(cfg: SvcConfig['server']): Promise<void> {
-  if (cfg.socket_only || cfg.port === 0) return Promise.resolve();
+  if (cfg.socket_only) return checkSocketUnserved(cfg.socket_path);
+  if (cfg.port === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const probe = createNetServer();
     probe.once('error', (err: NodeJS.ErrnoException) => reject(listenError(`${cfg.host}:${cfg.port}`, err)));
     probe.listen(cfg.port, cfg.host, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * The socket at `socket_path` (conf/directories.ts made sure nothing else is there) is removed
+ * at listen: only when no one answers on it. An svcd of another root on the same path lost its
+ * socket to the newcomer and could no longer be reached.
+ */
+function checkSocketUnserved(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      reject(listenError(path, Object.assign(new Error('in use'), { code: 'EADDRINUSE' })));
+    });
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      // Nothing there, or a socket no one listens on any more (left by an svcd that was killed).
+      if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') resolve();
+      else reject(listenError(path, err));
+    });
   });
 }
 

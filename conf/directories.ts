@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, keyLocation } from './load-config.js';
 import type { SvcConfig } from './keys.js';
@@ -54,11 +54,29 @@ function folderProblem(dir: string): string | null {
   return null;
 }
 
-/** A LevelDB folder must be a folder if it exists; a socket path is replaced at listen, so only its parent matters. */
+/** A LevelDB folder must be a folder if it exists; a socket path is checked by socketPathProblem. */
 function existingNonDirectory(path: string, key: string): string | null {
-  if (key === 'socket_path') return null;
+  if (key === 'socket_path') return socketPathProblem(path);
   try {
     return statSync(path).isDirectory() ? null : 'not a directory';
+  } catch {
+    return null;
+  }
+}
+
+/** sun_path holds 108 bytes with its terminating NUL; a longer path failed at listen as "address already in use". */
+const SOCKET_PATH_MAX_BYTES = 107;
+
+/**
+ * svcd removes what is at the socket path before it listens (a socket left by an svcd that did
+ * not stop cleanly): only a socket may be there, so a file the path names by mistake is not
+ * deleted. Whether a socket there is still served is checked at start (bin/daemon.ts).
+ */
+function socketPathProblem(path: string): string | null {
+  const bytes = Buffer.byteLength(resolve(path));
+  if (bytes > SOCKET_PATH_MAX_BYTES) return `${bytes} bytes long; a Unix socket path may have at most ${SOCKET_PATH_MAX_BYTES} (choose a shorter path)`;
+  try {
+    return lstatSync(path).isSocket() ? null : 'not a socket (a file is in the way; svcd replaces only a socket an earlier svcd left)';
   } catch {
     return null;
   }

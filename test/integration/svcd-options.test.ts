@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { eventually, fixture, removeRoot, startDaemon, SVCD, tempRoot, writeConfig } from '../helpers/daemon.js';
@@ -134,3 +135,44 @@ void test('a port already taken refuses the start before any program is started 
     removeRoot(root);
   }
 });
+
+void test('socket_only: a socket another svcd serves is not taken over (the newcomer removed it, and the first svcd could no longer be reached); one left by a killed svcd is', async () => {
+  const dir = tempRoot();
+  const path = join(dir, 'svcd.sock');
+  const toml = `[server]\nsocket_only = true\nsocket_path = "${path}"\n`;
+  const first = await startDaemon(tempRoot(), { config: toml });
+  const root = tempRoot();
+  let second: Awaited<ReturnType<typeof startDaemon>> | null = null;
+  try {
+    writeConfig(root, toml);
+    const run = spawnSync(process.execPath, [SVCD, '--root', root], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGTERM' });
+    assert.equal(run.status, 2, run.stderr);
+    assert.ok(run.stderr.includes(`svcd: refusing to start: cannot listen on ${path}: address already in use (is another svcd running?)`), run.stderr);
+    assert.equal(await healthOverSocket(path), 200, 'the first svcd still answers on its socket');
+    // A killed svcd leaves its socket file with no one listening: the next one replaces it.
+    process.kill(first.proc.pid!, 'SIGKILL');
+    await first.stop();
+    assert.ok(lstatSync(path).isSocket(), 'the killed svcd left its socket');
+    second = await startDaemon(root, { config: toml });
+    assert.equal(await healthOverSocket(path), 200, 'the next svcd answers on the replaced socket');
+  } finally {
+    await first.stop();
+    await second?.stop();
+    killSpawnerOf(join(first.root, 'run', 'spawner.sock'));
+    killSpawnerOf(join(root, 'run', 'spawner.sock'));
+    removeRoot(first.root);
+    removeRoot(root);
+    removeRoot(dir);
+  }
+});
+
+function healthOverSocket(socketPath: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ socketPath, path: '/health' }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../../conf/load-config.js';
@@ -46,6 +46,17 @@ void test('a file in the way names the key, its line and the path', () => {
     ['[server]\nsocket_only = true\nsocket_path = "a-file/svcd.sock"\n', /svc\.toml:3: server\.socket_path = ".*\/a-file\/svcd\.sock": not a directory/],
   ];
   for (const [toml, message] of cases) withRoot(toml, (root) => assert.match(refusal(root), message, toml));
+});
+
+void test('a socket path names only a socket: a file there is refused and kept (svcd deleted it at listen), a path too long for a socket is refused (it failed at listen as "address already in use")', () => {
+  withRoot('[server]\nsocket_only = true\nsocket_path = "a-file"\n', (root) => {
+    assert.match(refusal(root), /svc\.toml:3: server\.socket_path = ".*\/a-file": not a socket \(a file is in the way; svcd replaces only a socket an earlier svcd left\)$/);
+    assert.equal(readFileSync(join(root, 'a-file'), 'utf8'), 'x');
+  });
+  withRoot(`[server]\nsocket_only = true\nsocket_path = "${'d'.repeat(120)}/svcd.sock"\n`, (root) => {
+    assert.match(refusal(root), /svc\.toml:3: server\.socket_path = ".*\/svcd\.sock": \d+ bytes long; a Unix socket path may have at most 107 \(choose a shorter path\)$/);
+  });
+  withRoot('[server]\nport = 0\nsocket_path = "a-file"\n', (root) => prepareFolders(loadConfig(root))); // not used without socket_only
 });
 
 void test('a folder svcd may not write in is refused by its key', (t) => {
