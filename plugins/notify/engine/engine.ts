@@ -86,14 +86,17 @@ export class SuppressionEngine {
       }
       const key = groupKey(record);
       const open = s.groups.get(key);
+      const folds = record.event === 'process_fatal' && s.channel.suppression.inhibit_backoff_after_fatal;
       if (open && now < open.closeAt) {
         open.count++;
         open.last = record;
         s.counters.grouped++;
+        // A second fatal (started again, crashed again) carries its own crash loop too.
+        if (folds) this.foldIntoFatal(s, record, open);
         continue;
       }
       const group: Group = { key, first: record, last: record, count: 1, closeAt: now + s.channel.suppression.group_window_secs * 1000, folded: {} };
-      if (record.event === 'process_fatal' && s.channel.suppression.inhibit_backoff_after_fatal) this.foldIntoFatal(s, record, group);
+      if (folds) this.foldIntoFatal(s, record, group);
       s.groups.set(key, group);
     }
   }
@@ -159,7 +162,7 @@ export class SuppressionEngine {
       const pending = s.groups.get(key);
       if (!pending) continue;
       s.groups.delete(key);
-      group.folded[event] = pending.count;
+      group.folded[event] = (group.folded[event] ?? 0) + pending.count;
       s.counters.inhibited += pending.count;
     }
   }

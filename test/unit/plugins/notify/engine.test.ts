@@ -66,6 +66,25 @@ test('a crash loop of 50 programs to Fatal gives burst messages and one summary 
   assert.equal((summary?.first_ts_ms ?? 0) - ((a?.first_ts_ms ?? 0) + 10_000), 10_000); // after the window, then the token
 });
 
+test('a second process_fatal inside the first one\'s window folds the crash loop that led to it too (its backoffs and exits went out as messages of their own)', () => {
+  const h = harness([channel({}, { group_window_secs: 30 })]);
+  h.emit('process_exit', 'api');
+  h.emit('process_backoff', 'api', { retry_count: 1 });
+  h.emit('process_fatal', 'api', { retry_count: 1 });
+  h.clock.advance(5000);
+  h.emit('process_started', 'api'); // `svc start api`: the fatal's inhibition ends, it crashes again
+  h.emit('process_exit', 'api');
+  h.emit('process_backoff', 'api', { retry_count: 1 });
+  h.emit('process_exit', 'api');
+  h.emit('process_fatal', 'api', { retry_count: 1 });
+  h.clock.advance(60_000);
+  assert.deepEqual(
+    h.sent.map((n) => [n.event, n.count, n.folded]),
+    [['process_fatal', 2, { process_backoff: 2, process_exit: 3 }]],
+  );
+  assert.equal(h.engine.counters().get('ops')?.inhibited, 5);
+});
+
 test('repeats of one (program, event type) inside the window are one message with a count', () => {
   const h = harness([channel({}, { group_window_secs: 30 })]);
   for (let i = 0; i < 5; i++) {
