@@ -8,6 +8,7 @@ import { PlanView } from '../../../web/src/components/PlanView.js';
 import { ProgramOverview } from '../../../web/src/components/ProgramOverview.js';
 import type { ProgramDetail } from '../../../web/src/api/types.js';
 import { ExtensionPage } from '../../../web/src/extensions/ExtensionPage.js';
+import { ProgramsPage } from '../../../web/src/pages/ProgramsPage.js';
 import { parsePlan } from '../../../web/src/logic/plan.js';
 import { UsageHistory } from '../../../web/src/logic/usage-history.js';
 import { row } from './rows.js';
@@ -17,7 +18,7 @@ function services(over: Partial<Services> = {}): Services {
   const fail = () => Promise.reject(new Error('no HTTP call expected'));
   return {
     http: { get: fail, send: fail },
-    feed: { subscribe: () => () => undefined, current: () => ({ rows: [], loaded: true, error: null, at: 0 }), refresh: () => undefined },
+    feed: { subscribe: () => () => undefined, current: () => ({ rows: [], loaded: true, error: null, at: 0, liveAt: 0 }), refresh: () => undefined },
     history: new UsageHistory(),
     token: () => null,
     role: null,
@@ -97,4 +98,16 @@ test('an empty table says whether there are no programs at all or none matches t
   assert.match(table(0), /No programs yet/);
   assert.doesNotMatch(table(0), /No programs match/);
   assert.match(table(3), /No programs match the filter/);
+});
+
+test('while svcd does not answer, the program table is greyed and says since when its rows date (they read as live states)', () => {
+  const liveAt = new Date(2026, 10, 24, 10, 31, 7).getTime();
+  const page = (error: string | null) =>
+    withServices(<ProgramsPage />, { feed: { subscribe: () => () => undefined, current: () => ({ rows: [row('web', { status: 'Running', pid: 42 })], loaded: true, error, at: liveAt + 9000, liveAt }), refresh: noop } });
+  const down = page('svcd is not reachable');
+  assert.match(down, /class="table-box stale"[^>]*aria-label="Programs, 1 shown, not live"/);
+  assert.match(down, /not live: as svcd last sent them at 10:31:07/);
+  const live = page(null);
+  assert.match(live, /class="table-box"[^>]*aria-label="Programs, 1 shown"/);
+  assert.match(live, /live from svcd/);
 });

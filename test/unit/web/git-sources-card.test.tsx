@@ -10,7 +10,7 @@ import { UsageHistory } from '../../../web/src/logic/usage-history.js';
 const fail = () => Promise.reject(new Error('no HTTP call expected'));
 const services = (role: Services['role']): Services => ({
   http: { get: fail, send: fail },
-  feed: { subscribe: () => () => undefined, current: () => ({ rows: [], loaded: true, error: null, at: 0 }), refresh: () => undefined },
+  feed: { subscribe: () => () => undefined, current: () => ({ rows: [], loaded: true, error: null, at: 0, liveAt: 0 }), refresh: () => undefined },
   history: new UsageHistory(),
   token: () => null,
   role,

@@ -17,6 +17,8 @@ export interface FeedState {
   error: string | null;
   /** Unix ms of the last message (a `system` line comes every 3 s, so this also ticks when nothing changes). */
   at: number;
+  /** Unix ms of the last message that arrived without a failure: what the rows show while `error` lasts. */
+  liveAt: number;
 }
 
 export interface ProgramFeed {
@@ -45,7 +47,7 @@ interface ConfigBits {
 const NO_BITS: ConfigBits = { source: null, cron: null, check: null };
 
 export function programFeed(http: Http, auth: HttpOptions, timing: FeedTiming = TIMING): ProgramFeed {
-  let state: FeedState = { rows: [], loaded: false, error: null, at: 0 };
+  let state: FeedState = { rows: [], loaded: false, error: null, at: 0, liveAt: 0 };
   const listeners = new Set<() => void>();
   const programs = new Map<string, ProgramSummary & { source: string | null }>();
   let configs = new Map<string, ConfigBits>();
@@ -57,7 +59,8 @@ export function programFeed(http: Http, auth: HttpOptions, timing: FeedTiming = 
 
   const publish = (error: string | null = state.error) => {
     const rows = [...programs.values()].map((p) => ({ ...p, ...(configs.get(p.name) ?? NO_BITS), source: p.source }));
-    state = { rows, loaded: state.loaded || error === null, error, at: Date.now() };
+    const now = Date.now();
+    state = { rows, loaded: state.loaded || error === null, error, at: now, liveAt: error === null ? now : state.liveAt };
     for (const l of listeners) l();
   };
 

@@ -5,7 +5,7 @@ import { parseRoute, type Route } from '../logic/routes.js';
 export function useFeed(feed: ProgramFeed): FeedState {
   const subscribe = useCallback((listener: () => void) => feed.subscribe(listener), [feed]);
   const current = useCallback(() => feed.current(), [feed]);
-  return useSyncExternalStore(subscribe, current);
+  return useSyncExternalStore(subscribe, current, current); // the third: rendered to markup in unit tests
 }
 
 export function useRoute(): Route {

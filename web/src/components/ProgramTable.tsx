@@ -38,6 +38,8 @@ export interface ProgramTableProps {
   cursor: string | null;
   sort: SortOrder;
   now: number;
+  /** The rows are the last ones svcd sent before it stopped answering: shown greyed, and said so to a screen reader. */
+  stale?: boolean;
   onSort: (column: SortColumn) => void;
   onMark: (id: string, range: boolean) => void;
   onMarkAll: () => void;
@@ -83,11 +85,11 @@ export function ProgramTable(props: ProgramTableProps) {
 
   return (
     <div
-      className="table-box"
+      className={props.stale ? 'table-box stale' : 'table-box'}
       ref={box}
       tabIndex={0}
       role="region"
-      aria-label={`Programs, ${props.rows.length} shown`}
+      aria-label={`Programs, ${props.rows.length} shown${props.stale ? ', not live' : ''}`}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget && controlOwnsKey(e.key, e.target as HTMLElement)) return;

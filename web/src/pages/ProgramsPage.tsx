@@ -6,6 +6,7 @@ import { useActions } from '../app/use-actions.js';
 import { AddProgramDialog } from '../components/AddProgramDialog.js';
 import { ProgramTable } from '../components/ProgramTable.js';
 import { moveCursor, tableCommand } from '../logic/keys.js';
+import { shortTime } from '../logic/format.js';
 import { allowedActions, may } from '../logic/permissions.js';
 import { prune, selectRange, toggle, toggleAll } from '../logic/selection.js';
 import { toggleSort, toneCounts, visibleRows, type SortOrder, type ToneFilter } from '../logic/table.js';
@@ -39,6 +40,8 @@ export function ProgramsPage() {
   const canAdd = may(role, 'program.create');
   const allowed = allowedActions(role, ACTIONS);
 
+  // Rows kept from before svcd stopped answering: their states may no longer be true.
+  const stale = state.loaded && state.error !== null;
   const rows = useMemo(() => visibleRows(state.rows, { text, tone }, sort), [state.rows, text, tone, sort]);
   const counts = useMemo(() => toneCounts(state.rows), [state.rows]);
   const marked = useMemo(() => prune(markedRaw, new Set(state.rows.map((r) => r.id))), [markedRaw, state.rows]);
@@ -154,6 +157,7 @@ export function ProgramsPage() {
           cursor={cursorRow?.id ?? null}
           sort={sort}
           now={state.at || Date.now()}
+          stale={stale}
           onSort={(c) => setSort((s) => toggleSort(s, c))}
           onMark={(id, range) => {
             setMarked(range ? selectRange(marked, rows.map((r) => r.id), anchor, id) : toggle(marked, id));
@@ -165,7 +169,7 @@ export function ProgramsPage() {
         />
       )}
       <p className="muted small">
-        {rows.length} of {state.rows.length} programs · live from svcd · press ? for keys
+        {rows.length} of {state.rows.length} programs · {stale ? `not live: as svcd last sent them at ${shortTime(state.liveAt, state.at)}` : 'live from svcd'} · press ? for keys
       </p>
       {actions.dialog}
       {adding && (
