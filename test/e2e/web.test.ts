@@ -379,6 +379,11 @@ void test('events and system pages; a dark theme follows the system; a phone wid
   await cell(phone, 'alpha', 'Running').waitFor();
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no horizontal overflow');
   assert.equal(await phone.locator('tr[data-name="alpha"] .c-source').isVisible(), false);
+  // The header is two rows: brand and status, then the page links on one line (they stacked into a column 140 px tall).
+  const tops = await phone.locator('header.top nav a').evaluateAll((links) => links.map((a) => Math.round(a.getBoundingClientRect().top)));
+  assert.equal(new Set(tops).size, 1, `the page links are one row (tops ${tops.join(', ')})`);
+  const header = await phone.locator('header.top').boundingBox();
+  assert.ok(header && header.height < 100, `header ${header?.height} px tall`);
   await shot(phone, 'programs-phone');
   await close(phone);
 });
