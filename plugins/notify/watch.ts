@@ -4,6 +4,9 @@ import { watch } from 'chokidar';
 
 /** Follow-up looks after a watch event: chokidar can miss a second rename-over that comes soon after the first. */
 const SETTLE_MS = [250, 750, 1500];
+/** A file being written (`cat > notify.toml`, a slow copy) is read once its size and time held this long. */
+const STABLE_MS = 150;
+const STABLE_POLL_MS = 25;
 
 function signature(file: string): string {
   try {
@@ -15,7 +18,9 @@ function signature(file: string): string {
 }
 
 /**
- * Calls `onChange` when the file is added, changed or removed (an editor's rename-over counts).
+ * Calls `onChange` when the file is added, changed or removed (an editor's rename-over counts),
+ * once the file has stopped changing for STABLE_MS: a half-written file that parsed (cut at a
+ * channel's end) removed the channels after the cut, and with them their retries and groups.
  * chokidar reports the change; because it can drop a second replacement that follows within
  * about a second (its directory throttle), every event is followed by a few stat checks that
  * report a change chokidar did not. Resolves once the watcher is ready.
@@ -24,22 +29,29 @@ export async function watchFile(file: string, onChange: () => void, onError: (er
   const path = resolve(file);
   let last = signature(path);
   const timers = new Set<NodeJS.Timeout>();
-  const check = (force: boolean) => {
+  const after = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    t.unref();
+    timers.add(t);
+  };
+  let settling = false;
+  /** Polls until the signature held for STABLE_MS, then reports (one report for a burst of events). */
+  const whenStable = (seen: string, heldMs: number) => {
     const now = signature(path);
-    if (!force && now === last) return;
+    if (now !== seen) return after(STABLE_POLL_MS, () => whenStable(now, 0));
+    if (heldMs < STABLE_MS) return after(STABLE_POLL_MS, () => whenStable(now, heldMs + STABLE_POLL_MS));
+    settling = false;
     last = now;
     onChange();
+    for (const ms of SETTLE_MS) after(ms, () => signature(path) !== last && onEvent());
   };
   const onEvent = () => {
-    check(true);
-    for (const ms of SETTLE_MS) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        check(false);
-      }, ms);
-      t.unref();
-      timers.add(t);
-    }
+    if (settling) return;
+    settling = true;
+    whenStable(signature(path), 0);
   };
   // The folder, not the file: a file created after start is seen too.
   const dir = dirname(path);
