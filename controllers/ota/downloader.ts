@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import type { Agent } from 'undici';
 import type { Clock } from '../../reconciler/clock.js';
 import { isAllowedArtifactUrl } from '../../state/schema/artifact-url.js';
 import { redactUrl } from '../../state/redact-url.js';
+import { createOwnFile } from './own-file.js';
 import type { DownloadRequest, Downloader } from './ports.js';
 
 /** Spec: the connect timeout is 10 s whatever download_timeout says. */
@@ -97,7 +98,7 @@ export class UndiciDownloader implements Downloader {
   private async save(body: AsyncIterable<Buffer>, req: DownloadRequest): Promise<{ digest: string; bytes: number }> {
     const hash = createHash('sha256');
     let bytes = 0;
-    const file = await open(req.file, 'w', 0o600);
+    const file = await createOwnFile(req.file);
     try {
       for await (const chunk of body) {
         bytes += chunk.length;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { createOwnFile } from './own-file.js';
 import { choosePayload } from './payload.js';
 import { PermanentStepError, StagingWriteError, type ExtractRequest, type Extractor } from './ports.js';
 
@@ -38,7 +39,7 @@ export const archiveExtractor: Extractor = {
 async function writeCapped(data: Readable, out: string, maxBytes: number, signal: AbortSignal): Promise<{ digest: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const file = await staging(() => open(out, 'w', 0o600));
+  const file = await staging(() => createOwnFile(out));
   try {
     for await (const chunk of data as AsyncIterable<Buffer>) {
       signal.throwIfAborted();

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { chmod, chown, copyFile, link, open, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { copyFile, link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { openRegular } from './own-file.js';
 import type { FileMeta, OtaFs } from './ports.js';
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
@@ -10,15 +11,6 @@ const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENO
 /** Makes a directory entry change (rename, link, new file) durable. */
 async function syncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
   try {
     await handle.sync();
   } finally {
@@ -56,10 +48,15 @@ export const nodeOtaFs: OtaFs = {
 
   async copy(from, to) {
     const s = await stat(from);
-    await copyFile(from, to);
-    await chmod(to, s.mode & 0o7777);
-    await setOwner(to, s.uid, s.gid);
-    await syncFile(to);
+    // COPYFILE_EXCL: a link put at `to` since it was removed is not written through.
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+    const handle = await openRegular(to, constants.O_RDWR);
+    try {
+      await setMetaOf(handle, { mode: s.mode, uid: s.uid, gid: s.gid });
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await syncDir(dirname(to));
   },
 
@@ -69,8 +66,13 @@ export const nodeOtaFs: OtaFs = {
   },
 
   async setMeta(path, meta: FileMeta) {
-    await chmod(path, meta.mode & 0o7777);
-    await setOwner(path, meta.uid, meta.gid);
+    // Through a handle on the file itself: a link swapped in at `path` is refused, not followed.
+    const handle = await openRegular(path);
+    try {
+      await setMetaOf(handle, meta);
+    } finally {
+      await handle.close();
+    }
   },
 
   async remove(path) {
@@ -79,9 +81,10 @@ export const nodeOtaFs: OtaFs = {
 };
 
 /** chown only when the owner differs: an unprivileged daemon can keep its own files' owner. */
-async function setOwner(path: string, uid: number, gid: number): Promise<void> {
-  const s = await stat(path);
-  const wantUid = uid === -1 ? s.uid : uid;
-  const wantGid = gid === -1 ? s.gid : gid;
-  if (wantUid !== s.uid || wantGid !== s.gid) await chown(path, wantUid, wantGid);
+async function setMetaOf(handle: FileHandle, meta: FileMeta): Promise<void> {
+  await handle.chmod(meta.mode & 0o7777);
+  const s = await handle.stat();
+  const uid = meta.uid === -1 ? s.uid : meta.uid;
+  const gid = meta.gid === -1 ? s.gid : meta.gid;
+  if (uid !== s.uid || gid !== s.gid) await handle.chown(uid, gid);
 }

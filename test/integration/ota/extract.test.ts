@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -107,4 +107,17 @@ for (const [format, build] of formats) {
 
 test('a file that is no archive is refused', async () => {
   await assert.rejects(extract(Buffer.from('just some bytes, not an archive'.repeat(40))), PermanentStepError);
+});
+
+test('a link planted at the staged name is replaced, not written through', async () => {
+  const victim = join(dir, 'victim');
+  writeFileSync(victim, 'secret\n', { mode: 0o600 });
+  const archive = join(dir, 'planted.tar');
+  writeFileSync(archive, tarArchive([{ path: 'app', data: PAYLOAD }]));
+  const out = join(dir, 'planted-out');
+  symlinkSync(victim, out);
+  await archiveExtractor.extract({ archive, out, name: 'app', maxBytes: 1_000_000, signal: new AbortController().signal });
+  assert.equal(readFileSync(victim, 'utf8'), 'secret\n');
+  assert.ok(lstatSync(out).isFile());
+  assert.equal(readFileSync(out, 'utf8'), PAYLOAD);
 });

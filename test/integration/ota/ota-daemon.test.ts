@@ -1,6 +1,6 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, useDaemon } from '../../helpers/daemon.js';
 import { runCli } from '../../helpers/cli.js';
@@ -242,4 +242,22 @@ test('manual: the binary is swapped, the process keeps running with a restart pe
   const done = await settledOta(id);
   assert.equal(done.last.result, 'applied');
   assert.equal(done.restart_pending, false);
+});
+
+test('a link planted at the temporary download name is replaced, not written through: the file it points to is untouched', async () => {
+  // Anyone who can write the destination's folder (often the program's own user) knows the name
+  // from SVC_PROGRAM_ID; svcd (root) used to write the artifact into the link's target and
+  // then give it the destination's mode and owner.
+  const { id, name, dest, dir } = await installed();
+  const victim = join(d.root, `victim-${name}`);
+  writeFileSync(victim, 'secret\n', { mode: 0o600 });
+  symlinkSync(victim, join(dir, `.app.svc-ota-${id.slice(0, 8)}.download`));
+  server.routes.set(`/${name}/v2`, { body: V2 });
+  await update(id, name, { source: server.url(`/${name}/v2`), checksum: sha256(V2) });
+  const done = await settledOta(id);
+  assert.equal(readFileSync(victim, 'utf8'), 'secret\n');
+  assert.equal(statSync(victim).mode & 0o777, 0o600);
+  assert.equal(done.last.result, 'applied', JSON.stringify(done));
+  assert.ok(lstatSync(dest).isFile(), 'the destination is a regular file, not the link');
+  assert.equal(readFileSync(dest, 'utf8'), V2);
 });
