@@ -80,11 +80,14 @@ export const nodeOtaFs: OtaFs = {
   },
 };
 
-/** chown only when the owner differs: an unprivileged daemon can keep its own files' owner. */
+/**
+ * The owner first, then the mode: a chown clears the set-user-ID and set-group-ID bits, even
+ * root's. chown only when the owner differs: an unprivileged daemon can keep its own files' owner.
+ */
 async function setMetaOf(handle: FileHandle, meta: FileMeta): Promise<void> {
-  await handle.chmod(meta.mode & 0o7777);
   const s = await handle.stat();
   const uid = meta.uid === -1 ? s.uid : meta.uid;
   const gid = meta.gid === -1 ? s.gid : meta.gid;
   if (uid !== s.uid || gid !== s.gid) await handle.chown(uid, gid);
+  await handle.chmod(meta.mode & 0o7777);
 }

@@ -33,3 +33,12 @@ test('copy does not write through a link at the backup name', async () => {
   assert.equal(readFileSync(target, 'utf8'), 'secret\n');
   assert.equal(statSync(target).mode & 0o777, 0o600);
 });
+
+test('setMeta keeps set-user-ID and set-group-ID bits when it changes the owner', { skip: process.getuid?.() !== 0 && 'changing a file owner needs root' }, async () => {
+  // The kernel clears both bits on chown: the mode must be set after the owner.
+  const staged = join(dir, 'staged-suid');
+  writeFileSync(staged, 'v2\n', { mode: 0o600 });
+  await nodeOtaFs.setMeta(staged, { mode: 0o6755, uid: 65534, gid: 65534 });
+  const s = statSync(staged);
+  assert.deepEqual([s.mode & 0o7777, s.uid, s.gid], [0o6755, 65534, 65534]);
+});
