@@ -3,6 +3,18 @@ import { timestamp } from './format.js';
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 12) : '-');
 
+/**
+ * The checksum an OTA update is heading for: the one being installed, or else the desired one
+ * when it is neither installed nor rejected (an update about to start). Checksums are compared
+ * without regard to case: svcd installs `ABC…` and `abc…` as the same digest and reports it in
+ * lower case.
+ */
+export function pendingTarget(desired: string | null | undefined, o: OtaView | null | undefined): string | null {
+  if (o?.target) return o.target;
+  const want = desired?.toLowerCase();
+  return want && want !== o?.installed && want !== o?.rejected ? want : null;
+}
+
 /** One line: phase, installed -> target, pending restart. */
 export function otaSummary(o: OtaView): string {
   const target = o.target ? ` -> ${short(o.target)}` : '';

@@ -57,7 +57,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     const checksum = (patch.artifact as { checksum?: string } | null | undefined)?.checksum;
     // Only the fields a spawn reads need a restart; a rename or a new restart policy does not.
     const respawn = PROCESS_FIELDS.some((field) => field in patch);
-    const next = checksum ? `an OTA update to ${checksum.slice(0, 12)} follows if it differs from the installed one: svc ota status ${name}` : respawn ? `restart it to apply process changes: svc restart ${name}` : null;
+    const next = checksum ? `an OTA update to ${checksum.slice(0, 12).toLowerCase()} follows if it differs from the installed one: svc ota status ${name}` : respawn ? `restart it to apply process changes: svc restart ${name}` : null;
     ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name}${next ? ` (${next})` : ''}`);
   });
 }

@@ -4,7 +4,7 @@ import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
 import { table } from '../format.js';
-import { otaLines } from '../../client/ota-format.js';
+import { otaLines, pendingTarget } from '../../client/ota-format.js';
 import { resolvePrograms } from '../programs.js';
 import { compareNames } from '../../client/compare-names.js';
 
@@ -51,7 +51,7 @@ export function registerOta(program: Command, ctx: CliContext): void {
           s.name,
           s.ota?.phase ?? '-',
           short(s.ota?.installed),
-          short(s.ota?.target ?? (s.artifact && s.artifact.checksum !== s.ota?.installed && s.artifact.checksum !== s.ota?.rejected ? s.artifact.checksum : null)),
+          short(pendingTarget(s.artifact?.checksum, s.ota)),
           s.ota?.last ? `${s.ota.last.result} ${timestamp(s.ota.last.at)}` : '-',
           s.ota?.last?.reason ?? '',
         ]);

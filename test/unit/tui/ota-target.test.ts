@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pendingTarget } from '../../../tui/client/ota-format.js';
+import type { OtaView } from '../../../state/ota.js';
+
+const A = 'a'.repeat(64);
+const B = 'b'.repeat(64);
+const idle = (over: Partial<OtaView> = {}): OtaView => ({
+  phase: 'idle',
+  installed: A,
+  target: null,
+  backup: null,
+  attempts: 0,
+  next_attempt_at: null,
+  rejected: null,
+  restart_pending: false,
+  swapped_at: null,
+  deadline: null,
+  last: null,
+  rollback_seq: 0,
+  ...over,
+});
+
+test('svc ota status TARGET: the checksum being installed, else a desired one not installed nor rejected', () => {
+  assert.equal(pendingTarget(B, idle({ phase: 'downloading', target: B })), B);
+  assert.equal(pendingTarget(B, idle()), B, 'an update about to start');
+  assert.equal(pendingTarget(A, idle()), null, 'installed');
+  assert.equal(pendingTarget(B, idle({ rejected: B })), null, 'rejected');
+  assert.equal(pendingTarget(B, null), B, 'not inspected yet');
+});
+
+test('svc ota status TARGET: a desired checksum written in upper case is the installed one, not a target', () => {
+  assert.equal(pendingTarget(A.toUpperCase(), idle()), null);
+  assert.equal(pendingTarget(B.toUpperCase(), idle({ rejected: B })), null);
+  assert.equal(pendingTarget(B.toUpperCase(), idle()), B);
+});
