@@ -6,11 +6,19 @@ export interface Clock {
   setTimer(ms: number, fn: () => void): () => void;
 }
 
+/** setTimeout's longest delay; Node fires a longer one after 1 ms (TimeoutOverflowWarning). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(ms, fn) {
-    const timer = setTimeout(fn, Math.max(0, ms));
-    timer.unref?.();
+    // Delays past 24.8 days (download_timeout and kill_after_secs allow a year) are waited in steps.
+    let timer: NodeJS.Timeout;
+    const arm = (left: number) => {
+      timer = setTimeout(() => (left > MAX_TIMEOUT_MS ? arm(left - MAX_TIMEOUT_MS) : fn()), Math.min(MAX_TIMEOUT_MS, Math.max(0, left)));
+      timer.unref?.();
+    };
+    arm(ms);
     return () => clearTimeout(timer);
   },
 };

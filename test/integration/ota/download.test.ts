@@ -81,6 +81,19 @@ test('download_timeout cuts a slow transfer; cancelling aborts it', async () => 
   }
 });
 
+test('a download_timeout longer than setTimeout allows (over 24.8 days) does not cut the transfer at once', async () => {
+  const server = await artifactServer();
+  const dl = new UndiciDownloader(systemClock, null);
+  try {
+    server.routes.set('/app', { body: BODY, chunkDelayMs: 5 });
+    const got = await dl.download(req(server.url('/app'), { timeoutMs: 31_536_000_000 }));
+    assert.equal(got.digest, sha(BODY));
+  } finally {
+    await dl.close();
+    await server.close();
+  }
+});
+
 test('with download_timeout = 0, a server that sends nothing is still given up on after the idle timeout', async () => {
   const server = await artifactServer();
   const dl = new UndiciDownloader(systemClock, null, 300);
