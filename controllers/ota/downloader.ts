@@ -91,11 +91,11 @@ export class UndiciDownloader implements Downloader {
         await res.body.dump();
         throw new Error(`${redactUrl(url)} is ${declared} bytes, more than ota.max_download_bytes (${req.maxBytes})`);
       }
-      return this.save(res.body, req);
+      return this.save(res.body, req, declared);
     }
   }
 
-  private async save(body: AsyncIterable<Buffer>, req: DownloadRequest): Promise<{ digest: string; bytes: number }> {
+  private async save(body: AsyncIterable<Buffer>, req: DownloadRequest, declared: number): Promise<{ digest: string; bytes: number }> {
     const hash = createHash('sha256');
     let bytes = 0;
     const file = await createOwnFile(req.file);
@@ -107,6 +107,11 @@ export class UndiciDownloader implements Downloader {
         await file.write(chunk);
       }
       await file.sync();
+    } catch (err) {
+      if (!BROKEN_OFF.has((err as { code?: string }).code ?? '')) throw err;
+      // "other side closed" alone does not say that the server stopped part-way.
+      const of = Number.isFinite(declared) ? ` of the ${declared} bytes announced (Content-Length)` : ' bytes';
+      throw new Error(`the transfer broke off after ${bytes}${of}: ${describeDownloadError(err)}`);
     } finally {
       await file.close();
     }
@@ -127,6 +132,9 @@ async function requireDirectory(dir: string): Promise<void> {
   if (!found) throw new Error(`the destination's directory ${dir} does not exist (svc does not create it)`);
   if (!found.isDirectory()) throw new Error(`the destination's directory ${dir} is not a directory`);
 }
+
+/** A connection that ended under the body (the server, a proxy or the network cut it). */
+const BROKEN_OFF: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
 function isIdleTimeout(err: unknown): boolean {
   const code = (err as { code?: string }).code;

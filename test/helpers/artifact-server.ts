@@ -5,8 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-/** What a path serves: bytes (optionally dribbled slowly), a status, or a redirect. */
-export type Route = { body: Buffer | string; chunkDelayMs?: number } | { status: number } | { redirect: string };
+/**
+ * What a path serves: bytes (optionally dribbled slowly, or announced as `announce` bytes in
+ * Content-Length and then cut off), a status, or a redirect.
+ */
+export type Route = { body: Buffer | string; chunkDelayMs?: number; announce?: number } | { status: number } | { redirect: string };
 
 /**
  * A local artifact server on 127.0.0.1 (port 0) for OTA tests: routes can change while it runs.
@@ -23,7 +26,8 @@ export async function artifactServer(opts: { tls?: { key: string; cert: string }
     if ('status' in route) return void res.writeHead(route.status).end();
     if ('redirect' in route) return void res.writeHead(302, { location: route.redirect }).end();
     const body = Buffer.from(route.body);
-    res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/octet-stream' });
+    res.writeHead(200, { 'content-length': route.announce ?? body.length, 'content-type': 'application/octet-stream' });
+    if (route.announce !== undefined) return void res.write(body, () => res.destroy());
     if (!route.chunkDelayMs) return void res.end(body);
     let at = 0;
     const timer = setInterval(() => {

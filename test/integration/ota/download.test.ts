@@ -128,6 +128,20 @@ test('https with a self-signed certificate: refused by default, accepted with th
   }
 });
 
+test('a transfer cut short of its Content-Length says how much of it came', async () => {
+  const server = await artifactServer();
+  const dl = new UndiciDownloader(systemClock, null);
+  try {
+    server.routes.set('/short', { body: BODY, announce: BODY.length + 100 });
+    // How much was read before the error depends on when the close is seen.
+    const cut = new RegExp(`the transfer broke off after \\d+ of the ${BODY.length + 100} bytes announced \\(Content-Length\\): UND_ERR_SOCKET`);
+    await assert.rejects(dl.download(req(server.url('/short'))), cut);
+  } finally {
+    await dl.close();
+    await server.close();
+  }
+});
+
 test('a refused connection is a readable error', async () => {
   const server = await artifactServer();
   const url = server.url('/app');
