@@ -15,12 +15,19 @@ export function pendingTarget(desired: string | null | undefined, o: OtaView | n
   return want && want !== o?.installed && want !== o?.rejected ? want : null;
 }
 
-/** One line: phase, installed -> target, pending restart. */
+/** One line: phase, installed -> target, what the new binary waits for. */
 export function otaSummary(o: OtaView): string {
-  const target = o.target ? ` -> ${short(o.target)}` : '';
+  // From the swap on, installed is the target already.
+  const target = o.target && o.target !== o.installed ? ` -> ${short(o.target)}` : '';
   const retry = o.phase === 'retry_wait' && o.next_attempt_at ? ` (attempt ${o.attempts + 1} at ${timestamp(o.next_attempt_at)})` : '';
-  const pending = o.restart_pending ? '   restart pending (restart_policy = manual)' : '';
-  return `${o.phase}${retry}   installed: ${short(o.installed)}${target}${pending}`;
+  return `${o.phase}${retry}   installed: ${short(o.installed)}${target}${waitsFor(o)}`;
+}
+
+/** After the swap: a manual restart, or (no deadline: nothing was restarted) a program not running. */
+function waitsFor(o: OtaView): string {
+  if (o.restart_pending) return '   restart pending (restart_policy = manual)';
+  if (o.phase === 'restarting' && o.deadline === null) return "   validated at the program's next start";
+  return '';
 }
 
 /** The OTA lines of `svc info` and `svc ota status NAME`. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pendingTarget } from '../../../tui/client/ota-format.js';
+import { otaSummary, pendingTarget } from '../../../tui/client/ota-format.js';
 import type { OtaView } from '../../../state/ota.js';
 
 const A = 'a'.repeat(64);
@@ -33,4 +33,15 @@ test('svc ota status TARGET: a desired checksum written in upper case is the ins
   assert.equal(pendingTarget(A.toUpperCase(), idle()), null);
   assert.equal(pendingTarget(B.toUpperCase(), idle({ rejected: B })), null);
   assert.equal(pendingTarget(B.toUpperCase(), idle()), B);
+});
+
+test('after the swap the summary names the new binary once and says when a stopped program takes it into use', () => {
+  // installed is the new binary from the swap on: 'installed: b -> b' said nothing.
+  const swapped = idle({ phase: 'validating', installed: B, target: B, deadline: 2 });
+  assert.equal(otaSummary(swapped), `validating   installed: ${B.slice(0, 12)}`);
+  const stopped = idle({ phase: 'restarting', installed: B, target: B });
+  assert.equal(otaSummary(stopped), `restarting   installed: ${B.slice(0, 12)}   validated at the program's next start`);
+  const manual = idle({ phase: 'restarting', installed: B, target: B, restart_pending: true });
+  assert.equal(otaSummary(manual), `restarting   installed: ${B.slice(0, 12)}   restart pending (restart_policy = manual)`);
+  assert.equal(otaSummary(idle({ phase: 'downloading', target: B })), `downloading   installed: ${A.slice(0, 12)} -> ${B.slice(0, 12)}`);
 });
