@@ -4,6 +4,7 @@ import type { Middleware } from 'koa';
 import { coreAuthenticator } from './auth/core.js';
 import { auditMiddleware } from './auth/audit.js';
 import { authMiddleware } from './auth/middleware.js';
+import { browserGuard } from './auth/browser-guard.js';
 import type { ApiDeps } from './deps.js';
 import { drainUnreadBody } from './drain-body.js';
 import { errorMiddleware } from './errors.js';
@@ -51,6 +52,12 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   }
   app.use(drainUnreadBody(deps.config.server.max_body_bytes));
   app.use(errorMiddleware(deps.log));
+  if (authenticator.mode === 'open') {
+    // Open mode's credential is reaching the port, which every web page can: refuse other sites' pages.
+    const guard = browserGuard(deps.config.server.host) as Middleware;
+    app.use(guard);
+    app.ws.use(guard);
+  }
   app.use(auth);
   app.use(queryCheck());
   app.ws.use(auth);

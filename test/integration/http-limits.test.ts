@@ -87,7 +87,7 @@ test('a WebSocket log stream outlives request_timeout_secs (the limit covers rec
 test('a body the route does not read is received before the answer, so a closing connection never loses the answer', async () => {
   const s = await rawSocket();
   const body = JSON.stringify({ padding: 'x'.repeat(200_000) });
-  s.socket.write(`GET /api/v1/programs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 1000)}`);
+  s.socket.write(`GET /api/v1/programs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 1000)}`);
   // Without the rest of the body there is no answer yet (Node would answer, close, and the
   // kernel would reset the connection on the bytes still arriving).
   await new Promise((r) => setTimeout(r, 300));
