@@ -41,11 +41,28 @@ async function prompt(): Promise<string> {
     return Buffer.concat(chunks).toString().trim();
   }
   // Imported here: every other command would load readline at start-up for nothing.
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const [{ createInterface }, { Writable }] = await Promise.all([import('node:readline/promises'), import('node:stream')]);
+  // readline echoes what is typed through its output: once the prompt is out, nothing more is
+  // written, so the secret never shows on the screen (nor in scrollback or a recording).
+  let hidden = false;
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!hidden) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  rl.on('SIGINT', () => {
+    rl.close();
+    process.stderr.write('\n');
+    process.exit(130);
+  });
   try {
-    return (await rl.question('svcd secret: ')).trim();
+    const answer = rl.question('svcd secret (not shown): ');
+    hidden = true;
+    return (await answer).trim();
   } finally {
     rl.close();
+    process.stderr.write('\n');
   }
 }
