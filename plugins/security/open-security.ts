@@ -18,5 +18,5 @@ export async function openSecurity(lib: PluginLibrary, opts: { dataDir: string; 
   await mkdir(opts.dataDir, { recursive: true });
   const tokens = await TokenService.open({ native: new SecurityNative(lib), dataDir: opts.dataDir, authSecret: opts.authSecret, now: opts.now });
   const { log, warning } = await AuditLog.open(opts.dataDir, opts.now);
-  return { runtime: { tokens, audit: log }, warnings: warning ? [warning] : [] };
+  return { runtime: { tokens, audit: log }, warnings: [...tokens.startWarnings, ...(warning ? [warning] : [])] };
 }

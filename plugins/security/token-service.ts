@@ -33,6 +33,8 @@ export class TokenService implements Authenticator {
   private readonly mutex = new Mutex();
   private readonly secretDigest: Buffer;
   private readonly listeners = new Set<() => void>();
+  /** What the start found and put right, for svcd's start-up warnings. */
+  readonly startWarnings: string[] = [];
 
   private constructor(
     private readonly opts: TokenServiceOptions,
@@ -51,11 +53,20 @@ export class TokenService implements Authenticator {
     return join(this.opts.dataDir, 'auth_settings.json');
   }
 
-  /** Reads both files; throws (refusing start) when either is corrupt. */
+  /**
+   * Reads both files; throws (refusing start) when either is corrupt. A disabled admin secret
+   * with no admin token left (tokens.json moved away or restored from before the admin tokens)
+   * would lock everyone out: it is enabled again, as revoking the last admin token does.
+   */
   static async open(opts: TokenServiceOptions): Promise<TokenService> {
     const tokens = await readTokens(join(opts.dataDir, 'tokens.json'));
     const settings = await readSettings(join(opts.dataDir, 'auth_settings.json'));
-    return new TokenService(opts, tokens, settings);
+    const service = new TokenService(opts, tokens, settings);
+    if (settings.secret_disabled && !tokens.some((t) => t.role === 'admin')) {
+      await service.commit(tokens, { secret_disabled: false, changed_at: service.seconds(), changed_by: 'automatic: no admin token at start-up' });
+      service.startWarnings.push(`the admin secret was disabled (${service.settingsFile}) but no admin Access Token exists: it is enabled again, or nobody could authenticate as an admin`);
+    }
+    return service;
   }
 
   authenticate(bearer: string): AuthOutcome {

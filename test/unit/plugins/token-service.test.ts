@@ -115,3 +115,21 @@ test('a corrupt tokens.json refuses to open and is left untouched', () =>
       assert.equal(readFileSync(file, 'utf8'), text);
     }
   }));
+
+test('a start that finds the admin secret disabled but no admin token (tokens.json moved away, or an old copy) re-enables the secret and says so: nobody is locked out', () =>
+  withService(async (svc, dir) => {
+    const a = await svc.create(admin, { name: 'a', role: 'admin' });
+    const viewer = await svc.create(admin, { name: 'v', role: 'viewer' });
+    await svc.disableSecret(admin);
+    await svc.revoke(principal(svc, a.secret), a.id);
+    // As the corrupt-file refusal advises: the tokens file moved away, the settings file left.
+    writeFileSync(join(dir, 'auth_settings.json'), JSON.stringify({ secret_disabled: true, changed_at: 1, changed_by: a.id }));
+    const again = await TokenService.open({ native, dataDir: dir, authSecret: SECRET, now: () => 1_800_000_000_000 });
+    assert.deepEqual(principal(again, SECRET), { kind: 'secret', role: 'admin' });
+    assert.equal(principal(again, viewer.secret).role, 'viewer');
+    assert.equal(again.secretDisabled, false);
+    assert.match(again.startWarnings.join('\n'), /admin secret was disabled .*but no admin Access Token exists: it is enabled again/);
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'auth_settings.json'), 'utf8')), { secret_disabled: false, changed_at: 1_800_000_000, changed_by: 'automatic: no admin token at start-up' });
+    const settled = await TokenService.open({ native, dataDir: dir, authSecret: SECRET, now: () => 0 });
+    assert.deepEqual(settled.startWarnings, [], 'said once');
+  }));
