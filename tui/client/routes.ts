@@ -1,4 +1,5 @@
 import type {
+  AuthStatus,
   BatchRequest,
   BatchResult,
   CreateResult,
@@ -35,5 +36,6 @@ export const routes = {
   applyStack: (c: ApiClient, q: URLSearchParams, body: RawBody) => c.put<StackApplyResult>(`/api/v1/stack?${q}`, body),
   exportStack: (c: ApiClient) => c.get<StackExport>('/api/v1/stack'),
   login: (c: ApiClient) => c.post<LoginResult>('/api/v1/auth/login'),
+  authStatus: (c: ApiClient) => c.get<AuthStatus>('/api/v1/auth/status'),
   logout: (c: ApiClient) => c.post<unknown>('/api/v1/auth/logout'),
 };

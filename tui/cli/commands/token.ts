@@ -4,6 +4,8 @@ import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
 import { table } from '../format.js';
+import { routes } from '../../client/routes.js';
+import { credentialsFile, savedToken, saveToken } from '../credentials.js';
 
 interface TokenView {
   id: string;
@@ -54,8 +56,15 @@ export function registerToken(program: Command, ctx: CliContext): void {
     .command('renew <token>')
     .description('new secret for a token (id or name), same id, name and role; the old secret stops working at once')
     .action(async (ref: string) => {
-      const id = await resolveToken(ctx.client(), ref);
-      issued(await ctx.client().post<TokenView>(`/api/v1/auth/tokens/${encodeURIComponent(id)}/renew`), 'renewed');
+      const client = ctx.client();
+      const id = await resolveToken(client, ref);
+      // Renewing the token `svc login` saved would leave every later command refused: save the new secret.
+      const saved = client.token !== undefined && client.token === savedToken(client.url);
+      const own = saved && (await routes.authStatus(client)).token?.id === id;
+      const renewed = await client.post<TokenView>(`/api/v1/auth/tokens/${encodeURIComponent(id)}/renew`);
+      if (own && renewed.secret) saveToken(client.url, renewed.secret);
+      issued(renewed, 'renewed');
+      if (own && !ctx.json()) ctx.print(`it was the credential svc login saved for ${client.url}: ${credentialsFile()} now holds the new secret`);
     });
 
   cmd
