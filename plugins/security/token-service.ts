@@ -162,16 +162,23 @@ export class TokenService implements Authenticator {
     return record;
   }
 
-  /** Memory follows each file as soon as it is written, so they never disagree after a failure. */
+  /**
+   * Memory follows each file as soon as it is written, so they never disagree after a failure.
+   * The settings go first: if the tokens write then fails, a secret re-enabled beside the last
+   * admin token still there locks nobody out; the other order could leave that token revoked
+   * beside a secret still disabled.
+   */
   private async commit(tokens: TokenRecord[], settings: AuthSettings): Promise<void> {
+    let outcome = 'nothing was changed';
     try {
-      if (tokens !== this.tokens) {
-        await durable(this.tokensFile, () => writeTokens(this.tokensFile, tokens));
-        this.tokens = tokens;
-      }
       if (settings !== this.settings) {
-        await durable(this.settingsFile, () => writeSettings(this.settingsFile, settings));
+        await durable(this.settingsFile, () => writeSettings(this.settingsFile, settings), outcome);
         this.settings = settings;
+        outcome = `the admin secret is ${settings.secret_disabled ? 'disabled' : 'enabled'} now, but the tokens were not changed`;
+      }
+      if (tokens !== this.tokens) {
+        await durable(this.tokensFile, () => writeTokens(this.tokensFile, tokens), outcome);
+        this.tokens = tokens;
       }
     } finally {
       this.reloadNative();
@@ -191,12 +198,12 @@ export class TokenService implements Authenticator {
   }
 }
 
-/** A write that cannot be made durable is refused with the reason (503), and nothing changes. */
-async function durable(file: string, write: () => Promise<void>): Promise<void> {
+/** A write that cannot be made durable is refused with the reason (503) and `outcome`. */
+async function durable(file: string, write: () => Promise<void>, outcome: string): Promise<void> {
   try {
     await write();
   } catch (err) {
-    throw new SvcError('SVC_UNAVAILABLE', `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was changed`, { cause: err });
+    throw new SvcError('SVC_UNAVAILABLE', `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); ${outcome}`, { cause: err });
   }
 }
 

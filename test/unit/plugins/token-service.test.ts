@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLUGIN_CATALOG } from '../../../plugins/host/catalog.js';
@@ -132,4 +132,24 @@ test('a start that finds the admin secret disabled but no admin token (tokens.js
     assert.deepEqual(JSON.parse(readFileSync(join(dir, 'auth_settings.json'), 'utf8')), { secret_disabled: false, changed_at: 1_800_000_000, changed_by: 'automatic: no admin token at start-up' });
     const settled = await TokenService.open({ native, dataDir: dir, authSecret: SECRET, now: () => 0 });
     assert.deepEqual(settled.startWarnings, [], 'said once');
+  }));
+
+test('revoking the last admin token when auth_settings.json cannot be written leaves an admin able to authenticate (the token, or the secret)', () =>
+  withService(async (svc, dir) => {
+    const a = await svc.create(admin, { name: 'a', role: 'admin' });
+    await svc.disableSecret(admin);
+    // The settings file's temporary name taken by a directory: that one write fails (EISDIR).
+    mkdirSync(join(dir, `.auth_settings.json.${process.pid}.tmp`));
+    assert.equal(await code(svc.revoke(principal(svc, a.secret), a.id)), 'SVC_UNAVAILABLE');
+    const anAdmin = [a.secret, SECRET].some((s) => {
+      const outcome = svc.authenticate(s);
+      return outcome.ok && outcome.principal.role === 'admin';
+    });
+    assert.ok(anAdmin, 'the token was revoked while the secret stayed disabled: nobody can administer svcd');
+    // The other write failing: the secret is enabled again, the token kept, and the answer says which.
+    rmSync(join(dir, `.auth_settings.json.${process.pid}.tmp`), { recursive: true });
+    mkdirSync(join(dir, `.tokens.json.${process.pid}.tmp`));
+    await assert.rejects(svc.revoke(principal(svc, a.secret), a.id), /cannot write .*tokens\.json \(EISDIR\); the admin secret is enabled now, but the tokens were not changed/);
+    assert.equal(principal(svc, a.secret).role, 'admin');
+    assert.equal(principal(svc, SECRET).role, 'admin');
   }));
