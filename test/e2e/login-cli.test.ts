@@ -42,3 +42,13 @@ test('svc login at a terminal does not show the secret typed, saves it mode 600,
   const list = await runCli(['list'], env);
   assert.equal(list.code, 0, list.stderr);
 });
+
+test('an empty SVC_TOKEN counts as unset: the credential svc login saved is used, and svc login asks for one', async () => {
+  const env = { SVC_URL: d.url, XDG_CONFIG_HOME: join(d.root, 'empty-env-config') };
+  assert.equal((await runCli(['login', '--token', SECRET], env)).code, 0);
+  const list = await runCli(['list'], { ...env, SVC_TOKEN: '' });
+  assert.equal(list.code, 0, list.stderr);
+  // Standard input is not a terminal here: login reads the credential from it rather than refusing.
+  const login = await runCli(['login'], { ...env, SVC_TOKEN: '' }, undefined, SECRET);
+  assert.equal(login.code, 0, login.stderr);
+});

@@ -7,10 +7,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `svc` binary against a daemon URL. */
-export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
+/** Runs the real `svc` binary against a daemon URL; `input`, when given, is its standard input. */
+export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string, input?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SVC, ...args], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const options = { env: { ...process.env, ...env }, cwd };
+    const child = input === undefined ? spawn(process.execPath, [SVC, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [SVC, ...args], { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -15,11 +15,16 @@ export function createContext(program: Command): CliContext {
     client() {
       const o = program.opts<{ url?: string; token?: string }>();
       const url = o.url ?? process.env.SVC_URL ?? 'http://127.0.0.1:9002';
-      // --token, then SVC_TOKEN, then what `svc login` saved for this daemon.
-      client ??= new ApiClient({ url, token: o.token ?? process.env.SVC_TOKEN ?? savedToken(url) });
+      // --token, then SVC_TOKEN, then what `svc login` saved for this daemon (an empty one is unset).
+      client ??= new ApiClient({ url, token: givenToken(o.token) ?? savedToken(url) });
       return client;
     },
     json: () => Boolean(program.opts<{ json?: boolean }>().json),
     print: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   };
+}
+
+/** The credential of `--token` or else SVC_TOKEN; empty ones count as not given (`export SVC_TOKEN=`). */
+export function givenToken(option: string | undefined): string | undefined {
+  return option || process.env.SVC_TOKEN || undefined;
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ApiClient } from '../../client/http.js';
 import { ApiError } from '../../client/errors.js';
 import { routes } from '../../client/routes.js';
-import type { CliContext } from '../context.js';
+import { givenToken, type CliContext } from '../context.js';
 import { credentialsFile, saveToken } from '../credentials.js';
 import { CliError } from '../errors.js';
 
@@ -13,7 +13,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
     .description('check the admin secret (or a token) against svcd and save it for later commands')
     .action(async () => {
       const url = ctx.client().url;
-      const token = program.opts<{ token?: string }>().token ?? process.env.SVC_TOKEN ?? (await prompt());
+      const token = givenToken(program.opts<{ token?: string }>().token) ?? (await prompt());
       if (!token) throw new CliError('no credential given (use --token, SVC_TOKEN, or type it at the prompt)', 2);
       await routes.login(new ApiClient({ url, token })).catch((err: unknown) => {
         // Without auth_secret and the security plugin svcd has no auth routes: say so, save nothing.
