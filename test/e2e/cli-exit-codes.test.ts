@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDaemon, removeRoot, type RunningDaemon } from '../helpers/daemon.js';
+import { spawn } from 'node:child_process';
+import { SVC, eventually, startDaemon, removeRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
 
 let d: RunningDaemon;
@@ -205,4 +206,21 @@ test('without auth and plugins: svc auth status says open mode; plugin commands 
     assert.equal(res.code, 1, args.join(' '));
     assert.match(res.stderr, new RegExp(`^svc: no route for [A-Z]+ \\S+: the ${plugin} plugin is not loaded on svcd \\(svc plugins list; docs/${plugin}\\.md\\)\\n$`), args.join(' '));
   }
+});
+
+test('output into a pipe whose reader has gone (svc logs | head) ends quietly, exit 0, no stack trace', async () => {
+  const add = await runCli(['add', 'chatty', '--', process.execPath, '-e', 'for (let i = 0; i < 3000; i++) console.log("line " + i); setInterval(() => {}, 1000)'], { SVC_URL: d.url });
+  assert.equal(add.code, 0, add.stderr);
+  await eventually(async () => (await runCli(['logs', 'chatty', '--tail', '1', '--source', 'stdout'], { SVC_URL: d.url })).stdout.includes('line 2999'));
+  for (const args of [['list'], ['info', 'chatty'], ['logs', 'chatty', '--tail', '3000'], ['logs', '--tail', '3000']]) {
+    // The reader closes its end before svc writes a byte: every write of svc meets EPIPE.
+    const child = spawn(process.execPath, [SVC, ...args], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(stderr, '', `svc ${args.join(' ')}: nothing on stderr`);
+    assert.equal(code, 0, `svc ${args.join(' ')}`);
+  }
+  assert.equal((await runCli(['rm', 'chatty'], { SVC_URL: d.url })).code, 0);
 });

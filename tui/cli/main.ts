@@ -9,6 +9,15 @@ import { VERSION } from '../../conf/version.js';
 // Global options are recognised before and after the command, so this sees `svc list --json` too.
 const jsonMode = process.argv.slice(2).includes('--json');
 
+// A reader that went away (`svc logs | head`, `svc logs -f | grep -m1 ready`) took what it
+// wanted: svc ends quietly with status 0 (docs/cli.md), not with Node's EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && stream === process.stdout) process.stderr.write(`svc: cannot write the output: ${err.message}\n`);
+    process.exit(err.code === 'EPIPE' ? 0 : 1);
+  });
+}
+
 const program = new Command('svc')
   .description('svc: control the svc process manager daemon (svcd)')
   .version(VERSION, '-v, --version')
