@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useDaemon, startDaemon, removeRoot, tempRoot } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
@@ -41,6 +41,27 @@ test('svc login saves the credential (mode 600) for later commands; svc logout f
   assert.equal((await runCli(['list'], env)).code, 0, 'the saved credential is used');
   assert.equal((await runCli(['logout'], env)).code, 0);
   assert.equal((await runCli(['list'], env)).code, 1);
+});
+
+test('svc login is saved for the daemon, however its address is written; a saved credential svcd refuses is named as such', async () => {
+  const home = join(d.root, 'cfg-forms');
+  const hostPort = d.url.replace(/^http:\/\//, '');
+  const login = await runCli(['login', '--token', SECRET], { SVC_URL: hostPort, XDG_CONFIG_HOME: home });
+  assert.equal(login.code, 0, login.stderr);
+  // host:port, http://host:port and a trailing slash are one daemon.
+  for (const url of [hostPort, d.url, `${d.url}/`]) {
+    const res = await runCli(['list'], { SVC_URL: url, XDG_CONFIG_HOME: home });
+    assert.equal(res.code, 0, `${url}: ${res.stderr}`);
+  }
+  // The secret changed since: the credential at fault is the saved one, which the user never typed.
+  const file = join(home, 'svc', 'credentials.json');
+  writeFileSync(file, JSON.stringify({ [d.url]: 'an-old-secret' }));
+  const stale = await runCli(['list'], { SVC_URL: `${d.url}/`, XDG_CONFIG_HOME: home });
+  assert.equal(stale.code, 1);
+  assert.equal(stale.stderr, `svc: authentication failed: the Bearer credential is not the admin secret (the credential svc login saved for ${d.url}/ in ${file}: run svc login again, or use --token or SVC_TOKEN)\n`);
+  const logout = await runCli(['logout'], { SVC_URL: hostPort, XDG_CONFIG_HOME: home });
+  assert.equal(logout.code, 0, logout.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {}, 'svc logout forgets it under any spelling of the address');
 });
 
 test('without auth_secret the auth routes do not exist (404)', async () => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../client/http.js';
-import { savedToken } from './credentials.js';
+import { credentialsFile, savedToken } from './credentials.js';
 
 /** What every command needs: the API client built from global options, and output mode. */
 export interface CliContext {
@@ -13,10 +13,16 @@ export function createContext(program: Command): CliContext {
   let client: ApiClient | null = null;
   return {
     client() {
+      if (client) return client;
       const o = program.opts<{ url?: string; token?: string }>();
       const url = o.url ?? process.env.SVC_URL ?? 'http://127.0.0.1:9002';
       // --token, then SVC_TOKEN, then what `svc login` saved for this daemon (an empty one is unset).
-      client ??= new ApiClient({ url, token: givenToken(o.token) ?? savedToken(url) });
+      const given = givenToken(o.token);
+      const saved = given === undefined ? savedToken(url) : undefined;
+      // A saved credential svcd refuses (its secret changed, the token was revoked) is named as
+      // the saved one: the user typed none.
+      const credentialHint = saved === undefined ? undefined : `the credential svc login saved for ${url} in ${credentialsFile()}: run svc login again, or use --token or SVC_TOKEN`;
+      client = new ApiClient({ url, token: given ?? saved, credentialHint });
       return client;
     },
     json: () => Boolean(program.opts<{ json?: boolean }>().json),

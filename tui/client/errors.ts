@@ -38,11 +38,14 @@ export function notSvcdError(url: string, status: number, contentType: string): 
   return new ApiError(`${url} answered (HTTP ${status}, ${contentType || 'no content type'}) but is not svcd: check --url or SVC_URL`, 'protocol', status);
 }
 
+/** What a refused credential (401) is followed by unless the client says where its credential came from. */
+export const CREDENTIAL_HINT = 'use --token or SVC_TOKEN';
+
 /** The error for a 4xx/5xx answer; `body` is the parsed `{status: "error", message}` if any. */
-export function httpError(status: number, body: unknown, path = ''): ApiError {
+export function httpError(status: number, body: unknown, path = '', credentialHint = CREDENTIAL_HINT): ApiError {
   const message = (body as { message?: string } | undefined)?.message ?? `HTTP ${status}`;
   const why = status === 404 && message.startsWith('no route for ') ? absentFeature(path) : null;
-  return new ApiError(status === 401 ? `${message} (use --token or SVC_TOKEN)` : why ? `${message}: ${why}` : message, 'http', status);
+  return new ApiError(status === 401 ? `${message} (${credentialHint})` : why ? `${message}: ${why}` : message, 'http', status);
 }
 
 /**

@@ -20,6 +20,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** How often a request still waiting checks that svcd answers at all, and how long that may take (tests shorten it). */
   liveness?: { everyMs: number; timeoutMs: number };
+  /** Said after a refused credential (401) in place of CREDENTIAL_HINT: where `token` came from. */
+  credentialHint?: string;
 }
 
 /**
@@ -44,6 +46,11 @@ export class ApiClient {
   /** The Bearer credential in use (from --token, SVC_TOKEN or `svc login`), if any. */
   get token(): string | undefined {
     return this.opts.token;
+  }
+
+  /** Where the credential came from, said after a 401 (ClientOptions.credentialHint). */
+  get credentialHint(): string | undefined {
+    return this.opts.credentialHint;
   }
 
   get url(): string {
@@ -86,7 +93,7 @@ export class ApiClient {
     const status = res.statusCode ?? 0;
     if (!type.includes('json') && ((text && (status < 400 || type.includes('html'))) || status === 404)) throw notSvcdError(this.opts.url, status, type.split(';')[0] ?? '');
     const parsed = text ? safeJson(text) : undefined;
-    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed, path);
+    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, parsed, path, this.opts.credentialHint);
     return parsed as T;
   }
 
@@ -97,7 +104,7 @@ export class ApiClient {
    */
   async stream(path: string, idleMs: number, onEnd: (err: ApiError) => void): Promise<{ response: IncomingMessage; close: () => void }> {
     const { req, res } = await this.open({ method: 'GET', headers: { accept: 'text/event-stream', ...this.authHeaders() }, timeout: idleMs }, path, undefined);
-    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, safeJson(await this.readAll(req, res)), path);
+    if ((res.statusCode ?? 0) >= 400) throw httpError(res.statusCode ?? 0, safeJson(await this.readAll(req, res)), path, this.opts.credentialHint);
     let over = false;
     const end = (err: ApiError) => {
       if (over) return;

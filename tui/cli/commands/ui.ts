@@ -17,7 +17,7 @@ export function registerUi(program: Command, ctx: CliContext): void {
     .description('full-screen dashboard: programs, details, live logs, events and actions (press ? for keys)')
     .action(async () => {
       if (!process.stdout.isTTY || !process.stdin.isTTY) throw new CliError(NOT_A_TTY, 2);
-      const { url, token } = ctx.client();
+      const { url, token, credentialHint } = ctx.client();
       // Ink draws only the final frame when it believes it runs in CI (CI or CONTINUOUS_INTEGRATION
       // set). A real terminal was just checked for, so this session is interactive whatever they say.
       process.env.CI = 'false';
@@ -33,7 +33,7 @@ export function registerUi(program: Command, ctx: CliContext): void {
         import('../../dashboard/Dashboard.js'),
       ]);
       // A short timeout: a hung daemon must show as disconnected, not freeze the screen.
-      const api = new ApiClient({ url, token, timeoutMs: 5000 });
+      const api = new ApiClient({ url, token, credentialHint, timeoutMs: 5000 });
       // A credential svcd refuses is said at once, as every other command says it, not as a
       // banner that retries for good. A daemon not up yet is the dashboard's to wait for.
       await api.get('/api/v1/programs').catch((err: unknown) => {
