@@ -69,6 +69,32 @@ test('add -f: an unknown field is named at its place in the file (exit 2, nothin
   assert.match((await svc('list')).stdout, /^(?![\s\S]*\btypo\b)/, 'nothing was added');
 });
 
+test('add -f and update -f: a value the schema refuses is named at its place in the file (exit 2, nothing sent)', async () => {
+  const file = join(d.root, 'wrong-types.toml');
+  writeFileSync(file, `command = "${process.execPath}"\nstopsecs = "soon"\nautostart = false\n\n[health_check]\ntype = "tcp"\nport = 99999\n`);
+  const add = await svc('add', 'typed', '-f', file);
+  assert.equal(add.code, 2, add.stderr);
+  assert.deepEqual(add.stderr.replace(/^svc: /, '').trimEnd().split('\n').sort(), [`${file}:2:1: stopsecs: must be integer`, `${file}:7:1: health_check.port: must be <= 65535`]);
+  // A value given as an option is not the file's: it keeps the program's name.
+  const mixed = await svc('add', 'typed', '-f', file, '--stopsecs', '3', '--set', 'max_concurrent=100');
+  assert.equal(mixed.code, 2, mixed.stderr);
+  assert.deepEqual(mixed.stderr.replace(/^svc: /, '').trimEnd().split('\n').sort(), [`${file}:7:1: health_check.port: must be <= 65535`, "program 'typed': max_concurrent: must be <= 64"]);
+  const json = join(d.root, 'wrong-types.json');
+  writeFileSync(json, `{\n  "command": "${process.execPath}",\n  "startsecs": -1\n}\n`);
+  const fromJson = await svc('add', 'typed', '-f', json);
+  assert.equal(fromJson.stderr, `svc: ${json}:3:3: startsecs: must be >= 0\n`);
+  assert.match((await svc('list')).stdout, /^(?![\s\S]*\btyped\b)/, 'nothing was added');
+
+  assert.equal((await svc('add', 'typed', '--no-autostart', '--', process.execPath, fixture('forever.js'))).code, 0);
+  const patch = join(d.root, 'patch.yaml');
+  writeFileSync(patch, 'priority: 5\nretry_limit: many\n');
+  const update = await svc('update', 'typed', '-f', patch);
+  assert.equal(update.code, 2, update.stderr);
+  assert.equal(update.stderr, `svc: ${patch}:2:1: retry_limit: must be integer\n`);
+  assert.doesNotMatch((await svc('info', 'typed')).stdout, /priority = 5/, 'nothing was changed');
+  assert.equal((await svc('rm', 'typed')).code, 0);
+});
+
 test('the server message is printed for a bad field, with a non-zero exit', async () => {
   const res = await svc('add', 'bad', 'x', '--set', 'max_concurrent=100');
   assert.equal(res.code, 1);

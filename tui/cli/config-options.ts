@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { SvcError } from '../../state/errors.js';
+import type { ProgramConfig } from '../../state/program.js';
 import { programProperties } from '../../state/schema/program-schema.js';
 import { CliError } from './errors.js';
 import { setField } from './dotted-fields.js';
@@ -55,9 +56,9 @@ export interface ConfigOptions {
   set?: string[];
 }
 
-/** Builds a (partial) program configuration from a file (`fromFile`, when the caller read it already) and the options; options win. */
-export async function configFromOptions(o: ConfigOptions, defaultSource: string, fromFile?: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const config: Record<string, unknown> = { ...(fromFile ?? (o.file ? await readConfigFile(o.file) : {})) };
+/** Builds a (partial) program configuration from a file's fields (`fromFile`, readConfigFile) and the options; options win. */
+export function configFromOptions(o: ConfigOptions, defaultSource: string, fromFile?: Record<string, unknown>): Record<string, unknown> {
+  const config: Record<string, unknown> = { ...fromFile };
   const int = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined;
     if (!/^-?\d+$/.test(v)) throw new CliError(`--${name}: must be an integer, got '${v}'`, 2);
@@ -105,8 +106,16 @@ function parseLoose(value: string): unknown {
   }
 }
 
+/** A program configuration read from a `-f` file, and where each of its fields is written. */
+export interface ConfigFile {
+  file: string;
+  value: Record<string, unknown>;
+  /** `file:line:col` of a field (its path), else of its nearest enclosing field written there; null if none is. */
+  place(path: (string | number)[]): string | null;
+}
+
 /** Reads a config file; syntax errors come back as `file:line:col: ...`. */
-export async function readConfigFile(file: string): Promise<Record<string, unknown>> {
+export async function readConfigFile(file: string): Promise<ConfigFile> {
   // Parsers (yaml, smol-toml) load only when a file is given.
   const { formatFromName, parseDocumentText } = await import('./stack-tools.js');
   const format = formatFromName(file);
@@ -120,23 +129,51 @@ export async function readConfigFile(file: string): Promise<Record<string, unkno
   try {
     const doc = parseDocumentText(text, format, file);
     if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) throw new CliError(`${file}: must hold one program configuration (a table/object)`, 2);
+    const place = (path: (string | number)[]): string | null => {
+      for (let n = path.length; n > 0; n--) {
+        const pos = doc.locate(path.slice(0, n));
+        if (pos) return `${file}:${pos.line}:${pos.column}`;
+      }
+      return null;
+    };
     // An unknown field is the file's mistake: said at its place in the file (svcd could only
     // point into the JSON body the CLI sends).
     const unknown = Object.keys(doc.value).filter((key) => !Object.hasOwn(programProperties, key));
     if (unknown.length > 0) {
-      const where = (key: string) => {
-        const pos = doc.locate([key]);
-        return pos ? `${file}:${pos.line}:${pos.column}` : file;
-      };
       const hint = (key: string) => (key === 'services' ? ' (a stack file: use svc apply)' : '');
-      throw new CliError(unknown.map((key) => `${where(key)}: ${key}: unknown field${hint(key)}`).join('\n'), 2);
+      throw new CliError(unknown.map((key) => `${place([key]) ?? file}: ${key}: unknown field${hint(key)}`).join('\n'), 2);
     }
-    return doc.value as Record<string, unknown>;
+    return { file, value: doc.value as Record<string, unknown>, place };
   } catch (err) {
     if (err instanceof SvcError) {
       const m = /^JSON line (\d+) column (\d+): (.*)$/.exec(err.message);
       throw new CliError(m ? `${file}:${m[1]}:${m[2]}: ${m[3]}` : err.message, 2);
     }
+    throw err;
+  }
+}
+
+/**
+ * A configuration that came from a `-f` file is validated here before it is sent, as `svc apply`
+ * checks a stack, so that a value the schema refuses is named at its place in the file (svcd sees
+ * only the JSON the CLI builds): `file:line:col: stopsecs: must be integer`, exit 2. A field an
+ * option set keeps the program's name (`program 'web': …`). `current`: the program an update
+ * changes. What only svcd can judge (log paths under its log_dir, names taken) is left to it.
+ */
+export async function checkFileConfig(from: ConfigFile, config: Record<string, unknown>, name: string, current?: ProgramConfig): Promise<void> {
+  const { validateCreate, validateUpdate } = await import('../../state/schema/validate.js');
+  // A field is the file's while the options left its value as the file gave it.
+  const prefixAt = (path: (string | number)[]) => {
+    const root = path[0];
+    const fromFile = typeof root === 'string' && Object.hasOwn(from.value, root) && config[root] === from.value[root];
+    return (fromFile ? from.place(path) : null) ?? `program '${name}'`;
+  };
+  const ctx = { logDir: '/', logDirUnknown: true, prefixAt };
+  try {
+    if (current) validateUpdate(config, current, ctx);
+    else validateCreate(config, ctx);
+  } catch (err) {
+    if (err instanceof SvcError) throw new CliError(err.message, 2);
     throw err;
   }
 }

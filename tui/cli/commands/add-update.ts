@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
+import { checkFileConfig, configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
 import { firstSpawnProblem } from '../spawn-check.js';
@@ -14,10 +14,12 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
       .description('register a program and start it (unless --no-autostart)')
       .addHelpText('after', '\nOne word after the name is a command line (split like a shell, no expansion);\nseveral words are the executable and its exact arguments:  svc add web -- node server.js --port 8080'),
   ).action(async (name: string, words: string[], o: ConfigOptions) => {
-    const config = await configFromOptions(o, 'cli:add');
+    const file = o.file ? await readConfigFile(o.file) : null;
+    const config = configFromOptions(o, 'cli:add', file?.value);
     config.name = name;
     if (words.length === 1) config.command = words[0];
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
+    if (file) await checkFileConfig(file, config, name);
     const res = await routes.createProgram(ctx.client(), config);
     // A command that cannot run is said at once, not found later in Fatal (docs/states.md).
     const problem = config.autostart === false || config.cron !== undefined ? null : await firstSpawnProblem(ctx.client(), res.id ?? res.ids[0] ?? '');
@@ -35,9 +37,9 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
       .option('--unset <field>', 'remove an optional field (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
   ).action(async (ref: string, words: string[], o: ConfigOptions & { name?: string; unset?: string[] }) => {
     const [p] = await resolvePrograms(ctx.client(), [ref]);
-    const fromFile = o.file ? await readConfigFile(o.file) : {};
-    const patch = await configFromOptions(o, 'cli:update', fromFile);
-    const fileSetsEnv = 'env' in fromFile;
+    const file = o.file ? await readConfigFile(o.file) : null;
+    const patch = configFromOptions(o, 'cli:update', file?.value);
+    const fileSetsEnv = file !== null && 'env' in file.value;
     if (o.name) patch.name = o.name;
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];
@@ -47,11 +49,12 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     // environment (unless a -f file gave a whole `env`), `--unset env.KEY` drops one variable.
     const roots = dottedRoots([...(o.set ?? []), ...unsets.filter((f) => f.includes('.')).map((f) => `${f}=`)]);
     if (o.env && !fileSetsEnv) roots.add('env');
-    if (roots.size > 0) {
-      const current = await routes.getProgram(ctx.client(), p.id);
+    const current = roots.size > 0 || file ? await routes.getProgram(ctx.client(), p.id) : null;
+    if (current && roots.size > 0) {
       mergeWithCurrent(patch, current.config, roots);
       for (const field of unsets) if (field.includes('.')) unsetField(patch, current.config, field);
     }
+    if (file && current) await checkFileConfig(file, patch, p.name, current.config);
     const res = await routes.updateProgram(ctx.client(), p.id, patch);
     const name = o.name ?? p.name;
     const checksum = (patch.artifact as { checksum?: string } | null | undefined)?.checksum;
