@@ -147,6 +147,11 @@ test('batch forms: --group and --all; signal names are checked by the server', a
     assert.equal(typo.code, 1, `${args.join(' ')}: a group with no program is an error`);
     assert.equal(typo.stderr, "svc: no program is in group 'wrokers'\n");
   }
+  // --json: the outcomes on stdout, the error as the one JSON object on stderr that every error is.
+  const json = await svc('--json', 'start', 'w1', 'wrokers:*');
+  assert.equal(json.code, 1);
+  assert.deepEqual((JSON.parse(json.stdout) as { name: string; ok: boolean }[]).map((r) => [r.name, r.ok]), [['w1', true]]);
+  assert.deepEqual(JSON.parse(json.stderr), { error: { message: "no program is in group 'wrokers'", exit_code: 1 } });
 });
 
 test('a daemon that is not running gives one clear line', async () => {

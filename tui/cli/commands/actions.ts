@@ -71,12 +71,13 @@ async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; 
 function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[]): void {
   if (ctx.json()) ctx.print(JSON.stringify(results, null, 2));
   else if (results.length === 0 && emptyGroups.length === 0) ctx.print('no programs matched');
-  else ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
+  else if (results.length > 0) ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
   // A stop on a full data disk took effect but is not on disk yet (docs/operations.md).
   if (!ctx.json()) for (const r of results) if (r.warning) ctx.print(`warning: ${r.name || r.id}: ${r.warning}`);
   // How a reload was carried out: who took over, or "no health check: restarted, with downtime".
   if (!ctx.json()) for (const r of results) if (r.note) ctx.print(`${r.name || r.id}: ${r.note}`);
-  // A group with no program is most often a misspelt one (supervisorctl: "no such group").
-  for (const group of emptyGroups) process.stderr.write(`svc: no program is in group '${group}'\n`);
-  if (results.some((r) => !r.ok) || emptyGroups.length > 0) process.exitCode = 1;
+  if (results.some((r) => !r.ok)) process.exitCode = 1;
+  // A group with no program is most often a misspelt one (supervisorctl: "no such group"): an
+  // error once the other selections are done, said as every error is (one JSON object with --json).
+  if (emptyGroups.length > 0) throw new CliError(`no program is in group ${emptyGroups.map((g) => `'${g}'`).join(', nor in group ')}`);
 }
