@@ -53,6 +53,10 @@ test('round trip: svc export --format stack of the imported programs re-applies 
   const missing = await svc('export', 'web', 'nosuch');
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no program named 'nosuch'/);
+  // --json: the stack as JSON on stdout, as every command prints its data with --json.
+  const json = await svc('--json', 'export', 'web', 'worker');
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual((JSON.parse(json.stdout) as { services: unknown[] }).services, imported.services);
 });
 
 test('svc export --format systemd writes units that systemd-analyze verify accepts; --self too', async (t) => {

@@ -29,7 +29,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .command('export [names...]')
     .description('write programs (default: all) as a stack that re-applies to no change, as systemd units, or as Nomad jobs')
     .addOption(new Option('--format <format>', 'stack, systemd or nomad (toml, json, yaml: a stack in that syntax)').choices(['stack', 'systemd', 'nomad', 'toml', 'json', 'yaml']).default('stack'))
-    .addOption(new Option('--as <syntax>', 'stack syntax (default: from --output, else toml)').choices(['toml', 'json', 'yaml']))
+    .addOption(new Option('--as <syntax>', 'stack syntax (default: from --output, else toml; json with --json)').choices(['toml', 'json', 'yaml']))
     .option('-o, --output <path>', 'stack: the file to write; systemd, nomad: the folder for the files (created)')
     .option('--self', 'systemd: the unit that runs svcd itself (needs no daemon)')
     .option('--prefix <prefix>', 'systemd: prefix of the unit names', '')
@@ -58,7 +58,8 @@ export function registerExport(program: Command, ctx: CliContext): void {
         );
       }
       if (o.format === 'stack' || o.format === 'toml' || o.format === 'json' || o.format === 'yaml') {
-        const syntax = o.format !== 'stack' ? o.format : (o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? 'toml');
+        // --json without a syntax asked for: the stack as JSON, as every command prints its data.
+        const syntax = o.format !== 'stack' ? o.format : (o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? (ctx.json() ? 'json' : 'toml'));
         const text = t.stringifyStack({ prune: stack.prune, services: configs }, syntax);
         if (o.output) writeFileSync(o.output, text);
         else process.stdout.write(text);
