@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, eventually, REPO, useDaemon } from '../helpers/daemon.js';
+import { spawnSync } from 'node:child_process';
+import { fixture, eventually, REPO, SVC, useDaemon } from '../helpers/daemon.js';
 import { runCli, svcAgainst } from '../helpers/cli.js';
 
 const d = useDaemon();
@@ -93,6 +94,18 @@ test('add -f and update -f: a value the schema refuses is named at its place in 
   assert.equal(update.stderr, `svc: ${patch}:2:1: retry_limit: must be integer\n`);
   assert.doesNotMatch((await svc('info', 'typed')).stdout, /priority = 5/, 'nothing was changed');
   assert.equal((await svc('rm', 'typed')).code, 0);
+});
+
+test('--env-file names a file svcd reads: svc itself never opens it (Node 20 took it for its own option and exited 9)', () => {
+  // As a user runs it: the installed svc is dist/bin/svc.js through its #! line.
+  const missing = join(d.root, 'not-here-yet.env');
+  const add = spawnSync(SVC, ['add', 'envy', '--no-autostart', '--env-file', missing, '--', process.execPath, fixture('forever.js')], { env: { ...process.env, SVC_URL: d.url }, encoding: 'utf8' });
+  assert.equal(add.status, 0, add.stderr);
+  const update = spawnSync(SVC, ['update', 'envy', `--env-file=${missing}.2`], { env: { ...process.env, SVC_URL: d.url }, encoding: 'utf8' });
+  assert.equal(update.status, 0, update.stderr);
+  const info = spawnSync(SVC, ['info', 'envy', '--json'], { env: { ...process.env, SVC_URL: d.url }, encoding: 'utf8' });
+  assert.equal((JSON.parse(info.stdout) as { config: { env_file?: string } }).config.env_file, `${missing}.2`);
+  assert.equal(spawnSync(SVC, ['rm', 'envy'], { env: { ...process.env, SVC_URL: d.url } }).status, 0);
 });
 
 test('the server message is printed for a bad field, with a non-zero exit', async () => {

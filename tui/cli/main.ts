@@ -1,4 +1,6 @@
-#!/usr/bin/env -S node --max-old-space-size=1024
+#!/usr/bin/env -S node --max-old-space-size=1024 --
+// The `--` ends Node's own options: Node 20 otherwise takes `--env-file FILE` anywhere on the
+// command line for its own (`svc add … --env-file app.env`), and exits 9 when FILE is not there.
 import { Command } from 'commander';
 import { createContext } from './context.js';
 import { registerCommands } from './commands/index.js';
