@@ -70,3 +70,44 @@ void test('svc ui with a credential svcd refuses says so and exits 1 (it retried
     removeRoot(d.root);
   }
 });
+
+/** Colour parameters of the SGR sequences in `text` (foreground, background, 256 and true colour). */
+function colourCodes(text: string): string[] {
+  const codes: string[] = [];
+  // eslint-disable-next-line no-control-regex -- SGR sequences are what is looked for
+  for (const m of text.matchAll(/\x1b\[([0-9;]*)m/g)) {
+    for (const p of (m[1] ?? '').split(';')) if (/^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)) codes.push(p);
+  }
+  return codes;
+}
+
+void test('svc ui draws in colour (CI set or not), and with NO_COLOR in none, a program\'s own colours in its logs included', { skip: hasTmux ? false : 'tmux is not installed (scripts/install-system-deps.sh installs it)' }, async () => {
+  const d = await startDaemon();
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  const sessions: string[] = [];
+  /** The screen of svc ui in a new tmux session with `env`, once it shows the program and its red log line. */
+  const screenWith = async (env: string[]) => {
+    const session = `svc-ui-colour-${process.pid}-${sessions.length}`;
+    sessions.push(session);
+    // env(1) sets the variables for svc ui alone, whatever the tmux server inherited.
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '30', `env -u NO_COLOR -u FORCE_COLOR ${env.join(' ')} SVC_URL=${d.url} ${process.execPath} ${SVC} ui`);
+    const screen = () => tmux('capture-pane', '-p', '-e', '-t', session);
+    await eventually(() => /painter.*Running/.test(screen()) && screen().includes('red alert'), 15_000, 'the table and the log line');
+    return screen();
+  };
+  try {
+    // Written so that the command line, which the detail pane shows, does not read 'red alert'.
+    const red = 'console.log("\\x1b[31m" + "red" + " alert" + "\\x1b[0m"); setInterval(() => {}, 1000)';
+    assert.equal((await d.request('POST', '/api/v1/programs', { name: 'painter', command: process.execPath, args: ['-e', red] })).status, 201);
+    await eventually(async () => (await d.request('GET', '/api/v1/programs')).body.every((p: any) => p.status === 'Running'), 10_000, 'program running');
+    // As under a CI runner that gives the session a terminal (.ci/run drives tmux).
+    const coloured = colourCodes(await screenWith(['CI=true']));
+    assert.ok(coloured.includes('32'), `Running is green: ${coloured.join(' ')}`);
+    assert.ok(coloured.includes('31'), `the program's red is kept: ${coloured.join(' ')}`);
+    assert.deepEqual(colourCodes(await screenWith(['NO_COLOR=1'])), [], 'no colour codes with NO_COLOR');
+  } finally {
+    for (const session of sessions) spawnSync('tmux', ['kill-session', '-t', session]);
+    await d.stop();
+    removeRoot(d.root);
+  }
+});

@@ -3,6 +3,7 @@ import { ApiError } from '../../client/errors.js';
 import { ApiClient } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
+import { coloursWanted } from '../../client/colours.js';
 
 export const NOT_A_TTY = 'svc ui needs an interactive terminal; use svc list / svc events / svc logs instead';
 
@@ -19,9 +20,13 @@ export function registerUi(program: Command, ctx: CliContext): void {
       if (!process.stdout.isTTY || !process.stdin.isTTY) throw new CliError(NOT_A_TTY, 2);
       const { url, token, credentialHint } = ctx.client();
       // Ink draws only the final frame when it believes it runs in CI (CI or CONTINUOUS_INTEGRATION
-      // set). A real terminal was just checked for, so this session is interactive whatever they say.
-      process.env.CI = 'false';
-      process.env.CONTINUOUS_INTEGRATION = 'false';
+      // set). A real terminal was just checked for, so this session is interactive whatever they
+      // say. They are removed, not set to 'false': chalk takes any CI variable for a CI without
+      // colours, and the dashboard lost every colour.
+      delete process.env.CI;
+      delete process.env.CONTINUOUS_INTEGRATION;
+      // NO_COLOR (no-color.org), which chalk does not read: no colour at all.
+      if (!coloursWanted()) process.env.FORCE_COLOR = '0';
       // React's production build: the development one checks and records far more per render,
       // which a dashboard that stays open all day pays for in CPU and memory.
       process.env.NODE_ENV ??= 'production';

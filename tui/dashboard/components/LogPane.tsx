@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { LogView } from '../hooks/use-logs.js';
+import { coloursWanted } from '../../client/colours.js';
 import { terminalSafe } from './terminal-text.js';
 
 export interface LogPaneProps {
@@ -32,7 +33,7 @@ export default function LogPane({ name, view, scroll, paused, height, width }: L
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate" color={l.source === 'stderr' ? 'red' : undefined}>
           <Text dimColor>{l.source === 'stderr' ? 'err│' : 'out│'}</Text>
-          {terminalSafe(l.content, { colour: true })}
+          {terminalSafe(l.content, { colour: coloursWanted() })}
         </Text>
       ))}
     </Box>
