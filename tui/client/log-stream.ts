@@ -4,6 +4,9 @@ import type { ApiClient } from './http.js';
 import { connectLogSocket } from './log-socket.js';
 import { TailOverlap } from './log-overlap.js';
 
+/** WebSocket close code for a connection that ended without a close frame (RFC 6455). */
+const ABNORMAL_CLOSURE = 1006;
+
 /**
  * Opens the log stream of a program (`svc logs -f`). Resolves once the socket is open with
  * `start(onLine, tail)`, which delivers lines that arrived before it was called first (so a caller
@@ -28,6 +31,8 @@ export async function openLogStream(client: ApiClient, id: string) {
       close: (code, reason, error) => {
         if (!opened) return reject(new ApiError(`cannot open the log stream at ${client.url}: ${error?.message ?? `closed (${code})`}`, 'unreachable'));
         if (closing) return settle?.resolve();
+        // 1006: the connection ended without a close frame, so svcd did not close it itself.
+        if (code === ABNORMAL_CLOSURE) return settle?.reject(new ApiError(`lost the connection to svcd at ${client.url} (it was killed or restarted, or the network failed): the log stream ended`, 'closed'));
         settle?.reject(new ApiError(`log stream closed by svcd (${code}${reason ? `: ${reason}` : ''})`, 'closed'));
       },
     });
