@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AddressError } from '../client/address.js';
 import { ApiClient } from '../client/http.js';
 import { credentialsFile, savedToken } from './credentials.js';
 
@@ -9,20 +10,29 @@ export interface CliContext {
   print(text: string): void;
 }
 
-export function createContext(program: Command): CliContext {
+export function createContext(program: Command, env: NodeJS.ProcessEnv = process.env): CliContext {
   let client: ApiClient | null = null;
   return {
     client() {
       if (client) return client;
       const o = program.opts<{ url?: string; token?: string }>();
-      const url = o.url ?? process.env.SVC_URL ?? 'http://127.0.0.1:9002';
+      // An empty variable (`SVC_URL= svc list`) is as if unset, as shells and most tools read it.
+      const fromEnv = (name: string) => env[name] || undefined;
+      const url = o.url ?? fromEnv('SVC_URL') ?? 'http://127.0.0.1:9002';
       // --token, then SVC_TOKEN, then what `svc login` saved for this daemon (an empty one is unset).
-      const given = givenToken(o.token);
-      const saved = given === undefined ? savedToken(url) : undefined;
+      const given = o.token || fromEnv('SVC_TOKEN');
+      const file = credentialsFile(env);
+      const saved = given === undefined ? savedToken(url, file) : undefined;
       // A saved credential svcd refuses (its secret changed, the token was revoked) is named as
       // the saved one: the user typed none.
-      const credentialHint = saved === undefined ? undefined : `the credential svc login saved for ${url} in ${credentialsFile()}: run svc login again, or use --token or SVC_TOKEN`;
-      client = new ApiClient({ url, token: given ?? saved, credentialHint });
+      const credentialHint = saved === undefined ? undefined : `the credential svc login saved for ${url} in ${file}: run svc login again, or use --token or SVC_TOKEN`;
+      try {
+        client = new ApiClient({ url, token: given ?? saved, credentialHint });
+      } catch (err) {
+        // The address is named as the user gave it: the option, or the variable.
+        if (err instanceof AddressError && o.url === undefined) throw new AddressError(err.message.replace(/^--url: /, 'SVC_URL: '));
+        throw err;
+      }
       return client;
     },
     json: () => Boolean(program.opts<{ json?: boolean }>().json),
