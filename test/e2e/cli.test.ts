@@ -119,6 +119,8 @@ test('the server message is printed for a bad field, with a non-zero exit', asyn
 });
 
 test('update changes fields and renames', async () => {
+  // Its help says what the command does: process fields at the next start, the others at once.
+  assert.match((await svc('update', '--help')).stdout.replace(/\s+/g, ' '), /command, args, cwd, .*env, .*: at the next start \(svc restart\); the others at once/);
   const res = await svc('update', 'job', '--stopsecs', '4', '--name', 'job2', '-e', 'A=1');
   assert.equal(res.code, 0, res.stderr);
   assert.equal(res.stdout, 'updated job (restart it to apply process changes: svc restart job2)\n', 'env is read at spawn');

@@ -32,7 +32,8 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
   withConfigOptions(
     program
       .command('update <program> [command...]')
-      .description('change fields of a program (name or id); takes effect at its next start')
+      .summary('change fields of a program (name or id)')
+      .description(`change fields of a program (name or id); ${PROCESS_FIELDS.join(', ')}: at the next start (svc restart); the others at once`)
       .option('--name <new-name>', 'rename the program')
       .option('--unset <field>', 'remove an optional field (repeatable)', (v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
   ).action(async (ref: string, words: string[], o: ConfigOptions & { name?: string; unset?: string[] }) => {
