@@ -1,6 +1,8 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../../state/atomic-file.js';
+import { CliError } from './errors.js';
 
 /**
  * Credentials saved by `svc login`, keyed by daemon URL, in
@@ -25,13 +27,23 @@ export function credentialKey(url: string): string {
   }
 }
 
-function readAll(file: string): Record<string, string> {
+/** What the file holds; absent is empty. `strict`: a file that cannot be read or parsed throws (a save must not drop the other daemons' entries). */
+function readAll(file: string, strict = false): Record<string, string> {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
-  } catch {
-    return {};
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
+    throw new CliError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)}); nothing was saved`);
   }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, string>;
+  } catch {
+    // below
+  }
+  if (!strict) return {};
+  throw new CliError(`${file}: not the JSON object svc login writes; fix or remove it (saving would drop the credentials of other daemons in it); nothing was saved`);
 }
 
 /** The saved credential for `url`; entries saved before keys were normalised are found too. */
@@ -41,11 +53,14 @@ export function savedToken(url: string, file = credentialsFile()): string | unde
   return all[key] ?? Object.entries(all).find(([saved]) => credentialKey(saved) === key)?.[1];
 }
 
-export function saveToken(url: string, token: string | null, file = credentialsFile()): void {
+/**
+ * Saves (or with null forgets) the credential for `url`. The file is replaced, never written
+ * through: a link at its name is not followed, and the secret is never in a file others may read.
+ */
+export async function saveToken(url: string, token: string | null, file = credentialsFile()): Promise<void> {
   const key = credentialKey(url);
-  const all = Object.fromEntries(Object.entries(readAll(file)).filter(([saved]) => credentialKey(saved) !== key));
+  const all = Object.fromEntries(Object.entries(readAll(file, true)).filter(([saved]) => credentialKey(saved) !== key));
   if (token !== null) all[key] = token;
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  await writeFileAtomic(file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
 }

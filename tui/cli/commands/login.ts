@@ -20,7 +20,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
         if (err instanceof ApiError && err.status === 404) throw new CliError(`auth is off on svcd at ${url} (no auth_secret, no security plugin): every command works without logging in`);
         throw err;
       });
-      saveToken(url, token);
+      await saveToken(url, token);
       ctx.print(ctx.json() ? JSON.stringify({ url, saved_in: credentialsFile() }) : `logged in to ${url}; credential saved in ${credentialsFile()}`);
     });
   program
@@ -29,7 +29,7 @@ export function registerLogin(program: Command, ctx: CliContext): void {
     .action(async () => {
       const url = ctx.client().url;
       await routes.logout(ctx.client()).catch(() => undefined);
-      saveToken(url, null);
+      await saveToken(url, null);
       ctx.print(ctx.json() ? JSON.stringify({ url, logged_out: true }) : `logged out of ${url}`);
     });
 }

@@ -62,8 +62,8 @@ export function registerToken(program: Command, ctx: CliContext): void {
       const saved = client.token !== undefined && client.token === savedToken(client.url);
       const own = saved && (await routes.authStatus(client)).token?.id === id;
       const renewed = await client.post<TokenView>(`/api/v1/auth/tokens/${encodeURIComponent(id)}/renew`);
-      if (own && renewed.secret) saveToken(client.url, renewed.secret);
-      issued(renewed, 'renewed');
+      issued(renewed, 'renewed'); // first: the old secret is dead, the new one must be seen even if saving fails
+      if (own && renewed.secret) await saveToken(client.url, renewed.secret);
       if (own && !ctx.json()) ctx.print(`it was the credential svc login saved for ${client.url}: ${credentialsFile()} now holds the new secret`);
     });
 
