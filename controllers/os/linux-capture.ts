@@ -1,13 +1,19 @@
 import { spawn } from 'node:child_process';
 import { CAPTURE_LIMIT, type CaptureSpec, type ExitInfo } from './port.js';
 import { constants } from 'node:os';
+import { childProcessPlan } from './exec-helper.js';
 
 /** OsPort.capture with Node's child_process: pipes for fds 1 and 2, the group killed at the timeout. */
 export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
   return new Promise((resolve) => {
+    const plan = childProcessPlan(spec);
+    if (plan instanceof Error) {
+      resolve({ code: null, signal: null, error: plan.message, timedOut: false, output: '' });
+      return;
+    }
     let child;
     try {
-      child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, uid: spec.uid, gid: spec.gid, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(plan.file, plan.args, { cwd: spec.cwd, env: spec.env, uid: plan.uid, gid: plan.gid, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
       // Invalid arguments (a NUL byte) throw before anything is opened.
       resolve({ code: null, signal: null, error: (err as Error).message, timedOut: false, output: '' });

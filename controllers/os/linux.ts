@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Recovered, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { captureWithChildProcess } from './linux-capture.js';
 import { parseEnviron, roleOf } from './process-role.js';
 import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, startTimeToMs, statField } from './proc-fs.js';
 import { describeSpawnError } from './spawn-errors.js';
+import { childProcessPlan } from './exec-helper.js';
 import { readEnvFileBounded, type ReadAs } from './read-env-file.js';
 
 const ADOPTED_POLL_MS = 1000;
@@ -19,11 +19,11 @@ export class LinuxOs implements OsPort {
   private readonly adopted = new Map<number, { handle: ProcessHandle; onExit: (exit: ExitInfo) => void }>();
   private adoptedTimer: NodeJS.Timeout | null = null;
 
-  spawn(original: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
+  spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     return new Promise((resolve, reject) => {
-      const spec = throughCgroupExec(original);
-      if (spec instanceof Error) {
-        reject(spec);
+      const plan = childProcessPlan(spec);
+      if (plan instanceof Error) {
+        reject(plan);
         return;
       }
       let out: number | undefined;
@@ -46,23 +46,23 @@ export class LinuxOs implements OsPort {
       }
       let child: ChildProcess;
       try {
-        child = spawn(spec.file, spec.args, {
+        child = spawn(plan.file, plan.args, {
           cwd: spec.cwd,
           env: spec.env,
-          uid: spec.uid,
-          gid: spec.gid,
+          uid: plan.uid,
+          gid: plan.gid,
           detached: true, // own session and process group: signals reach children; survives a daemon crash
           stdio: [input ?? 'ignore', out, err],
         });
       } catch (error) {
         // Bad arguments (a NUL byte) and some errnos (ENOTDIR) throw here, not as an 'error' event.
-        reject(new Error(describeSpawnError(original, error as Error)));
+        reject(new Error(describeSpawnError(spec, error as Error)));
         return;
       } finally {
         closeFds(out, err); // the child has its own copies; ours are closed on every path
         if (input !== undefined) closeSync(input);
       }
-      child.once('error', (error) => reject(new Error(describeSpawnError(original, error))));
+      child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {
         const pid = child.pid as number;
         child.unref();
@@ -203,20 +203,6 @@ export class LinuxOs implements OsPort {
   uid(): number {
     return process.getuid?.() ?? -1;
   }
-}
-
-/** dist/native/svc-cgroup-exec, built by `npm run build` from native/cgroup-exec. */
-export const CGROUP_EXEC = fileURLToPath(new URL('../../native/svc-cgroup-exec', import.meta.url));
-
-/**
- * Node cannot run code between fork and exec, so a process with a cgroup is started through
- * svc-cgroup-exec, which joins the cgroup and then execs the program (no escape window). A
- * failure to join ends it with status 127 and a line in its stderr log.
- */
-function throughCgroupExec(spec: SpawnSpec): SpawnSpec | Error {
-  if (!spec.cgroup) return spec;
-  if (!existsSync(CGROUP_EXEC)) return new Error(`cannot join cgroup ${spec.cgroup}: ${CGROUP_EXEC} is missing (run npm run build)`);
-  return { ...spec, file: CGROUP_EXEC, args: [spec.cgroup, spec.file, ...spec.args] };
 }
 
 /** Program log files, as svc-spawner creates them (native/spawner/spawn-request.c). */

@@ -5,7 +5,7 @@ import type { SpawnSpec } from './port.js';
  * A readable reason for a spawn that failed, naming the field at fault. Never echoes Node's own
  * message for bad arguments: it quotes the value, which may be an environment variable's secret.
  */
-export function describeSpawnError(spec: SpawnSpec, error: Error): string {
+export function describeSpawnError(spec: Pick<SpawnSpec, 'file' | 'cwd'>, error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE') return `${fieldOfArgError(error.message)}: ${argProblem(error.message)}`;
   const cwdProblem = problemWithCwd(spec.cwd);

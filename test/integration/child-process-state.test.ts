@@ -1,5 +1,6 @@
-// What a program inherits from svcd, read from /proc/<pid> of a real program started by the
-// spawner: only fds 0, 1 and 2 (never svcd's state store files), no ignored or blocked signals.
+// What a program inherits from svcd, read from /proc/<pid> of a real program, with the spawner
+// and with Node's child_process (SVC_SPAWNER=off): only fds 0, 1 and 2 (never svcd's state store
+// files), no ignored or blocked signals.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -28,7 +29,7 @@ function openFds(pid: number): Record<string, string> {
   return out;
 }
 
-for (const spawner of ['on'] as const) {
+for (const spawner of ['on', 'off'] as const) {
   describe(`a program's inheritance (spawner ${spawner})`, () => {
     let d: RunningDaemon;
     before(async () => {

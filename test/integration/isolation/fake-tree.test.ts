@@ -45,7 +45,7 @@ for (const spawner of ['on', 'off'] as const) {
       assert.equal(readTreeFile(tree, 'svc', id, 'cpu.max'), '50000 100000');
       assert.equal(readTreeFile(tree, 'svc', id, 'memory.max'), '64000000');
       // The process joins the cgroup itself, before exec of the program: with Node's spawn (spawner
-      // off) svc-cgroup-exec writes it just after the spawn returned, so a busy machine may lag.
+      // off) svc-exec writes it just after the spawn returned, so a busy machine may lag.
       await eventually(() => readTreeFile(tree, 'svc', id, 'cgroup.procs') === '0', 10_000, 'the process joined the cgroup itself, before exec');
       const detail = await get(`/api/v1/programs/${id}`);
       assert.equal(detail.state.isolation.status, `enforced (cgroup ${join(tree, 'svc', id)})`);
