@@ -37,6 +37,7 @@ export function childProcessPlan(spec: CaptureSpec, helper = EXEC_HELPER): Child
     ...(spec.cgroup ? ['--cgroup', spec.cgroup] : []),
     ...(spec.uid !== undefined ? ['--uid', String(spec.uid)] : []),
     ...(spec.gid !== undefined ? ['--gid', String(spec.gid)] : []),
+    ...(spec.groups?.length ? ['--groups', spec.groups.join(',')] : []),
   ];
   return { file: helper, args: [...options, '--', spec.file, ...spec.args] };
 }

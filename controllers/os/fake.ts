@@ -160,8 +160,11 @@ export class FakeOs implements OsPort {
     return text;
   }
 
+  /** Users lookupUser knows, by name (nobody; tests add others). */
+  readonly users = new Map<string, UserInfo>([['nobody', { name: 'nobody', uid: 65534, gid: 65534, home: '/nonexistent', groups: [] }]]);
+
   lookupUser(nameOrId: string | number): UserInfo | null {
-    return nameOrId === 'nobody' || nameOrId === 65534 ? { name: 'nobody', uid: 65534, gid: 65534, home: '/nonexistent' } : null;
+    return [...this.users.values()].find((u) => u.name === nameOrId || u.uid === nameOrId) ?? null;
   }
 
   lookupGroup(nameOrId: string | number): number | null {

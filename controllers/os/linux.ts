@@ -192,7 +192,9 @@ export class LinuxOs implements OsPort {
 
   lookupUser(nameOrId: string | number): UserInfo | null {
     const row = findRow('/etc/passwd', nameOrId);
-    return row ? { name: row[0] ?? '', uid: Number(row[2]), gid: Number(row[3]), home: row[5] ?? '/' } : null;
+    if (!row) return null;
+    const name = row[0] ?? '';
+    return { name, uid: Number(row[2]), gid: Number(row[3]), home: row[5] ?? '/', groups: memberGroups(readText('/etc/group'), name) };
   }
 
   lookupGroup(nameOrId: string | number): number | null {
@@ -231,13 +233,27 @@ function killGroupRemnants(pgid: number): void {
   }
 }
 
-function findRow(file: string, nameOrId: string | number): string[] | null {
-  let text: string;
+function readText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
-    return null;
+    return '';
   }
+}
+
+/** The gids of the groups of an /etc/group text whose member list names `user`. */
+export function memberGroups(groupFile: string, user: string): number[] {
+  const gids: number[] = [];
+  for (const line of groupFile.split('\n')) {
+    const row = line.split(':');
+    if (row.length >= 4 && /^\d+$/.test(row[2] ?? '') && (row[3] ?? '').split(',').includes(user)) gids.push(Number(row[2]));
+  }
+  return gids;
+}
+
+function findRow(file: string, nameOrId: string | number): string[] | null {
+  const text = readText(file);
+  if (!text) return null;
   const key = String(nameOrId);
   const byId = /^\d+$/.test(key);
   for (const line of text.split('\n')) {

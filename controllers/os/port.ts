@@ -10,6 +10,8 @@ export interface SpawnSpec {
   env: Record<string, string>;
   uid?: number;
   gid?: number;
+  /** Supplementary groups, set together with uid/gid (the user's, as initgroups sets them); absent: none. */
+  groups?: number[];
   /** Files opened O_APPEND and handed to the child as fd 1 and 2. */
   stdoutPath: string;
   stderrPath: string;
@@ -103,6 +105,8 @@ export interface UserInfo {
   gid: number;
   home: string;
   name: string;
+  /** Groups listing the user as a member (/etc/group), besides its primary group. */
+  groups: number[];
 }
 
 /**
@@ -159,7 +163,7 @@ export interface OsPort {
    * Reads an env_file: a regular file of bounded size; with `as`, only if that uid/gid may read it.
    * Errors carry a short reason in `message`, never the file's contents.
    */
-  readTextFile(path: string, as?: { uid: number; gid: number }): string;
+  readTextFile(path: string, as?: { uid: number; gid: number; groups?: number[] }): string;
   /**
    * Creates log files ahead of a program's first run, off the main thread (missing parent
    * directories too, mode 0640 like the spawner's), leaving existing ones as they are. Rejects

@@ -7,6 +7,8 @@ export const ENV_FILE_MAX_BYTES = 1024 * 1024;
 export interface ReadAs {
   uid: number;
   gid: number;
+  /** Its supplementary groups. */
+  groups?: number[];
 }
 
 /** Why a file cannot be used as an env_file; the message names a reason, never the file's contents. */
@@ -53,6 +55,6 @@ export function readEnvFileBounded(path: string, as?: ReadAs): string {
 function readableBy(st: { uid: number; gid: number; mode: number }, as: ReadAs): boolean {
   if (as.uid === 0) return true;
   if (st.uid === as.uid) return (st.mode & 0o400) !== 0;
-  if (st.gid === as.gid) return (st.mode & 0o040) !== 0;
+  if (st.gid === as.gid || as.groups?.includes(st.gid)) return (st.mode & 0o040) !== 0;
   return (st.mode & 0o004) !== 0;
 }

@@ -3,6 +3,7 @@ import { parse as parseDotenv } from 'dotenv';
 import type { EffectiveConfig } from '../../state/program.js';
 import { logPaths } from '../../log-files/paths.js';
 import type { OsPort, SpawnSpec } from '../os/port.js';
+import type { ReadAs } from '../os/read-env-file.js';
 import { splitCommand } from '../../state/command-line.js';
 
 export interface SpawnContext {
@@ -26,7 +27,7 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
   for (const [k, v] of Object.entries(ctx.baseEnv)) if (v !== undefined) env[k] = v;
   const identity = resolveIdentity(config, os);
   // Read with the program's permissions when svcd switches to another user (docs/api.md, env_file).
-  const as = identity.uid !== undefined ? { uid: identity.uid, gid: identity.gid ?? identity.uid } : undefined;
+  const as = identity.uid !== undefined ? { uid: identity.uid, gid: identity.gid ?? identity.uid, groups: identity.groups } : undefined;
   if (config.env_file) Object.assign(env, readEnvFile(config.env_file, ctx.root, os, as));
   Object.assign(env, config.env ?? {});
   env.SVC_PROGRAM_ID = id;
@@ -41,6 +42,7 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
     env,
     uid: identity.uid,
     gid: identity.gid,
+    groups: identity.groups,
     stdoutPath: logs.stdout,
     stderrPath: logs.stderr,
     tag: id,
@@ -55,7 +57,7 @@ function splitOrFail(command: string): string[] {
   }
 }
 
-function readEnvFile(path: string, root: string, os: OsPort, as: { uid: number; gid: number } | undefined): Record<string, string> {
+function readEnvFile(path: string, root: string, os: OsPort, as: ReadAs | undefined): Record<string, string> {
   const full = isAbsolute(path) ? path : resolve(root, path);
   let text: string;
   try {
@@ -85,5 +87,8 @@ function resolveIdentity(config: EffectiveConfig, os: OsPort) {
     if (uid !== os.uid()) throw new SpawnPrepError(`user: svcd is not running as root and cannot switch to user '${config.user}'`);
     return { user };
   }
-  return { uid, gid: gid ?? undefined, user };
+  // The user's supplementary groups with the gid it runs as, as initgroups(user, gid) sets them
+  // (what systemd's User= and supervisord's user= give); a group alone gets none.
+  const groups = user && gid !== undefined && gid !== null ? [...new Set([gid, ...user.groups])] : undefined;
+  return { uid, gid: gid ?? undefined, groups, user };
 }

@@ -53,7 +53,10 @@ __attribute__((no_sanitize("address", "undefined"))) static int child_main(void 
   if (dup2(l->fd0, 0) < 0 || dup2(l->fd1, 1) < 0 || dup2(l->fd2, 2) < 0) goto fail;
   stage = STAGE_CHDIR;
   if (l->cwd && chdir(l->cwd) < 0) goto fail;
-  if (l->set_uid || l->set_gid) setgroups(0, NULL); /* as libuv: only root can, and only root needs it */
+  stage = STAGE_SETGROUPS;
+  /* The user's groups, as initgroups would set them. None: as libuv (only root can, and only root
+   * needs it), so a failure to drop them is not one. */
+  if ((l->set_uid || l->set_gid) && setgroups(l->ngroups, l->groups) < 0 && l->ngroups > 0) goto fail;
   stage = STAGE_SETGID;
   if (l->set_gid && setgid(l->gid) < 0) goto fail;
   stage = STAGE_SETUID;

@@ -47,6 +47,8 @@ struct launch {
   int set_uid, set_gid;
   uid_t uid;
   gid_t gid;
+  const gid_t *groups; /* supplementary groups, set with set_uid or set_gid (0 of them: none) */
+  size_t ngroups;
   int errfd; /* METHOD_FORK: where a failing child writes a struct child_failure; -1 = nowhere */
   int cgroup_procs; /* the cgroup.procs of the child's cgroup, opened for writing; -1 = stay put */
 };

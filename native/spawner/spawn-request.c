@@ -37,7 +37,11 @@ struct spawn_req {
   uint32_t flags;
   int set_uid, set_gid;
   uint32_t uid, gid;
+  gid_t *groups;
+  size_t ngroups, groups_cap;
 };
+
+enum { MAX_GROUPS = 65536 }; /* NGROUPS_MAX of Linux */
 
 static void req_free(struct spawn_req *r) {
   free_strv(r->argv.v);
@@ -48,6 +52,7 @@ static void req_free(struct spawn_req *r) {
   free(r->err);
   free(r->tag);
   free(r->cgroup);
+  free(r->groups);
 }
 
 /* Reads one string field into *dst (a later duplicate is refused). 0, or -1 after replying. */
@@ -105,6 +110,20 @@ static int parse(struct buf *out, uint32_t seq, const uint8_t *body, size_t len,
           rc = -1;
         } else if (f.key == F_UID) r->uid = v, r->set_uid = 1;
         else r->gid = v, r->set_gid = 1;
+        break;
+      }
+      case F_GROUPS: {
+        uint32_t v;
+        if (field_u32(&f, &v) < 0 || r->ngroups == MAX_GROUPS) {
+          reply_error(out, seq, EINVAL, STAGE_REQUEST, "field groups: each must be 4 bytes, at most %d of them", MAX_GROUPS);
+          rc = -1;
+          break;
+        }
+        if (r->ngroups == r->groups_cap) {
+          r->groups_cap = r->groups_cap ? 2 * r->groups_cap : 16;
+          r->groups = xrealloc(r->groups, r->groups_cap * sizeof *r->groups);
+        }
+        r->groups[r->ngroups++] = (gid_t)v;
         break;
       }
       case F_FLAGS:
@@ -234,7 +253,7 @@ void handle_spawn(struct buf *out, uint32_t seq, const uint8_t *body, size_t len
   struct launch l = {
       .argv = r.argv.v, .envp = r.env.v, .paths = paths, .cwd = r.cwd,
       .fd0 = fds[0] >= 0 ? fds[0] : S.nullfd, .fd1 = fds[1] >= 0 ? fds[1] : S.nullfd, .fd2 = fds[2] >= 0 ? fds[2] : S.nullfd,
-      .set_uid = r.set_uid, .set_gid = r.set_gid, .uid = r.uid, .gid = r.gid,
+      .set_uid = r.set_uid, .set_gid = r.set_gid, .uid = r.uid, .gid = r.gid, .groups = r.groups, .ngroups = r.ngroups,
       .errfd = S.method == METHOD_FORK ? S.errpipe[1] : -1, .cgroup_procs = procs,
   };
   struct launch_error e;

@@ -56,6 +56,7 @@ enum field_key {
   F_HELD = 28,
   F_STDIN = 29,
   F_ENDED_AT = 30,
+  F_GROUPS = 31,
 };
 
 /* SPAWN flags */

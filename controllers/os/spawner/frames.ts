@@ -47,6 +47,7 @@ export function spawnFields(spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> &
   if (!capture && spec.stderrPath) fields.push([Field.STDERR, spec.stderrPath]);
   if (spec.uid !== undefined) fields.push([Field.UID, { u32: spec.uid }]);
   if (spec.gid !== undefined) fields.push([Field.GID, { u32: spec.gid }]);
+  for (const g of spec.groups ?? []) fields.push([Field.GROUPS, { u32: g }]);
   if (spec.tag) fields.push([Field.TAG, spec.tag]);
   if (spec.cgroup) fields.push([Field.CGROUP, spec.cgroup]);
   return fields;

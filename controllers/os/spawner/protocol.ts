@@ -50,6 +50,7 @@ export const Field = {
   HELD: 28,
   STDIN: 29,
   ENDED_AT: 30,
+  GROUPS: 31,
 } as const;
 
 export const SpawnFlag = { KILL_GROUP_ON_EXIT: 1, CAPTURE: 2 } as const;

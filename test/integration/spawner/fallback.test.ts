@@ -91,3 +91,20 @@ test('LinuxOs capture, as the spawner: a background child left holding the outpu
     removeRoot(root);
   }
 });
+
+test('LinuxOs: uid, gid and the supplementary groups are switched (as root), for programs and captures', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
+  const os = new LinuxOs();
+  const root = tempRoot();
+  try {
+    const env = { PATH: '/usr/bin:/bin' };
+    const who = { file: 'sh', args: ['-c', 'echo $(id -u):$(id -g):$(id -G)'], cwd: '/', env, uid: 65534, gid: 65534 };
+    assert.equal((await os.capture({ ...who, groups: [65534, 4242, 4243] }, 5000)).output.trim(), '65534:65534:65534 4242 4243');
+    assert.equal((await os.capture(who, 5000)).output.trim(), '65534:65534:65534', 'none without groups');
+    const exit = await os.runToCompletion({ ...who, groups: [65534, 4242], stdoutPath: `${root}/o`, stderrPath: `${root}/e` }, 5000);
+    assert.equal(exit.code, 0);
+    assert.equal(readFileSync(`${root}/o`, 'utf8').trim(), '65534:65534:65534 4242');
+  } finally {
+    await os.close();
+    removeRoot(root);
+  }
+});

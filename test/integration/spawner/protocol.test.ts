@@ -62,11 +62,14 @@ test('bad spawn requests get an error that names the problem, and leak no descri
     await refused(base([[99, 'x']]), /unknown field 99/);
     await refused(base([[Field.FLAGS, { u32: 1 << 20 }]]), /flags/);
     await refused(base([[Field.UID, 'ab']]), /uid must be 4 bytes/);
+    await refused(base([[Field.GROUPS, { u32: 1 }], [Field.GROUPS, 'ab']]), /field groups: each must be 4 bytes, at most 65536/);
     const cgroup = await refused(base([[Field.CGROUP, join(paths.root, 'no-such-cgroup')]]), /cgroup .*no-such-cgroup: No such file or directory/, 'ENOENT');
     assert.equal(i32(cgroup, Field.STAGE), 13);
     await refused(base([[Field.TAG, 'a'], [Field.TAG, 'b']]), /tag given twice/);
   }
-  assert.equal(fdCount(spawner), before, 'descriptor count unchanged after 300 refused requests');
+  const tooMany: [number, { u32: number }][] = Array.from({ length: 65537 }, (_, g) => [Field.GROUPS, { u32: g }]);
+  await refused(base(tooMany), /field groups: each must be 4 bytes, at most 65536/);
+  assert.equal(fdCount(spawner), before, 'descriptor count unchanged after every refused request');
   assert.ok(pidAlive(spawner));
 });
 

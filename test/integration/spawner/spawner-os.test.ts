@@ -146,6 +146,8 @@ test('a script without #! runs with /bin/sh (as Node does); a missing #! interpr
 test('uid and gid are switched (as root)', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
   const r = await os.capture({ file: 'sh', args: ['-c', 'echo $(id -u):$(id -g):$(id -G)'], cwd: '/', env, uid: 65534, gid: 65534 }, 5000);
   assert.equal(r.output.trim(), '65534:65534:65534', 'supplementary groups dropped too');
+  const withGroups = await os.capture({ file: 'sh', args: ['-c', 'echo $(id -u):$(id -g):$(id -G)'], cwd: '/', env, uid: 65534, gid: 65534, groups: [65534, 4242, 4243] }, 5000);
+  assert.equal(withGroups.output.trim(), '65534:65534:65534 4242 4243', "the user's supplementary groups, and only those");
 });
 
 for (const method of ['clone', 'posix_spawn']) {

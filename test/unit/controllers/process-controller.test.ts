@@ -333,6 +333,20 @@ test('user switching without root is a clear error naming the field', async () =
   await h.close();
 });
 
+test("a user's supplementary groups come with it, after the gid it runs as; a group alone gets none", async () => {
+  const h = await processHarness();
+  h.os.rootUser = true;
+  h.os.users.set('app', { name: 'app', uid: 1100, gid: 1100, home: '/srv/app', groups: [103, 998] });
+  const spec = (id: string) => h.os.processes.get(h.pidOf(id))!.spec;
+  const user = spec(await h.add({ name: 'u', user: 'app' }));
+  assert.deepEqual([user.uid, user.gid, user.groups, user.env.HOME, user.env.USER], [1100, 1100, [1100, 103, 998], '/srv/app', 'app']);
+  const both = spec(await h.add({ name: 'ug', user: 'app', group: 'nogroup' }));
+  assert.deepEqual([both.uid, both.gid, both.groups], [1100, 65534, [65534, 103, 998]]);
+  const group = spec(await h.add({ name: 'g', group: 'nogroup' }));
+  assert.deepEqual([group.uid, group.gid, group.groups], [undefined, 65534, undefined]);
+  await h.close();
+});
+
 test('removing a program stops its process gracefully, then forgets it', async () => {
   const h = await processHarness();
   const id = await h.add({ name: 'gone' });
