@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { constants as osConstants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { CaptureSpec } from './port.js';
 import { describeSpawnError } from './spawn-errors.js';
@@ -13,7 +14,12 @@ export interface ChildProcessPlan {
   args: string[];
   uid?: number;
   gid?: number;
+  /** Through svc-exec: the fd (a pipe) where it reports a failure before the program runs. */
+  statusFd?: number;
 }
+
+/** svc-exec's status fd: the first after stdio. */
+const STATUS_FD = 3;
 
 /**
  * How Node's child_process starts a spec. Node cannot run code between fork and exec, so the
@@ -39,7 +45,20 @@ export function childProcessPlan(spec: CaptureSpec, helper = EXEC_HELPER): Child
     ...(spec.gid !== undefined ? ['--gid', String(spec.gid)] : []),
     ...(spec.groups?.length ? ['--groups', spec.groups.join(',')] : []),
   ];
-  return { file: helper, args: [...options, '--', spec.file, ...spec.args] };
+  return { file: helper, args: ['--status-fd', String(STATUS_FD), ...options, '--', spec.file, ...spec.args], statusFd: STATUS_FD };
+}
+
+/**
+ * What svc-exec wrote on its status fd ("<errno> <step>") in words, naming the field at fault, as
+ * svc-spawner's failures read; null for an empty report (the program runs).
+ */
+export function describeHelperFailure(spec: CaptureSpec, report: string): string | null {
+  const [errno, step] = report.trim().split(' ');
+  if (!errno) return null;
+  const code = Object.entries(osConstants.errno).find(([, n]) => n === Number(errno))?.[0] ?? `errno ${errno}`;
+  if (step === 'exec') return describeSpawnError(spec, Object.assign(new Error(code), { code }));
+  if (step === 'cgroup') return `cannot join cgroup ${spec.cgroup}: ${code}`;
+  return `${step === 'setuid' ? 'user' : 'group'}: cannot switch (${step}): ${code}`;
 }
 
 /**

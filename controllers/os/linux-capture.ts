@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { CAPTURE_LIMIT, type CaptureSpec, type ExitInfo } from './port.js';
 import { constants } from 'node:os';
-import { childProcessPlan } from './exec-helper.js';
+import type { Readable } from 'node:stream';
+import { childProcessPlan, describeHelperFailure } from './exec-helper.js';
 
 /** OsPort.capture with Node's child_process: pipes for fds 1 and 2, the group killed at the timeout. */
 export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
@@ -13,7 +14,8 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
     }
     let child;
     try {
-      child = spawn(plan.file, plan.args, { cwd: spec.cwd, env: spec.env, uid: plan.uid, gid: plan.gid, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const status = plan.statusFd ? (['pipe'] as const) : [];
+      child = spawn(plan.file, plan.args, { cwd: spec.cwd, env: spec.env, uid: plan.uid, gid: plan.gid, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...status] });
     } catch (err) {
       // Invalid arguments (a NUL byte) throw before anything is opened.
       resolve({ code: null, signal: null, error: (err as Error).message, timedOut: false, output: '' });
@@ -25,6 +27,9 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
+    // svc-exec's word on why the command could not start (nothing once it runs).
+    let report = '';
+    (plan.statusFd ? (child.stdio[plan.statusFd] as Readable | null) : null)?.on('data', (chunk: Buffer) => (report += chunk.toString()));
     let timedOut = false;
     /** The leader's end, once seen: the verdict is its, whatever holds the pipes after it. */
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -38,6 +43,11 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
     const finish = () => {
       clearTimeout(timer);
       const { code, signal } = exited!;
+      const failure = describeHelperFailure(spec, report);
+      if (failure) {
+        resolve({ code: null, signal: null, error: failure, timedOut, output: '' });
+        return;
+      }
       resolve({ code, signal: signal ? (constants.signals[signal] ?? null) : null, timedOut, output: output.toString('utf8') });
     };
     const timer = setTimeout(() => {

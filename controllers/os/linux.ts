@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
 import { dirname } from 'node:path';
 import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, ProgramProcess, Recovered, SignalName, SpawnSpec, UsageSample, UserInfo } from './port.js';
 import { captureWithChildProcess } from './linux-capture.js';
 import { parseEnviron, roleOf } from './process-role.js';
 import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, startTimeToMs, statField } from './proc-fs.js';
 import { describeSpawnError } from './spawn-errors.js';
-import { childProcessPlan } from './exec-helper.js';
+import { childProcessPlan, describeHelperFailure } from './exec-helper.js';
 import { readEnvFileBounded, type ReadAs } from './read-env-file.js';
 
 const ADOPTED_POLL_MS = 1000;
@@ -52,7 +53,7 @@ export class LinuxOs implements OsPort {
           uid: plan.uid,
           gid: plan.gid,
           detached: true, // own session and process group: signals reach children; survives a daemon crash
-          stdio: [input ?? 'ignore', out, err],
+          stdio: [input ?? 'ignore', out, err, ...(plan.statusFd ? (['pipe'] as const) : [])],
         });
       } catch (error) {
         // Bad arguments (a NUL byte) and some errnos (ENOTDIR) throw here, not as an 'error' event.
@@ -65,13 +66,30 @@ export class LinuxOs implements OsPort {
       child.once('error', (error) => reject(new Error(describeSpawnError(spec, error))));
       child.once('spawn', () => {
         const pid = child.pid as number;
+        const startTime = procStartTime(pid) ?? 0;
         child.unref();
-        child.once('exit', (code, signal) => {
-          this.cpuTicks.delete(pid);
-          killGroupRemnants(pid);
-          onExit({ code, signal: signal ? (constants.signals[signal] ?? null) : null });
+        const exit = new Promise<ExitInfo>((resolveExit) =>
+          child.once('exit', (code, signal) => {
+            this.cpuTicks.delete(pid);
+            killGroupRemnants(pid);
+            resolveExit({ code, signal: signal ? (constants.signals[signal] ?? null) : null });
+          }),
+        );
+        const started = () => {
+          resolve({ pid, startTime });
+          void exit.then(onExit);
+        };
+        const status = plan.statusFd ? (child.stdio[plan.statusFd] as Readable | null) : null;
+        if (!status) return started();
+        // svc-exec closes it at the program's exec, having written nothing; or says why it could not.
+        let report = '';
+        status.setEncoding('utf8');
+        status.on('data', (chunk: string) => (report += chunk));
+        status.once('close', () => {
+          const failure = describeHelperFailure(spec, report);
+          if (failure) reject(new Error(failure));
+          else started();
         });
-        resolve({ pid, startTime: procStartTime(pid) ?? 0 });
       });
     });
   }

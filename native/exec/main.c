@@ -1,5 +1,5 @@
 /*
- * svc-exec [--cgroup DIR] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]
+ * svc-exec [--status-fd N] [--cgroup DIR] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]
  *
  * What svcd's child_process fallback (controllers/os/linux.ts) cannot do between fork and exec,
  * done here before the program is exec-ed in place (same pid, session, cwd and fds 0 to 2), in
@@ -10,7 +10,10 @@
  *   - with --uid or --gid: sets the supplementary groups (--groups, none when absent), then the
  *     gid, then the uid (Node's own uid/gid options always drop supplementary groups).
  * Then execvp FILE. Any failure is one line on stderr (the program's log) and exit status 127,
- * like a failed exec.
+ * like a failed exec; with --status-fd it is also written to fd N as "<errno> <step>" (step:
+ * cgroup, setgroups, setgid, setuid or exec). Fd N is kept open, close-on-exec, so the parent
+ * reads end-of-file without a word once the program runs (svc-spawner's fork method does the
+ * same through a pipe).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,8 +27,12 @@
 
 enum { MAX_GROUPS = 65536 }; /* NGROUPS_MAX of Linux */
 
-static int fail(const char *what, const char *subject) {
-  fprintf(stderr, "svc-exec: %s%s%s: %s\n", what, subject ? " " : "", subject ? subject : "", strerror(errno));
+static int status_fd = -1;
+
+static int fail(const char *step, const char *what, const char *subject) {
+  int err = errno;
+  fprintf(stderr, "svc-exec: %s%s%s: %s\n", what, subject ? " " : "", subject ? subject : "", strerror(err));
+  if (status_fd >= 0) dprintf(status_fd, "%d %s", err, step);
   return 127;
 }
 
@@ -45,13 +52,19 @@ static int join_cgroup(const char *dir) {
   return w == 1 ? 0 : -1;
 }
 
-static void close_fds_above_2(void) {
-  if (close_range(3, ~0U, 0) == 0) return;
+static int close_between(unsigned lo, unsigned hi) {
+  return lo > hi ? 0 : close_range(lo, hi, 0);
+}
+
+/* Closes every fd above 2 but `keep` (-1: none). */
+static void close_fds_above_2(int keep) {
+  unsigned k = (unsigned)keep;
+  if (keep < 0 ? close_between(3, ~0U) == 0 : close_between(3, k - 1) == 0 && close_between(k + 1, ~0U) == 0) return;
   DIR *d = opendir("/proc/self/fd"); /* kernels before 5.9 */
   if (!d) return;
   for (struct dirent *e; (e = readdir(d));) {
     int fd = atoi(e->d_name);
-    if (fd > 2 && fd != dirfd(d)) close(fd);
+    if (fd > 2 && fd != keep && fd != dirfd(d)) close(fd);
   }
   closedir(d);
 }
@@ -81,7 +94,7 @@ static int parse_groups(const char *s, gid_t *groups) {
 }
 
 static int usage(void) {
-  fputs("usage: svc-exec [--cgroup DIR] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]\n", stderr);
+  fputs("usage: svc-exec [--status-fd N] [--cgroup DIR] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]\n", stderr);
   return 127;
 }
 
@@ -92,7 +105,11 @@ int main(int argc, char **argv) {
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
     if (i + 1 >= argc) return usage();
     const char *opt = argv[i], *value = argv[i + 1], *end = "";
-    if (strcmp(opt, "--cgroup") == 0) cgroup = value;
+    if (strcmp(opt, "--status-fd") == 0) {
+      long fd = parse_id(value, &end);
+      if (fd < 3 || *end || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0) return usage();
+      status_fd = (int)fd;
+    } else if (strcmp(opt, "--cgroup") == 0) cgroup = value;
     else if (strcmp(opt, "--groups") == 0) groups_arg = value;
     else if (strcmp(opt, "--uid") == 0) {
       if ((uid = parse_id(value, &end)) < 0 || *end) return usage();
@@ -102,16 +119,16 @@ int main(int argc, char **argv) {
   }
   if (i + 1 >= argc) return usage();
   char **program = argv + i + 1;
-  if (cgroup && join_cgroup(cgroup) < 0) return fail("cannot join cgroup", cgroup);
-  close_fds_above_2();
+  if (cgroup && join_cgroup(cgroup) < 0) return fail("cgroup", "cannot join cgroup", cgroup);
+  close_fds_above_2(status_fd);
   if (uid >= 0 || gid >= 0) {
     static gid_t groups[MAX_GROUPS];
     int n = groups_arg ? parse_groups(groups_arg, groups) : 0;
     if (n < 0) return usage();
-    if (setgroups((size_t)n, groups) < 0) return fail("setgroups", NULL);
-    if (gid >= 0 && setgid((gid_t)gid) < 0) return fail("setgid", NULL);
-    if (uid >= 0 && setuid((uid_t)uid) < 0) return fail("setuid", NULL);
+    if (setgroups((size_t)n, groups) < 0) return fail("setgroups", "setgroups", NULL);
+    if (gid >= 0 && setgid((gid_t)gid) < 0) return fail("setgid", "setgid", NULL);
+    if (uid >= 0 && setuid((uid_t)uid) < 0) return fail("setuid", "setuid", NULL);
   }
   execvp(program[0], program);
-  return fail(program[0], NULL);
+  return fail("exec", program[0], NULL);
 }

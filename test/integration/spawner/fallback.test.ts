@@ -108,3 +108,30 @@ test('LinuxOs: uid, gid and the supplementary groups are switched (as root), for
     removeRoot(root);
   }
 });
+
+test('LinuxOs: a step of svc-exec that fails before the program runs is a spawn failure naming it, not an exit 127', async () => {
+  const os = new LinuxOs();
+  const root = tempRoot();
+  try {
+    const spec = { file: 'true', args: [], cwd: root, env: { PATH: '/usr/bin:/bin' }, stdoutPath: `${root}/o`, stderrPath: `${root}/e` };
+    const exits: unknown[] = [];
+    await assert.rejects(os.spawn({ ...spec, cgroup: `${root}/no-such-cgroup` }, (e) => exits.push(e)), (err: Error) => {
+      assert.equal(err.message, `cannot join cgroup ${root}/no-such-cgroup: ENOENT`);
+      return true;
+    });
+    assert.equal((await os.capture({ ...spec, cgroup: `${root}/no-such-cgroup` }, 5000)).error, `cannot join cgroup ${root}/no-such-cgroup: ENOENT`);
+    if (process.getuid?.() === 0) {
+      // Root may run it; the user the program runs as may not.
+      const script = `${root}/root-only.sh`;
+      writeFileSync(script, '#!/bin/sh\necho ran\n', { mode: 0o700 });
+      const asNobody = { ...spec, file: script, uid: 65534, gid: 65534 };
+      await assert.rejects(os.spawn(asNobody, (e) => exits.push(e)), /^Error: permission denied: .*root-only\.sh$/);
+      assert.equal((await os.capture(asNobody, 5000)).error, `permission denied: ${script}`);
+    }
+    assert.deepEqual(exits, [], 'a start that failed reports no exit');
+    assert.match(readFileSync(`${root}/e`, 'utf8'), /svc-exec: cannot join cgroup .*no-such-cgroup: No such file or directory/);
+  } finally {
+    await os.close();
+    removeRoot(root);
+  }
+});
