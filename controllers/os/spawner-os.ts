@@ -2,11 +2,11 @@ import { constants } from 'node:os';
 import type { Socket } from 'node:net';
 import { killAtTimeout, LinuxOs } from './linux.js';
 import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, Recovered, RecoveredProcess, SignalName, SpawnSpec } from './port.js';
-import { SpawnerConnection, SpawnerRequestError } from './spawner/connection.js';
+import { FrameTooLargeError, SpawnerConnection, SpawnerRequestError } from './spawner/connection.js';
 import { describeSpawnFailure, exitOf, liveOf, spawnFields } from './spawner/frames.js';
 import { ExitRouter } from './spawner/exit-router.js';
 import { connectSocket, startSpawner, type SpawnerLocation } from './spawner/launch.js';
-import { Field, i32, Msg, u64, WIRE_VERSION, type Frame } from './spawner/protocol.js';
+import { Field, i32, MAX_FRAME, Msg, u64, WIRE_VERSION, type Frame } from './spawner/protocol.js';
 
 export interface SpawnerOsOptions extends SpawnerLocation {
   /** One line for each problem: the spawner lost, restarted, or given up for child_process. */
@@ -135,6 +135,7 @@ export class SpawnerOs extends LinuxOs implements OsPort {
       const reply = await conn.request(Msg.SPAWN, spawnFields(spec, capture));
       return { pid: i32(reply, Field.PID), startTime: u64(reply, Field.START_TIME) };
     } catch (err) {
+      if (err instanceof FrameTooLargeError) throw new Error(`command, args and env take ${err.bytes} bytes, more than svc-spawner takes in one request (${MAX_FRAME} bytes; exec's own limit, ARG_MAX, is lower still)`);
       throw new Error(err instanceof SpawnerRequestError ? describeSpawnFailure(spec, err) : `${spec.file}: ${(err as Error).message}`);
     }
   }

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { constants } from 'node:os';
-import { encodeFrame, FrameDecoder, Field, i32, Msg, text, type FieldList, type Frame } from './protocol.js';
+import { encodeFrame, FrameDecoder, Field, i32, MAX_FRAME, Msg, text, type FieldList, type Frame } from './protocol.js';
 
 /** Frames held back at most before they are written (one writev each). */
 const FLUSH_EVERY = 64;
@@ -17,6 +17,18 @@ export class SpawnerRequestError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A request larger than a frame may be (a spawn with megabytes of environment): refused before
+ * anything is written, since the spawner would drop the connection, and with it every program's
+ * exit status.
+ */
+export class FrameTooLargeError extends Error {
+  override name = 'FrameTooLargeError';
+  constructor(readonly bytes: number) {
+    super(`a request of ${bytes} bytes is larger than a frame to svc-spawner may be (${MAX_FRAME})`);
   }
 }
 
@@ -66,10 +78,12 @@ export class SpawnerConnection {
   request(type: number, fields: FieldList): Promise<Frame> {
     if (this.ended) return Promise.reject(new Error('the spawner connection is closed'));
     const seq = this.nextSeq;
+    const frame = encodeFrame(type, seq, fields);
+    if (frame.length - 4 > MAX_FRAME) return Promise.reject(new FrameTooLargeError(frame.length - 4));
     this.nextSeq = this.nextSeq >= 0xffffffff ? 1 : this.nextSeq + 1;
     return new Promise<Frame>((resolve, reject) => {
       this.pending.set(seq, { resolve, reject });
-      this.write(encodeFrame(type, seq, fields));
+      this.write(frame);
     });
   }
 

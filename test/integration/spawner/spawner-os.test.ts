@@ -143,6 +143,20 @@ test('a script without #! runs with /bin/sh (as Node does); a missing #! interpr
   assert.equal(exit.code, 127);
 });
 
+test('a spawn larger than a request may be is refused by itself: the connection, and the exits of running programs, are kept', async () => {
+  const running = await run(spec('sleep', ['30']));
+  const huge = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`V${i}`, 'x'.repeat(100_000)]));
+  await assert.rejects(os.spawn(spec('true', [], { env: { ...env, ...huge } }), () => undefined), (err: Error) => {
+    assert.match(err.message, /^command, args and env take \d+ bytes, more than svc-spawner takes in one request \(4194304 bytes; /);
+    return true;
+  });
+  const captured = await os.capture({ file: 'true', args: [], cwd: paths.root, env: { ...env, ...huge } }, 5000);
+  assert.match(captured.error ?? '', /more than svc-spawner takes in one request/);
+  assert.deepEqual(warnings, [], 'the spawner is not lost');
+  process.kill(running.pid, 'SIGTERM');
+  assert.equal((await running.exit).signal, 15, 'the real exit of a program running meanwhile');
+});
+
 test('uid and gid are switched (as root)', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
   const r = await os.capture({ file: 'sh', args: ['-c', 'echo $(id -u):$(id -g):$(id -G)'], cwd: '/', env, uid: 65534, gid: 65534 }, 5000);
   assert.equal(r.output.trim(), '65534:65534:65534', 'supplementary groups dropped too');
