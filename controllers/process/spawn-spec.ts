@@ -5,6 +5,7 @@ import { logPaths } from '../../log-files/paths.js';
 import type { OsPort, SpawnSpec } from '../os/port.js';
 import type { ReadAs } from '../os/read-env-file.js';
 import { splitCommand } from '../../state/command-line.js';
+import { PAGE_SIZE } from '../os/proc-fs.js';
 
 export interface SpawnContext {
   /** $SVC_ROOT: relative cwd and env_file resolve under it. */
@@ -28,12 +29,14 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
   const identity = resolveIdentity(config, os);
   // Read with the program's permissions when svcd switches to another user (docs/api.md, env_file).
   const as = identity.uid !== undefined ? { uid: identity.uid, gid: identity.gid ?? identity.uid, groups: identity.groups } : undefined;
-  if (config.env_file) Object.assign(env, readEnvFile(config.env_file, ctx.root, os, as));
+  const fromFile = config.env_file ? readEnvFile(config.env_file, ctx.root, os, as) : {};
+  Object.assign(env, fromFile);
   Object.assign(env, config.env ?? {});
   env.SVC_PROGRAM_ID = id;
   env.SVC_ROOT = ctx.root; // whose program this is: several svcd (roots) may share a host
   env.SVC_PROGRAM_NAME = config.name;
   if (identity.user) Object.assign(env, { HOME: identity.user.home, USER: identity.user.name, LOGNAME: identity.user.name });
+  checkExecSizes(file, args, env, config, fromFile);
   const logs = logPaths(id, config, ctx.logDir);
   return {
     file,
@@ -47,6 +50,27 @@ export function buildSpawnSpec(id: string, config: EffectiveConfig, ctx: SpawnCo
     stderrPath: logs.stderr,
     tag: id,
   };
+}
+
+/** MAX_ARG_STRLEN: the most exec takes for one argument or one NAME=value, its NUL included. */
+const MAX_ARG_STRLEN = 32 * PAGE_SIZE;
+
+/**
+ * One argument or variable longer than exec takes (E2BIG, "Argument list too long", at every
+ * start) is named here instead, with where it comes from.
+ */
+function checkExecSizes(file: string, args: string[], env: Record<string, string>, config: EffectiveConfig, fromFile: Record<string, string>): void {
+  const tooLong = (text: string) => Buffer.byteLength(text) + 1 > MAX_ARG_STRLEN;
+  const limit = `more than the ${MAX_ARG_STRLEN - 1} bytes exec takes for one`;
+  if (tooLong(file)) throw new SpawnPrepError(`command: ${Buffer.byteLength(file)} bytes, ${limit} argument`);
+  const arg = args.findIndex(tooLong);
+  if (arg >= 0) throw new SpawnPrepError(`${config.args ? `args[${arg}]` : 'command'}: an argument of ${Buffer.byteLength(args[arg] ?? '')} bytes, ${limit}`);
+  for (const [name, value] of Object.entries(env)) {
+    if (!tooLong(`${name}=${value}`)) continue;
+    const shown = name.slice(0, 64).replace(/[^\x20-\x7e]/g, '?');
+    const from = config.env?.[name] === value ? `env.${shown}` : fromFile[name] === value ? `env_file: variable '${shown}'` : `svcd's environment: variable '${shown}'`;
+    throw new SpawnPrepError(`${from}: ${Buffer.byteLength(`${name}=${value}`)} bytes with its name, ${limit} variable`);
+  }
 }
 
 function splitOrFail(command: string): string[] {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { QUICK_RESTART_MS, RESTART_PACE_MS } from '../../../controllers/process/backoff.js';
+import { PAGE_SIZE } from '../../../controllers/os/proc-fs.js';
 import { processHarness } from '../../helpers/process-harness.js';
 
 test('a new program is spawned and reported Running with process_started', async () => {
@@ -318,6 +319,22 @@ test('a missing env_file is a clear error at start, recorded as an event', async
   const spec = h.os.processes.get(h.pidOf(id))!.spec;
   assert.equal(spec.env.A, '1');
   assert.equal(spec.env.B, 'two words');
+  await h.close();
+});
+
+test('an argument or variable longer than exec takes is named, with where it comes from, not left to E2BIG', async () => {
+  const h = await processHarness();
+  const big = 'x'.repeat(32 * PAGE_SIZE);
+  const env = await h.add({ name: 'e', env: { BIG: big, SMALL: 'y' }, autorestart: 'false' });
+  assert.equal(h.observed.get(env).last_exit!.msg, `spawn failed: env.BIG: ${big.length + 4} bytes with its name, more than the ${32 * PAGE_SIZE - 1} bytes exec takes for one variable`);
+  const arg = await h.add({ name: 'a', command: 'sleep', args: ['1', big], autorestart: 'false' });
+  assert.match(h.observed.get(arg).last_exit!.msg, /^spawn failed: args\[1\]: an argument of \d+ bytes, more than the \d+ bytes exec takes for one$/);
+  h.os.files.set('/srv/big.env', `HUGE=${big}\n`);
+  const file = await h.add({ name: 'f', env_file: 'big.env', autorestart: 'false' });
+  assert.match(h.observed.get(file).last_exit!.msg, /^spawn failed: env_file: variable 'HUGE': \d+ bytes with its name/);
+  // Just under the limit starts: "NAME=value" and its NUL fit exactly.
+  const fits = await h.add({ name: 'ok', env: { A: 'x'.repeat(32 * PAGE_SIZE - 3) } });
+  assert.equal(h.status(fits), 'Running');
   await h.close();
 });
 
