@@ -3,7 +3,7 @@
 // a spawn throws synchronously (issue 25 #10), and captures like the spawner does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
 import { LinuxOs } from '../../../controllers/os/linux.js';
 
@@ -130,6 +130,26 @@ test('LinuxOs: a step of svc-exec that fails before the program runs is a spawn 
     }
     assert.deepEqual(exits, [], 'a start that failed reports no exit');
     assert.match(readFileSync(`${root}/e`, 'utf8'), /svc-exec: cannot join cgroup .*no-such-cgroup: No such file or directory/);
+  } finally {
+    await os.close();
+    removeRoot(root);
+  }
+});
+
+test('LinuxOs: a program run as another user joins its cgroup (as root, before the switch) and starts', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
+  const os = new LinuxOs();
+  const root = tempRoot();
+  try {
+    // A cgroup directory as svcd makes it: root's, cgroup.procs writable by root only.
+    const cgroup = `${root}/svc/program`;
+    mkdirSync(cgroup, { recursive: true, mode: 0o755 });
+    writeFileSync(`${cgroup}/cgroup.procs`, '', { mode: 0o644 });
+    chmodSync(root, 0o755);
+    const out = `${root}/o`;
+    const exit = await os.runToCompletion({ file: 'sh', args: ['-c', 'id -u'], cwd: '/', env: { PATH: '/usr/bin:/bin' }, uid: 65534, gid: 65534, cgroup, stdoutPath: out, stderrPath: out }, 5000);
+    assert.deepEqual([exit.code, exit.error], [0, undefined], readFileSync(out, 'utf8'));
+    assert.equal(readFileSync(out, 'utf8'), '65534\n');
+    assert.equal(readFileSync(`${cgroup}/cgroup.procs`, 'utf8'), '0', 'it wrote itself into cgroup.procs');
   } finally {
     await os.close();
     removeRoot(root);
