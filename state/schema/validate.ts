@@ -84,6 +84,8 @@ const FIELD_HINTS: Record<string, string> = {
   'artifact.checksum': 'must be a SHA-256 digest of 64 hex characters',
   'artifact.destination': 'must be an absolute path',
   'artifact.restart_policy': "must be 'immediate', 'manual', 'signal' or 'signal:<hup|int|term|quit|usr1|usr2>'",
+  'resource_limits.memory_limit': 'must be a number of bytes, at least 4096 (536870912 for 512 MiB; a unit such as 512M is not read)',
+  'resource_limits.cpu_quota': "must be a number, the percent of one core (50 is half a core, 200 two cores; not a string such as '50%')",
 };
 
 /** Validates a create body (or a stack service); returns the normalized config or throws a 400. */

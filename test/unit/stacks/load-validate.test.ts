@@ -131,7 +131,7 @@ test('TOML: a field in a sub-table of a service ([services.env], [services.healt
     'web.toml:19:1: services[1] (name=web): health_check.bogus: unknown field',
     'web.toml:18:1: services[1] (name=web): health_check.url: must be an http:// or https:// URL',
     'web.toml:10:1: services[1] (name=web): hooks.pre_start: must be string',
-    'web.toml:24:1: services[2] (name=db): resource_limits.memory_limit: must be number',
+    'web.toml:24:1: services[2] (name=db): resource_limits.memory_limit: must be a number of bytes, at least 4096 (536870912 for 512 MiB; a unit such as 512M is not read)',
   ]);
 });
 

@@ -189,3 +189,9 @@ test('memory_limit is refused past 2^53 - 1 (memory.max takes no exponent form),
   assert.match(message(() => validateCreate(body(1024), ctx)), /resource_limits\.memory_limit: .*4096/);
   assert.equal(validateCreate(body(Number.MAX_SAFE_INTEGER), ctx).resource_limits?.memory_limit, Number.MAX_SAFE_INTEGER);
 });
+
+test('a limit written with a unit (512M, 50%) says what the number means instead of "must be number"', () => {
+  const limits = (resource_limits: unknown) => ({ name: 'web', command: 'x', resource_limits });
+  assert.match(message(() => validateCreate(limits({ memory_limit: '512M' }), ctx)), /resource_limits\.memory_limit: must be a number of bytes, at least 4096 \(536870912 for 512 MiB; a unit such as 512M is not read\)/);
+  assert.match(message(() => validateCreate(limits({ cpu_quota: '50%' }), ctx)), /resource_limits\.cpu_quota: must be a number, the percent of one core \(50 is half a core, 200 two cores/);
+});
