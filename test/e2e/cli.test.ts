@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fixture, eventually, REPO, SVC, useDaemon } from '../helpers/daemon.js';
@@ -174,4 +174,21 @@ test('a daemon that is not running gives one clear line', async () => {
   assert.equal(res.code, 3); // daemon not reachable (docs/cli.md)
   // Run from a checkout, the hint names `npm start` there (installed, it says svcd).
   assert.equal(res.stderr, `svc: cannot reach svcd at http://127.0.0.1:1: connection refused (is svcd running? start it with: npm start (in ${REPO}))\n`);
+});
+
+test('svc logs on a terminal drops the escape sequences a program wrote, except its colours (an OSC retitled the terminal or wrote to its clipboard); into a pipe the bytes go as written', { skip: existsSync('/usr/bin/script') ? false : 'script(1) (util-linux) is not installed' }, async () => {
+  const add = await svc('add', 'escapes', '--', 'sh', '-c', 'printf "\\033]0;pwned\\007hello \\033[31mred\\033[0m\\n"; exec sleep 1000');
+  assert.equal(add.code, 0, add.stderr);
+  try {
+    await eventually(async () => (await svc('logs', 'escapes')).stdout.includes('hello'));
+    assert.match((await svc('logs', 'escapes')).stdout, /\x1b\]0;pwned\x07hello \x1b\[31mred/, 'piped: as written');
+    const command = [process.execPath, SVC, '--url', d.url, 'logs', 'escapes'].map((a) => `'${a}'`).join(' ');
+    const { NO_COLOR: _n, FORCE_COLOR: _f, ...env } = process.env;
+    const tty = spawnSync('/usr/bin/script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', env });
+    assert.equal(tty.status, 0, tty.stderr);
+    assert.match(tty.stdout, /hello \x1b\[31mred\x1b\[0m/);
+    assert.doesNotMatch(tty.stdout, /pwned/);
+  } finally {
+    await svc('rm', 'escapes');
+  }
 });

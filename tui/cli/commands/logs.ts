@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { LogLine, LogsResult, ProgramSummary } from '../../../api/wire.js';
+import { coloursWanted } from '../../client/colours.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
@@ -44,7 +45,9 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
   // The WebSocket client (ws) is loaded only when following.
   const open = o.follow ? (await import('../../client/log-stream.js')).openLogStream : null;
   const streams = open ? await Promise.all(targets.map((p) => open(ctx.client(), p.id))) : [];
-  const prefix = (p: ProgramSummary): LinePrefix => ({ name: many ? p.name : undefined, source: o.source === 'both', timestamps: Boolean(o.timestamps) || (many && Boolean(o.follow)) });
+  // On a terminal what programs wrote is made safe to show; into a pipe or a file it goes as written.
+  const terminal = process.stdout.isTTY ? { colour: coloursWanted() } : undefined;
+  const prefix = (p: ProgramSummary): LinePrefix => ({ name: many ? p.name : undefined, source: o.source === 'both', timestamps: Boolean(o.timestamps) || (many && Boolean(o.follow)), terminal });
   const show = (p: ProgramSummary, line: LogLine) => (ctx.json() ? ctx.print(JSON.stringify(many ? { name: p.name, id: p.id, ...line } : line)) : ctx.print(formatLogLine(line, prefix(p))));
   const tails: { p: ProgramSummary; res: LogsResult }[] = [];
   for (const p of targets) tails.push({ p, res: await routes.logs(ctx.client(), p.id, new URLSearchParams({ tail, source: o.source })) });

@@ -4,7 +4,7 @@ import { memo } from 'react';
 import type { ProgramDetail, WatchProgram } from '../../../api/wire.js';
 import { PROGRAM_DEFAULTS } from '../../../state/program.js';
 import { clock } from './text.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../../client/terminal-text.js';
 import { otaSummary } from '../../client/ota-format.js';
 
 const OTA_COLORS: Record<string, string> = { applied: 'green', retrying: 'yellow', failed: 'red', rolled_back: 'red' };

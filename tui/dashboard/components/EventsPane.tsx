@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { EventRecord } from '../../../api/wire.js';
 import { clock, fit } from './text.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../../client/terminal-text.js';
 
 export interface EventsPaneProps {
   events: EventRecord[];

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { LogView } from '../hooks/use-logs.js';
 import { coloursWanted } from '../../client/colours.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../../client/terminal-text.js';
 
 export interface LogPaneProps {
   name: string | undefined;
@@ -15,7 +15,7 @@ export interface LogPaneProps {
 
 const MODE: Record<LogView['mode'], string> = { connecting: '(connecting)', live: '(live)', polling: '(polling)', closed: '(closed)' };
 
-/** The selected program's output, newest at the bottom; stderr in red with an "err" prefix; its own colours kept, other control sequences not (terminal-text.ts). */
+/** The selected program's output, newest at the bottom; stderr in red with an "err" prefix; its own colours kept, other control sequences not (tui/client/terminal-text.ts). */
 export default function LogPane({ name, view, scroll, paused, height, width }: LogPaneProps) {
   const rows = Math.max(0, height - 1);
   // Scrolled past the oldest line kept, the oldest page stays in view.

@@ -3,7 +3,7 @@ import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { cleanup, render } from 'ink-testing-library';
 import Dashboard from '../../../../tui/dashboard/Dashboard.js';
-import { terminalSafe } from '../../../../tui/dashboard/components/terminal-text.js';
+import { terminalSafe } from '../../../../tui/client/terminal-text.js';
 import { FakeDashboardClient, program } from '../../../helpers/fake-dashboard-client.js';
 import type { LogSink } from '../../../../tui/dashboard/client.js';
 import type { ProgramDetail } from '../../../../api/wire.js';

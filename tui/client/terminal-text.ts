@@ -2,7 +2,7 @@
 
 /**
  * Text that programs wrote (log lines, command lines, probe and exit messages) made safe to draw
- * inside a pane. Ink keeps OSC sequences and every C0 control, so a carriage return (a progress
+ * inside a pane of `svc ui`, or on the terminal `svc logs` prints to. Ink keeps OSC sequences and every C0 control, so a carriage return (a progress
  * bar) sent the cursor back to the first column of the screen and overwrote the next pane, a tab
  * ran past the pane's width, a newline in an argument pushed the lines below it, and an OSC could
  * retitle the terminal or write to the clipboard. The rules:
