@@ -181,11 +181,13 @@ test('svc logs on a terminal drops the escape sequences a program wrote, except 
   assert.equal(add.code, 0, add.stderr);
   try {
     await eventually(async () => (await svc('logs', 'escapes')).stdout.includes('hello'));
+    // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
     assert.match((await svc('logs', 'escapes')).stdout, /\x1b\]0;pwned\x07hello \x1b\[31mred/, 'piped: as written');
     const command = [process.execPath, SVC, '--url', d.url, 'logs', 'escapes'].map((a) => `'${a}'`).join(' ');
     const { NO_COLOR: _n, FORCE_COLOR: _f, ...env } = process.env;
     const tty = spawnSync('/usr/bin/script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', env });
     assert.equal(tty.status, 0, tty.stderr);
+    // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
     assert.match(tty.stdout, /hello \x1b\[31mred\x1b\[0m/);
     assert.doesNotMatch(tty.stdout, /pwned/);
   } finally {

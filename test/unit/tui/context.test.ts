@@ -13,10 +13,10 @@ const contextWith = (env: NodeJS.ProcessEnv, argv: string[] = []) => {
   return createContext(program, env);
 };
 
-test('an empty SVC_URL or SVC_TOKEN is as if unset (SVC_URL= svc list): the default address, the saved login', () => {
+test('an empty SVC_URL or SVC_TOKEN is as if unset (SVC_URL= svc list): the default address, the saved login', async () => {
   const home = mkdtempSync(join(tmpdir(), 'svc-context-'));
   try {
-    saveToken('http://127.0.0.1:9002', 'saved-secret', credentialsFile({ XDG_CONFIG_HOME: home }));
+    await saveToken('http://127.0.0.1:9002', 'saved-secret', credentialsFile({ XDG_CONFIG_HOME: home }));
     const client = contextWith({ SVC_URL: '', SVC_TOKEN: '', XDG_CONFIG_HOME: home }).client();
     assert.equal(client.url, 'http://127.0.0.1:9002');
     assert.equal(client.token, 'saved-secret');
