@@ -43,3 +43,14 @@ test('renewing the token svc login saved saves the new secret, so the next comma
   assert.doesNotMatch(other.stdout, /svc login saved/);
   assert.equal(JSON.parse(readFileSync(file, 'utf8'))[d.url], SECRET);
 });
+
+test('svc token revoke and renew find a token by its name in any case, as svcd keeps names unique regardless of case (CI answered "no token" for ci)', async () => {
+  const asAdmin = { SVC_URL: d.url, SVC_TOKEN: SECRET };
+  const made = JSON.parse((await runCli(['--json', 'token', 'create', 'ci-deploy', '--role', 'operator'], asAdmin)).stdout) as { id: string };
+  const renew = await runCli(['--json', 'token', 'renew', 'CI-Deploy'], asAdmin);
+  assert.equal(renew.code, 0, renew.stderr);
+  assert.equal((JSON.parse(renew.stdout) as { id: string }).id, made.id);
+  const revoke = await runCli(['token', 'revoke', 'CI-DEPLOY'], asAdmin);
+  assert.equal(revoke.code, 0, revoke.stderr);
+  assert.doesNotMatch((await runCli(['token', 'list'], asAdmin)).stdout, /ci-deploy/);
+});

@@ -21,7 +21,8 @@ interface TokenView {
 async function resolveToken(client: ApiClient, ref: string): Promise<string> {
   if (/^tok_[0-9a-f]{12}$/.test(ref)) return ref;
   const tokens = await client.get<TokenView[]>('/api/v1/auth/tokens');
-  const hit = tokens.find((t) => t.name === ref);
+  // Names are unique regardless of case on svcd, so `CI` finds the token named `ci`.
+  const hit = tokens.find((t) => t.name === ref) ?? tokens.find((t) => t.name.toLowerCase() === ref.toLowerCase());
   if (!hit) throw new CliError(`no token with id or name '${ref}' (svc token list)`);
   return hit.id;
 }
