@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, keyLocation, loadConfig } from '../../../conf/load-config.js';
@@ -106,6 +106,21 @@ test('a non-loopback bind without auth_secret refuses to start', () => {
   });
   withConfig('[server]\nhost = "0.0.0.0"\nauth_secret = "s3cret"\n', (root) => {
     assert.ok(Array.isArray(checkStartup(loadConfig(root))));
+  });
+});
+
+test('a short auth_secret on a non-loopback bind starts with a warning (nothing slows guessing); on loopback or a long one, none', () => {
+  withConfig('[server]\nhost = "0.0.0.0"\nauth_secret = "s3cret"\n', (root, file) => {
+    chmodSync(file, 0o600);
+    assert.deepEqual(checkStartup(loadConfig(root)), ['server.auth_secret is 6 characters and svcd listens on 0.0.0.0, off loopback: anyone who reaches the port may try secrets as fast as svcd answers; use 16 or more random characters (openssl rand -hex 16)']);
+  });
+  withConfig(`[server]\nhost = "0.0.0.0"\nauth_secret = "${'k'.repeat(16)}"\n`, (root, file) => {
+    chmodSync(file, 0o600);
+    assert.deepEqual(checkStartup(loadConfig(root)), []);
+  });
+  withConfig('[server]\nauth_secret = "s3cret"\n', (root, file) => {
+    chmodSync(file, 0o600);
+    assert.deepEqual(checkStartup(loadConfig(root)), []);
   });
 });
 
