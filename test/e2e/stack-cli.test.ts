@@ -39,6 +39,16 @@ test('svc check: good files exit 0; bad files exit 1 with path:line:col messages
   assert.match(bad.stderr, /svc: 3 of 4 files invalid/);
 });
 
+test('svc check and svc apply given a directory say so and how to name its files (they said "unknown format")', async () => {
+  mkdirSync(join(work, 'a-dir'), { recursive: true });
+  const check = await svc('check', 'a-dir');
+  assert.equal(check.code, 1);
+  assert.match(check.stderr, /^a-dir: is a directory; name the files in it \(for example a-dir\/\*\.toml\)$/m);
+  const apply = await svc('apply', 'a-dir');
+  assert.equal(apply.code, 2);
+  assert.match(apply.stderr, /^svc: a-dir: is a directory; name the files in it/m);
+});
+
 test('svc check follows includes and reports include cycles', async () => {
   mkdirSync(join(work, 'inc'), { recursive: true });
   writeFileSync(join(work, 'main.toml'), 'include = ["inc/a.toml"]\n' + svcToml('m', 'depends_on = ["a"]\n'));

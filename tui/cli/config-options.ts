@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { SvcError } from '../../state/errors.js';
 import type { ProgramConfig } from '../../state/program.js';
 import { programProperties } from '../../state/schema/program-schema.js';
-import { CliError } from './errors.js';
+import { CliError, unknownFormat } from './errors.js';
 import { setField } from './dotted-fields.js';
 
 /** Options shared by `svc add` and `svc update`; each maps to one program field. */
@@ -119,7 +119,7 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
   // Parsers (yaml, smol-toml) load only when a file is given.
   const { formatFromName, parseDocumentText } = await import('./stack-tools.js');
   const format = formatFromName(file);
-  if (!format) throw new CliError(`${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
+  if (!format) throw unknownFormat(file);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

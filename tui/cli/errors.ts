@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 /** A failure the CLI prints as one line (no stack trace) before exiting with `exitCode`. */
 export class CliError extends Error {
   override name = 'CliError';
@@ -8,4 +10,22 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A file argument that is a directory, in words (`svc check stacks/` read as "unknown format",
+ * which sent users looking at file names); null for anything else.
+ */
+export function directoryProblem(file: string): string | null {
+  try {
+    if (statSync(file).isDirectory()) return `${file}: is a directory; name the files in it (for example ${join(file, '*.toml')})`;
+  } catch {
+    // absent or unreadable: reading it says so
+  }
+  return null;
+}
+
+/** A file argument whose name gives no stack format (a directory is said to be one). */
+export function unknownFormat(file: string): CliError {
+  return new CliError(directoryProblem(file) ?? `${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
 }

@@ -1,12 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EVENTS_PAGE, eventsQuery, fetchEvents } from '../../../tui/cli/commands/events.js';
+import { CliError } from '../../../tui/cli/errors.js';
 
 void test('svc events maps flags to API parameters, newest first', () => {
   const q = eventsQuery({ limit: '20', from: '100', to: '200', type: 'process_exit', exitCode: '137', q: 'oom' }, 'abc');
   assert.equal(q.toString(), 'order=desc&limit=20&program_id=abc&from=100&to=200&event_type=process_exit&exit_code=137&q=oom');
   assert.equal(eventsQuery({ limit: '50' }, undefined).toString(), 'order=desc&limit=50');
   assert.throws(() => eventsQuery({ limit: '50', exitCode: 'x' }, undefined), /--exit-code: must be a whole number/);
+  // A negative time was sent and refused by svcd (exit 1); it is a bad flag like the others (exit 2).
+  assert.throws(() => eventsQuery({ limit: '50', from: '-5' }, undefined), (err: unknown) => err instanceof CliError && err.exitCode === 2 && /--from: must be a Unix time in seconds, 0 or more, got '-5'/.test(err.message));
+  assert.throws(() => eventsQuery({ limit: '50', to: '-1' }, undefined), /--to: must be a Unix time/);
 });
 
 /** A history of `n` events one second apart, newest first, served with the API's limit/offset/to rules. */

@@ -25,6 +25,13 @@ function integer(value: string | undefined, flag: string): string | undefined {
   return value;
 }
 
+/** A Unix time in seconds: svcd refuses one before 1970, so it is a usage error here, like any other bad flag. */
+function time(value: string | undefined, flag: string): string | undefined {
+  const v = integer(value, flag);
+  if (v !== undefined && Number(v) < 0) throw new CliError(`${flag}: must be a Unix time in seconds, 0 or more, got '${v}'`, 2);
+  return v;
+}
+
 /** The API's maximum `limit` (docs/events.md); a larger `--limit` is fetched page by page. */
 export const EVENTS_PAGE = 1000;
 
@@ -35,8 +42,8 @@ export function eventsQuery(o: Flags, programId: string | undefined): URLSearchP
   const q = new URLSearchParams({ order: 'desc', limit });
   const add = (name: string, value: string | undefined) => value !== undefined && q.set(name, value);
   add('program_id', programId);
-  add('from', integer(o.from, '--from'));
-  add('to', integer(o.to, '--to'));
+  add('from', time(o.from, '--from'));
+  add('to', time(o.to, '--to'));
   add('event_type', o.type);
   add('exit_code', integer(o.exitCode, '--exit-code'));
   add('q', o.q);

@@ -7,7 +7,7 @@ import { ApiError } from '../../client/errors.js';
 import { RawBody } from '../../client/http.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, directoryProblem, unknownFormat } from '../errors.js';
 import { planText } from '../plan-lines.js';
 
 const tools = () => import('../stack-tools.js');
@@ -26,6 +26,8 @@ export function registerStack(program: Command, ctx: CliContext): void {
       // Validate here first, as `svc check` does, so problems keep their `path:line:col:` prefix
       // (the daemon sees only the text, not the file); what only svcd can judge comes after.
       const { checkStackFile } = await tools();
+      const directory = directoryProblem(file);
+      if (directory) throw new CliError(directory, 2);
       const checked = checkStackFile(file, read);
       if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
       const { body, stack } = await stackBody(file, source);
@@ -47,7 +49,10 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .action(async (files: string[]) => {
       const { checkStackFile } = await tools();
       let failed = 0;
-      const results = files.map((file) => checkStackFile(file, read));
+      const results = files.map((file) => {
+        const directory = directoryProblem(file);
+        return directory ? { file, services: 0, errors: [directory], warnings: [] } : checkStackFile(file, read);
+      });
       // --json: every file's result on stdout (file, services, errors, warnings), exit 1 if any is invalid.
       if (ctx.json()) ctx.print(JSON.stringify(results.map((r) => ({ ...r, ok: r.errors.length === 0 })), null, 2));
       for (const result of results) {
@@ -75,7 +80,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
 async function stackBody(file: string, source: string): Promise<{ body: RawBody; stack: LoadedStack }> {
   const { formatFromName, loadStackFile, contentTypeOf, validateServices } = await tools();
   const format = formatFromName(file);
-  if (!format) throw new CliError(`${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
+  if (!format) throw unknownFormat(file);
   try {
     const stack = loadStackFile(file, read);
     if (stack.includes.length === 0) return { body: new RawBody(read(file), contentTypeOf(format)), stack };
