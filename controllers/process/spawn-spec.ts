@@ -60,13 +60,16 @@ const MAX_ARG_STRLEN = 32 * PAGE_SIZE;
  * start) is named here instead, with where it comes from.
  */
 function checkExecSizes(file: string, args: string[], env: Record<string, string>, config: EffectiveConfig, fromFile: Record<string, string>): void {
-  const tooLong = (text: string) => Buffer.byteLength(text) + 1 > MAX_ARG_STRLEN;
+  // Every spawn runs this: a string of n UTF-16 units is at most 3n bytes, so only one that long is measured.
+  const mayBeTooLong = (units: number) => 3 * units + 1 > MAX_ARG_STRLEN;
+  const tooLong = (text: string) => mayBeTooLong(text.length) && Buffer.byteLength(text) + 1 > MAX_ARG_STRLEN;
   const limit = `more than the ${MAX_ARG_STRLEN - 1} bytes exec takes for one`;
   if (tooLong(file)) throw new SpawnPrepError(`command: ${Buffer.byteLength(file)} bytes, ${limit} argument`);
   const arg = args.findIndex(tooLong);
   if (arg >= 0) throw new SpawnPrepError(`${config.args ? `args[${arg}]` : 'command'}: an argument of ${Buffer.byteLength(args[arg] ?? '')} bytes, ${limit}`);
-  for (const [name, value] of Object.entries(env)) {
-    if (!tooLong(`${name}=${value}`)) continue;
+  for (const name in env) {
+    const value = env[name] ?? '';
+    if (!mayBeTooLong(name.length + 1 + value.length) || !tooLong(`${name}=${value}`)) continue;
     const shown = name.slice(0, 64).replace(/[^\x20-\x7e]/g, '?');
     const from = config.env?.[name] === value ? `env.${shown}` : fromFile[name] === value ? `env_file: variable '${shown}'` : `svcd's environment: variable '${shown}'`;
     throw new SpawnPrepError(`${from}: ${Buffer.byteLength(`${name}=${value}`)} bytes with its name, ${limit} variable`);

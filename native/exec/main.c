@@ -15,7 +15,6 @@
  * reads end-of-file without a word once the program runs (svc-spawner's fork method does the
  * same through a pipe).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -25,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_GROUPS = 65536 }; /* NGROUPS_MAX of Linux */
+#include "../common/process-setup.h"
 
 static int status_fd = -1;
 
@@ -52,23 +51,6 @@ static int join_cgroup(const char *dir) {
   return w == 1 ? 0 : -1;
 }
 
-static int close_between(unsigned lo, unsigned hi) {
-  return lo > hi ? 0 : close_range(lo, hi, 0);
-}
-
-/* Closes every fd above 2 but `keep` (-1: none). */
-static void close_fds_above_2(int keep) {
-  unsigned k = (unsigned)keep;
-  if (keep < 0 ? close_between(3, ~0U) == 0 : close_between(3, k - 1) == 0 && close_between(k + 1, ~0U) == 0) return;
-  DIR *d = opendir("/proc/self/fd"); /* kernels before 5.9 */
-  if (!d) return;
-  for (struct dirent *e; (e = readdir(d));) {
-    int fd = atoi(e->d_name);
-    if (fd > 2 && fd != keep && fd != dirfd(d)) close(fd);
-  }
-  closedir(d);
-}
-
 /* A decimal id (0 to 2^31 - 1, what the kernel and svcd accept); -1 when malformed. */
 static long parse_id(const char *s, const char **end) {
   if (*s < '0' || *s > '9') return -1;
@@ -86,7 +68,7 @@ static int parse_groups(const char *s, gid_t *groups) {
   while (*s) {
     const char *end;
     long v = parse_id(s, &end);
-    if (v < 0 || n == MAX_GROUPS || (*end && *end != ',')) return -1;
+    if (v < 0 || n == SVC_MAX_GROUPS || (*end && *end != ',')) return -1;
     groups[n++] = (gid_t)v;
     s = *end ? end + 1 : end;
   }
@@ -122,7 +104,7 @@ int main(int argc, char **argv) {
   if (cgroup && join_cgroup(cgroup) < 0) return fail("cgroup", "cannot join cgroup", cgroup);
   close_fds_above_2(status_fd);
   if (uid >= 0 || gid >= 0) {
-    static gid_t groups[MAX_GROUPS];
+    static gid_t groups[SVC_MAX_GROUPS];
     int n = groups_arg ? parse_groups(groups_arg, groups) : 0;
     if (n < 0) return usage();
     if (setgroups((size_t)n, groups) < 0) return fail("setgroups", "setgroups", NULL);

@@ -10,7 +10,6 @@
  * daemon said BYE, (b) SIGTERM/SIGINT came, or (c) no daemon is connected and no exit is
  * waiting to be read.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -28,6 +27,7 @@
 #include <unistd.h>
 
 #include "spawner.h"
+#include "../common/process-setup.h"
 
 enum {
   MAX_CONNS = 4,
@@ -267,26 +267,9 @@ static void reset_signals(sigset_t *blocked) {
   sigprocmask(SIG_SETMASK, blocked, NULL);
 }
 
-/*
- * Every fd above 2 that svcd did not mean to hand over: LevelDB opens the state store's files
- * without O_CLOEXEC, so without this each program (whatever its user) held svcd's write-ahead
- * log and lock file open, and anything svcd itself inherited. The spawner's own fds are all
- * O_CLOEXEC, so after this a program starts with 0, 1 and 2 only.
- */
-static void close_inherited_fds(void) {
-  if (close_range(3, ~0U, 0) == 0) return;
-  DIR *d = opendir("/proc/self/fd"); /* kernels before 5.9 */
-  if (!d) return;
-  for (struct dirent *e; (e = readdir(d));) {
-    int fd = atoi(e->d_name);
-    if (fd > 2 && fd != dirfd(d)) close(fd);
-  }
-  closedir(d);
-}
-
 static int setup(void) {
   sigset_t blocked;
-  close_inherited_fds();
+  close_fds_above_2(-1); /* what svcd did not mean to hand over; our own fds are all O_CLOEXEC */
   reset_signals(&blocked);
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) return die("prctl(PR_SET_CHILD_SUBREAPER)");
   setsid(); /* already a session leader when svcd started us detached (EPERM) */

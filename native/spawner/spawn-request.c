@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "spawner.h"
+#include "../common/process-setup.h"
 
 struct strv {
   char **v;
@@ -40,8 +41,6 @@ struct spawn_req {
   gid_t *groups;
   size_t ngroups, groups_cap;
 };
-
-enum { MAX_GROUPS = 65536 }; /* NGROUPS_MAX of Linux */
 
 static void req_free(struct spawn_req *r) {
   free_strv(r->argv.v);
@@ -114,8 +113,8 @@ static int parse(struct buf *out, uint32_t seq, const uint8_t *body, size_t len,
       }
       case F_GROUPS: {
         uint32_t v;
-        if (field_u32(&f, &v) < 0 || r->ngroups == MAX_GROUPS) {
-          reply_error(out, seq, EINVAL, STAGE_REQUEST, "field groups: each must be 4 bytes, at most %d of them", MAX_GROUPS);
+        if (field_u32(&f, &v) < 0 || r->ngroups == SVC_MAX_GROUPS) {
+          reply_error(out, seq, EINVAL, STAGE_REQUEST, "field groups: each must be 4 bytes, at most %d of them", SVC_MAX_GROUPS);
           rc = -1;
           break;
         }

@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto';
 import type { FakeClock } from '../../reconciler/fake-clock.js';
 import { choosePayload, type ArchiveEntry } from '../../controllers/ota/payload.js';
 import type { DownloadRequest, Downloader, ExtractRequest, Extractor, FileMeta, OtaFs } from '../../controllers/ota/ports.js';
+import type { OtaView } from '../../state/ota.js';
 
 export const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** The OTA status of a program idle with `installed` in place, with `over` changed. */
+export function idleOtaView(installed: string | null, over: Partial<OtaView> = {}): OtaView {
+  return { phase: 'idle', installed, target: null, backup: null, attempts: 0, next_attempt_at: null, rejected: null, restart_pending: false, swapped_at: null, deadline: null, last: null, rollback_seq: 0, ...over };
+}
 
 interface Inode {
   data: Buffer;

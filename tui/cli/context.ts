@@ -17,10 +17,9 @@ export function createContext(program: Command, env: NodeJS.ProcessEnv = process
       if (client) return client;
       const o = program.opts<{ url?: string; token?: string }>();
       // An empty variable (`SVC_URL= svc list`) is as if unset, as shells and most tools read it.
-      const fromEnv = (name: string) => env[name] || undefined;
-      const url = o.url ?? fromEnv('SVC_URL') ?? 'http://127.0.0.1:9002';
+      const url = o.url ?? (env.SVC_URL || 'http://127.0.0.1:9002');
       // --token, then SVC_TOKEN, then what `svc login` saved for this daemon (an empty one is unset).
-      const given = o.token || fromEnv('SVC_TOKEN');
+      const given = givenToken(o.token, env);
       const file = credentialsFile(env);
       const saved = given === undefined ? savedToken(url, file) : undefined;
       // A saved credential svcd refuses (its secret changed, the token was revoked) is named as
@@ -41,6 +40,6 @@ export function createContext(program: Command, env: NodeJS.ProcessEnv = process
 }
 
 /** The credential of `--token` or else SVC_TOKEN; empty ones count as not given (`export SVC_TOKEN=`). */
-export function givenToken(option: string | undefined): string | undefined {
-  return option || process.env.SVC_TOKEN || undefined;
+export function givenToken(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return option || env.SVC_TOKEN || undefined;
 }

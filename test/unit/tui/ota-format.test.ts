@@ -2,24 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { otaSummary, pendingTarget } from '../../../tui/client/ota-format.js';
 import type { OtaView } from '../../../state/ota.js';
+import { idleOtaView } from '../../helpers/ota-fakes.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
-const idle = (over: Partial<OtaView> = {}): OtaView => ({
-  phase: 'idle',
-  installed: A,
-  target: null,
-  backup: null,
-  attempts: 0,
-  next_attempt_at: null,
-  rejected: null,
-  restart_pending: false,
-  swapped_at: null,
-  deadline: null,
-  last: null,
-  rollback_seq: 0,
-  ...over,
-});
+const idle = (over: Partial<OtaView> = {}): OtaView => idleOtaView(A, over);
 
 test('svc ota status TARGET: the checksum being installed, else a desired one not installed nor rejected', () => {
   assert.equal(pendingTarget(B, idle({ phase: 'downloading', target: B })), B);

@@ -2,23 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { artifactBlocker } from '../../../../controllers/gates/artifact-gate.js';
 import type { OtaView } from '../../../../state/ota.js';
+import { idleOtaView } from '../../../helpers/ota-fakes.js';
 import { processHarness } from '../../../helpers/process-harness.js';
 
 const artifact = { source: 'https://example.com/app', checksum: 'a'.repeat(64), destination: '/opt/app/app' };
-const idle: OtaView = {
-  phase: 'idle',
-  installed: 'a'.repeat(64),
-  target: null,
-  backup: null,
-  attempts: 0,
-  next_attempt_at: null,
-  rejected: null,
-  restart_pending: false,
-  swapped_at: null,
-  deadline: null,
-  last: null,
-  rollback_seq: 0,
-};
+const idle: OtaView = idleOtaView('a'.repeat(64));
 const installing: OtaView = { ...idle, phase: 'downloading', installed: null, target: 'a'.repeat(64) };
 
 test('the artifact gate: closed until the destination is inspected and while the first install runs', () => {

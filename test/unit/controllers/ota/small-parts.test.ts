@@ -17,6 +17,7 @@ import { parsePolicy } from '../../../../controllers/ota/plan-types.js';
 import { otaPaths, tempFiles } from '../../../../controllers/ota/paths.js';
 import { retryDelayMs } from '../../../../controllers/ota/plan-attempts.js';
 import { describeDownloadError } from '../../../../controllers/ota/downloader.js';
+import { idleOtaView } from '../../../helpers/ota-fakes.js';
 
 const ctx = { logDir: '/var/log/svc' };
 const A = 'a'.repeat(64);
@@ -82,7 +83,7 @@ test('OTA metrics count each new result once, not results restored at start-up',
   const [r] = await store.create([{ name: 'app', command: '/opt/app' }]);
   const observed = new ObservedRegistry();
   const since = 1_000_000;
-  const view = (result: 'applied' | 'failed', at: number) => ({ ...freshView(), last: { result, reason: 'x', at, checksum: A } });
+  const view = (result: 'applied' | 'failed', at: number) => ({ ...idleOtaView(A), last: { result, reason: 'x', at, checksum: A } });
   const metrics = new SvcMetrics({ defaultMetrics: false });
   const ota = new OtaMetrics(store, observed, since);
   metrics.add(ota);
@@ -97,9 +98,6 @@ test('OTA metrics count each new result once, not results restored at start-up',
   await store.close();
 });
 
-function freshView() {
-  return { phase: 'idle' as const, installed: A, target: null, backup: null, attempts: 0, next_attempt_at: null, rejected: null, restart_pending: false, swapped_at: null, deadline: null, last: null, rollback_seq: 0 };
-}
 
 test('status records: a stored record is checked field by field', () => {
   const r = freshRecord('/opt/app', { checksum: A, digest: A }, 0);
