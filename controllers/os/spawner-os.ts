@@ -6,7 +6,7 @@ import { FrameTooLargeError, SpawnerConnection, SpawnerRequestError } from './sp
 import { describeSpawnFailure, exitOf, liveOf, spawnFields } from './spawner/frames.js';
 import { ExitRouter } from './spawner/exit-router.js';
 import { connectSocket, startSpawner, type SpawnerLocation } from './spawner/launch.js';
-import { Field, i32, MAX_FRAME, Msg, u64, WIRE_VERSION, type Frame } from './spawner/protocol.js';
+import { Feature, Field, i32, MAX_FRAME, Msg, u64, WIRE_VERSION, type Frame } from './spawner/protocol.js';
 
 export interface SpawnerOsOptions extends SpawnerLocation {
   /** One line for each problem: the spawner lost, restarted, or given up for child_process. */
@@ -35,6 +35,10 @@ export class SpawnerOs extends LinuxOs implements OsPort {
   private closed = false;
   /** The spawner process (for diagnostics and tests). */
   spawnerPid = 0;
+  /** What the connected spawner understands (Feature bits). */
+  private features = 0;
+  /** Whether the missing-groups warning was given for the connected spawner. */
+  private warnedGroups = false;
 
   private constructor(private readonly opts: SpawnerOsOptions) {
     super();
@@ -77,6 +81,8 @@ export class SpawnerOs extends LinuxOs implements OsPort {
     try {
       const ok = await conn.request(Msg.HELLO, [[Field.VERSION, { u32: WIRE_VERSION }]]);
       this.spawnerPid = i32(ok, Field.PID);
+      this.features = ok.fields.has(Field.FEATURES) ? i32(ok, Field.FEATURES) : 0;
+      this.warnedGroups = false;
     } catch (err) {
       this.conn = null;
       conn.close();
@@ -132,12 +138,29 @@ export class SpawnerOs extends LinuxOs implements OsPort {
 
   private async start(conn: SpawnerConnection, spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> & Partial<SpawnSpec>, capture: boolean): Promise<ProcessHandle> {
     try {
-      const reply = await conn.request(Msg.SPAWN, spawnFields(spec, capture));
+      const reply = await conn.request(Msg.SPAWN, spawnFields(this.supported(spec), capture));
       return { pid: i32(reply, Field.PID), startTime: u64(reply, Field.START_TIME) };
     } catch (err) {
       if (err instanceof FrameTooLargeError) throw new Error(`command, args and env take ${err.bytes} bytes, more than svc-spawner takes in one request (${MAX_FRAME} bytes; exec's own limit, ARG_MAX, is lower still)`);
       throw new Error(err instanceof SpawnerRequestError ? describeSpawnFailure(spec, err) : `${spec.file}: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * The spec as the connected spawner can take it. An older svc-spawner, kept running across an
+   * upgrade because it holds the programs, refuses fields it does not know: without them the
+   * program starts as that version of svc started it, and svcd says so once.
+   */
+  private supported<S extends Partial<SpawnSpec>>(spec: S): S {
+    if (!spec.groups?.length || this.features & Feature.GROUPS) return spec;
+    if (!this.warnedGroups) {
+      this.warnedGroups = true;
+      this.opts.warn(
+        `svc-spawner (pid ${this.spawnerPid}) predates supplementary groups: programs with a user start without them` +
+          ' until it is replaced (it exits after `svc shutdown` once its programs have ended)',
+      );
+    }
+    return { ...spec, groups: undefined };
   }
 
   override async spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {

@@ -77,6 +77,7 @@ static void handle_hello(int conn, struct buf *out, uint32_t seq, const uint8_t 
   for (struct exit_rec *e = exits_head(); e; e = e->next) encode_exit(out, e);
   size_t fr = frame_begin(out, MSG_OK, seq);
   put_u32(out, F_VERSION, WIRE_VERSION);
+  put_u32(out, F_FEATURES, WIRE_FEATURES);
   put_i32(out, F_PID, getpid());
   put_u64(out, F_LIVE, child_count());
   put_u64(out, F_HELD, exits_count());

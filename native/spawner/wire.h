@@ -57,6 +57,14 @@ enum field_key {
   F_STDIN = 29,
   F_ENDED_AT = 30,
   F_GROUPS = 31,
+  F_FEATURES = 32,
+};
+
+/* What this spawner understands beyond version 1's first fields, sent in HELLO's OK (FEATURES):
+ * a newer svcd leaves out what an older spawner, still running its programs, would refuse. */
+enum {
+  FEATURE_GROUPS = 1u << 0,
+  WIRE_FEATURES = FEATURE_GROUPS,
 };
 
 /* SPAWN flags */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { constants } from 'node:os';
 import { eventually, pidAlive, removeRoot } from '../../helpers/daemon.js';
 import { fdCount, killPid, RawClient, sanitizerReports, spawnerPaths, startRawSpawner, waitGone } from '../../helpers/spawner.js';
-import { Field, i32, Msg, text, type FieldList, type Frame } from '../../../controllers/os/spawner/protocol.js';
+import { Feature, Field, i32, Msg, text, type FieldList, type Frame } from '../../../controllers/os/spawner/protocol.js';
 
 const paths = spawnerPaths();
 let spawner = 0;
@@ -17,7 +17,9 @@ let client: RawClient;
 before(async () => {
   spawner = await startRawSpawner(paths);
   client = await RawClient.connect(paths.socketPath);
-  assert.equal((await client.hello()).type, Msg.OK);
+  const ok = await client.hello();
+  assert.equal(ok.type, Msg.OK);
+  assert.equal(i32(ok, Field.FEATURES) & Feature.GROUPS, Feature.GROUPS, 'it says it takes GROUPS');
 });
 
 after(async () => {
