@@ -178,6 +178,9 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
         results.add(S2, 'daemon CPU', who, i.cpuPct);
         results.add(S2, 'daemon wake-ups (context switches of all its threads)', who, i.perMinute);
         results.add(S2, 'daemon RSS', who, i.rssMiB);
+        // Which seconds woke it: a steady timer and a late collector pass look alike per minute.
+        const woke = i.perSecond.flatMap((n, sec) => (n > 0 ? [`${sec + 1}s:${n}`] : []));
+        if (woke.length > 0) log(`${m.variant}: S2 context switches by second of the window: ${woke.join(' ')}`);
       }
       if (n === bigN) {
         log(`${m.variant}: S4 status queries`);

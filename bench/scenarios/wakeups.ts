@@ -7,6 +7,8 @@ export interface IdleWakeups {
   /** Daemon CPU (user+system) over the window, as % of one core. */
   cpuPct: number;
   rssMiB: number;
+  /** Context switches in each second of the window: a steady timer shows as a row of equal counts, a collector's late pass as one burst. */
+  perSecond: number[];
 }
 
 /**
@@ -23,7 +25,13 @@ export async function idleWakeups(m: Manager, secs: number, settleSecs: number):
   const s0 = sum(contextSwitches);
   const c0 = sum(cpuSeconds);
   const t0 = performance.now();
-  await sleep(secs * 1000);
+  const perSecond: number[] = [];
+  for (let last = s0; perSecond.length < secs; ) {
+    await sleep(t0 + (perSecond.length + 1) * 1000 - performance.now());
+    const now = sum(contextSwitches);
+    perSecond.push(now - last);
+    last = now;
+  }
   const wall = (performance.now() - t0) / 1000;
-  return { perMinute: ((sum(contextSwitches) - s0) / wall) * 60, cpuPct: ((sum(cpuSeconds) - c0) / wall) * 100, rssMiB: managerMiB(all) };
+  return { perMinute: ((sum(contextSwitches) - s0) / wall) * 60, cpuPct: ((sum(cpuSeconds) - c0) / wall) * 100, rssMiB: managerMiB(all), perSecond };
 }
