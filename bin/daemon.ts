@@ -21,6 +21,7 @@ import { HealthController } from '../controllers/health/controller.js';
 import { createProbes } from '../controllers/health/probes.js';
 import { bindProgramFeeds } from '../controllers/manager-feeds.js';
 import { withSpawnDecorators, type SpawnDecorator } from '../controllers/os/decorated.js';
+import { openFilesLimit } from '../controllers/os/open-files-limit.js';
 import type { OsPort } from '../controllers/os/port.js';
 import { readCaFile } from '../controllers/ota/ca-file.js';
 import { OtaController } from '../controllers/ota/controller.js';
@@ -158,7 +159,7 @@ export class Daemon {
     const manager = (this.manager = new ControllerManager({ clock, onError: (name, key, err) => log.error(`${name} reconcile failed`, { program_id: key, error: (err as Error).stack ?? String(err) }) }));
     const wake = (name: string) => (id: string) => manager.enqueue(name, id);
     const isolation = createIsolation({ config, plugins: this.opts.plugins, store, observed, events, clock, wake: wake('isolation'), log });
-    const os = withSpawnDecorators(port, [...(this.opts.spawnDecorators ?? []), isolation.hooks]);
+    const os = withSpawnDecorators(port, [...openFilesLimit(config.supervisor.limit_nofile), ...(this.opts.spawnDecorators ?? []), isolation.hooks]);
     const runtime = new RuntimeStore(store.meta, warnOf('runtime record write failed'));
     const supervision = new SupervisionStore(store.meta, machineBootId(), warnOf('supervision record write failed'));
     const processes = new ProcessController({ store, observed, events, os, clock, runtime, supervision, spawnContext, boot, wake: wake('process'), log });

@@ -37,6 +37,8 @@ export const CONFIG_KEYS = {
   supervisor: {
     sample_interval_secs: { type: 'integer', default: 5, min: 1, max: 3600 },
     spawner: { type: 'boolean', default: true },
+    /** The soft open-files limit programs start with (capped at the hard limit); 0 = svcd's own. */
+    limit_nofile: { type: 'integer', default: 1024, min: 0, max: 1073741816 },
   },
   stacks: {
     dir: { type: 'path', default: './stacks' },

@@ -41,6 +41,7 @@ export function childProcessPlan(spec: CaptureSpec, helper = EXEC_HELPER): Child
   if (missing) return new Error(describeSpawnError(spec, Object.assign(new Error(missing), { code: missing })));
   const options = [
     ...(spec.cgroup ? ['--cgroup', spec.cgroup] : []),
+    ...(spec.openFilesLimit !== undefined ? ['--nofile', String(spec.openFilesLimit)] : []),
     ...(spec.uid !== undefined ? ['--uid', String(spec.uid)] : []),
     ...(spec.gid !== undefined ? ['--gid', String(spec.gid)] : []),
     ...(spec.groups?.length ? ['--groups', spec.groups.join(',')] : []),
@@ -58,6 +59,7 @@ export function describeHelperFailure(spec: CaptureSpec, report: string): string
   const code = Object.entries(osConstants.errno).find(([, n]) => n === Number(errno))?.[0] ?? `errno ${errno}`;
   if (step === 'exec') return describeSpawnError(spec, Object.assign(new Error(code), { code }));
   if (step === 'cgroup') return `cannot join cgroup ${spec.cgroup}: ${code}`;
+  if (step === 'setrlimit') return `cannot set the open-files limit to ${spec.openFilesLimit} ([supervisor] limit_nofile): ${code}`;
   return `${step === 'setuid' ? 'user' : 'group'}: cannot switch (${step}): ${code}`;
 }
 

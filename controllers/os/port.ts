@@ -27,6 +27,11 @@ export interface SpawnSpec {
    * plugin sets it; docs/isolation.md). A process that cannot join it does not start.
    */
   cgroup?: string;
+  /**
+   * The soft open-files limit (RLIMIT_NOFILE) the process starts with, capped at the hard limit,
+   * which stays; absent: svcd's own (Node raised it to the hard limit). `[supervisor] limit_nofile`.
+   */
+  openFilesLimit?: number;
 }
 
 /** A command run for its result, with fds 1 and 2 captured instead of logged (exec probes). */

@@ -37,8 +37,8 @@ export class SpawnerOs extends LinuxOs implements OsPort {
   spawnerPid = 0;
   /** What the connected spawner understands (Feature bits). */
   private features = 0;
-  /** Whether the missing-groups warning was given for the connected spawner. */
-  private warnedGroups = false;
+  /** Features missing from the connected spawner that a spawn has needed (each warned about once). */
+  private readonly warnedMissing = new Set<number>();
 
   private constructor(private readonly opts: SpawnerOsOptions) {
     super();
@@ -82,7 +82,7 @@ export class SpawnerOs extends LinuxOs implements OsPort {
       const ok = await conn.request(Msg.HELLO, [[Field.VERSION, { u32: WIRE_VERSION }]]);
       this.spawnerPid = i32(ok, Field.PID);
       this.features = ok.fields.has(Field.FEATURES) ? i32(ok, Field.FEATURES) : 0;
-      this.warnedGroups = false;
+      this.warnedMissing.clear();
     } catch (err) {
       this.conn = null;
       conn.close();
@@ -152,15 +152,22 @@ export class SpawnerOs extends LinuxOs implements OsPort {
    * program starts as that version of svc started it, and svcd says so once.
    */
   private supported<S extends Partial<SpawnSpec>>(spec: S): S {
-    if (!spec.groups?.length || this.features & Feature.GROUPS) return spec;
-    if (!this.warnedGroups) {
-      this.warnedGroups = true;
-      this.opts.warn(
-        `svc-spawner (pid ${this.spawnerPid}) predates supplementary groups: programs with a user start without them` +
-          ' until it is replaced (it exits after `svc shutdown` once its programs have ended)',
-      );
+    let out = spec;
+    if (spec.groups?.length && this.lacks(Feature.GROUPS, 'supplementary groups: programs with a user start without them')) out = { ...out, groups: undefined };
+    if (spec.openFilesLimit !== undefined && this.lacks(Feature.NOFILE, "[supervisor] limit_nofile: programs start with svcd's open-files limit")) {
+      out = { ...out, openFilesLimit: undefined };
     }
-    return { ...spec, groups: undefined };
+    return out;
+  }
+
+  /** True when the connected spawner lacks `feature`; says so, with what that means, once per spawner. */
+  private lacks(feature: number, consequence: string): boolean {
+    if (this.features & feature) return false;
+    if (!this.warnedMissing.has(feature)) {
+      this.warnedMissing.add(feature);
+      this.opts.warn(`svc-spawner (pid ${this.spawnerPid}) predates ${consequence} until it is replaced (it exits after \`svc shutdown\` once its programs have ended)`);
+    }
+    return true;
   }
 
   override async spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int close_between(unsigned lo, unsigned hi) {
@@ -18,4 +19,11 @@ void close_fds_above_2(int keep) {
     if (fd > 2 && fd != keep && fd != dirfd(d)) close(fd);
   }
   closedir(d);
+}
+
+int set_open_files_limit(unsigned long long soft) {
+  struct rlimit lim;
+  if (getrlimit(RLIMIT_NOFILE, &lim) < 0) return -1;
+  lim.rlim_cur = soft < lim.rlim_max ? (rlim_t)soft : lim.rlim_max;
+  return setrlimit(RLIMIT_NOFILE, &lim);
 }

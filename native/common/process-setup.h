@@ -12,4 +12,11 @@ enum { SVC_MAX_GROUPS = 65536 };
  */
 void close_fds_above_2(int keep);
 
+/*
+ * Sets the soft RLIMIT_NOFILE to `soft`, or to the hard limit when that is lower; the hard limit
+ * stays. Node raises its own soft limit to the hard one at start, and everything svcd starts
+ * would inherit that (systemd gives services 1024). Only system calls: safe in a vfork child.
+ */
+int set_open_files_limit(unsigned long long soft);
+
 #endif

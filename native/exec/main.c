@@ -1,17 +1,19 @@
 /*
- * svc-exec [--status-fd N] [--cgroup DIR] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]
+ * svc-exec [--status-fd N] [--cgroup DIR] [--nofile N] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]
  *
  * What svcd's child_process fallback (controllers/os/linux.ts) cannot do between fork and exec,
  * done here before the program is exec-ed in place (same pid, session, cwd and fds 0 to 2), in
  * the order svc-spawner's child follows (native/spawner/launch.c):
  *   - joins the cgroup v2 directory DIR (writes "0" to its cgroup.procs), so that nothing of the
  *     program runs outside it;
+ *   - with --nofile: sets the soft open-files limit to N, or to the hard limit when that is lower
+ *     (Node raised svcd's soft limit to the hard one; systemd gives services 1024);
  *   - closes every fd above 2 (svcd's LevelDB files are not close-on-exec);
  *   - with --uid or --gid: sets the supplementary groups (--groups, none when absent), then the
  *     gid, then the uid (Node's own uid/gid options always drop supplementary groups).
  * Then execvp FILE. Any failure is one line on stderr (the program's log) and exit status 127,
  * like a failed exec; with --status-fd it is also written to fd N as "<errno> <step>" (step:
- * cgroup, setgroups, setgid, setuid or exec). Fd N is kept open, close-on-exec, so the parent
+ * cgroup, setrlimit, setgroups, setgid, setuid or exec). Fd N is kept open, close-on-exec, so the parent
  * reads end-of-file without a word once the program runs (svc-spawner's fork method does the
  * same through a pipe).
  */
@@ -76,13 +78,13 @@ static int parse_groups(const char *s, gid_t *groups) {
 }
 
 static int usage(void) {
-  fputs("usage: svc-exec [--status-fd N] [--cgroup DIR] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]\n", stderr);
+  fputs("usage: svc-exec [--status-fd N] [--cgroup DIR] [--nofile N] [--uid N] [--gid N] [--groups N,N,...] -- FILE [ARG...]\n", stderr);
   return 127;
 }
 
 int main(int argc, char **argv) {
   const char *cgroup = NULL, *groups_arg = NULL;
-  long uid = -1, gid = -1;
+  long uid = -1, gid = -1, nofile = -1;
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
     if (i + 1 >= argc) return usage();
@@ -97,11 +99,14 @@ int main(int argc, char **argv) {
       if ((uid = parse_id(value, &end)) < 0 || *end) return usage();
     } else if (strcmp(opt, "--gid") == 0) {
       if ((gid = parse_id(value, &end)) < 0 || *end) return usage();
+    } else if (strcmp(opt, "--nofile") == 0) {
+      if ((nofile = parse_id(value, &end)) <= 0 || *end) return usage();
     } else return usage();
   }
   if (i + 1 >= argc) return usage();
   char **program = argv + i + 1;
   if (cgroup && join_cgroup(cgroup) < 0) return fail("cgroup", "cannot join cgroup", cgroup);
+  if (nofile > 0 && set_open_files_limit((unsigned long long)nofile) < 0) return fail("setrlimit", "setrlimit", NULL);
   close_fds_above_2(status_fd);
   if (uid >= 0 || gid >= 0) {
     static gid_t groups[SVC_MAX_GROUPS];

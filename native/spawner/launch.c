@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/process-setup.h"
 #include "wire.h"
 
 enum { CHILD_STACK = 64 * 1024 };
@@ -49,6 +51,8 @@ __attribute__((no_sanitize("address", "undefined"))) static int child_main(void 
   /* Into the program's cgroup before its first instruction: its children are born inside. */
   stage = STAGE_CGROUP;
   if (l->cgroup_procs >= 0 && write(l->cgroup_procs, "0", 1) != 1) goto fail;
+  stage = STAGE_RLIMIT;
+  if (l->set_nofile && set_open_files_limit(l->nofile) < 0) goto fail;
   stage = STAGE_DUP;
   if (dup2(l->fd0, 0) < 0 || dup2(l->fd1, 1) < 0 || dup2(l->fd2, 2) < 0) goto fail;
   stage = STAGE_CHDIR;
@@ -189,12 +193,16 @@ static pid_t launch_posix(const struct launch *l, struct launch_error *e) {
   if (l->cwd) posix_spawn_file_actions_addchdir_np(&fa, l->cwd);
   pid_t pid = -1;
   int err = ENOENT, saw_eacces = 0;
+  /* No hook between fork and exec: the child inherits the limit the spawner has meanwhile. */
+  struct rlimit own;
+  int lowered = l->set_nofile && getrlimit(RLIMIT_NOFILE, &own) == 0 && set_open_files_limit(l->nofile) == 0;
   for (char *const *p = l->paths; *p; p++) {
     err = posix_spawn(&pid, *p, &fa, &attr, l->argv, l->envp);
     if (err == 0) break;
     if (err == EACCES) saw_eacces = 1;
     else if (err != ENOENT && err != ENOTDIR) break;
   }
+  if (lowered) setrlimit(RLIMIT_NOFILE, &own);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   if (err == 0) return pid;
@@ -288,6 +296,7 @@ const char *stage_name(int stage) {
       [STAGE_SETSID] = "setsid", [STAGE_DUP] = "dup2", [STAGE_CHDIR] = "chdir",
       [STAGE_SETGROUPS] = "setgroups", [STAGE_SETGID] = "setgid", [STAGE_SETUID] = "setuid",
       [STAGE_EXEC] = "exec", [STAGE_CGROUP] = "cgroup", [STAGE_STDIN] = "stdin file",
+      [STAGE_RLIMIT] = "setrlimit",
   };
   if (stage >= 0 && (size_t)stage < sizeof names / sizeof names[0] && names[stage]) return names[stage];
   return "spawn";

@@ -34,6 +34,7 @@ enum launch_stage {
   STAGE_EXEC = 12,
   STAGE_CGROUP = 13,
   STAGE_STDIN = 14, /* opening the file given as stdin */
+  STAGE_RLIMIT = 15, /* setting the open-files limit */
 };
 
 enum launch_method { METHOD_FORK, METHOD_CLONE, METHOD_POSIX_SPAWN };
@@ -51,6 +52,8 @@ struct launch {
   size_t ngroups;
   int errfd; /* METHOD_FORK: where a failing child writes a struct child_failure; -1 = nowhere */
   int cgroup_procs; /* the cgroup.procs of the child's cgroup, opened for writing; -1 = stay put */
+  int set_nofile;   /* set the soft open-files limit to nofile (capped at the hard limit) */
+  unsigned long long nofile;
 };
 
 /* What a forked child that could not exec writes to errfd before _exit(127) (< PIPE_BUF). */

@@ -40,6 +40,8 @@ struct spawn_req {
   uint32_t uid, gid;
   gid_t *groups;
   size_t ngroups, groups_cap;
+  int set_nofile;
+  uint64_t nofile;
 };
 
 static void req_free(struct spawn_req *r) {
@@ -125,6 +127,12 @@ static int parse(struct buf *out, uint32_t seq, const uint8_t *body, size_t len,
         r->groups[r->ngroups++] = (gid_t)v;
         break;
       }
+      case F_NOFILE:
+        if (field_u64(&f, &r->nofile) < 0 || r->nofile == 0) {
+          reply_error(out, seq, EINVAL, STAGE_REQUEST, "field nofile must be 8 bytes and above 0");
+          rc = -1;
+        } else r->set_nofile = 1;
+        break;
       case F_FLAGS:
         if (field_u32(&f, &r->flags) < 0 || (r->flags & ~SPAWN_KNOWN_FLAGS)) {
           reply_error(out, seq, EINVAL, STAGE_REQUEST, "field flags: unknown or malformed");
@@ -254,6 +262,7 @@ void handle_spawn(struct buf *out, uint32_t seq, const uint8_t *body, size_t len
       .fd0 = fds[0] >= 0 ? fds[0] : S.nullfd, .fd1 = fds[1] >= 0 ? fds[1] : S.nullfd, .fd2 = fds[2] >= 0 ? fds[2] : S.nullfd,
       .set_uid = r.set_uid, .set_gid = r.set_gid, .uid = r.uid, .gid = r.gid, .groups = r.groups, .ngroups = r.ngroups,
       .errfd = S.method == METHOD_FORK ? S.errpipe[1] : -1, .cgroup_procs = procs,
+      .set_nofile = r.set_nofile, .nofile = r.nofile,
   };
   struct launch_error e;
   pid_t pid = launch(S.method, &l, &e);

@@ -151,7 +151,7 @@ const char *field_name(uint16_t key) {
       [F_FILE] = "file", [F_ARG] = "arg", [F_ENV] = "env", [F_CWD] = "cwd", [F_STDOUT] = "stdout",
       [F_STDERR] = "stderr", [F_UID] = "uid", [F_GID] = "gid", [F_TAG] = "tag", [F_FLAGS] = "flags",
       [F_CGROUP] = "cgroup", [F_PID] = "pid", [F_SIGNO] = "signo", [F_GROUP] = "group", [F_SERIAL] = "serial",
-      [F_STDIN] = "stdin", [F_GROUPS] = "groups", [F_FEATURES] = "features",
+      [F_STDIN] = "stdin", [F_GROUPS] = "groups", [F_FEATURES] = "features", [F_NOFILE] = "nofile",
   };
   if (key < sizeof names / sizeof names[0] && names[key]) return names[key];
   return "unknown";

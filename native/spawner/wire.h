@@ -58,13 +58,15 @@ enum field_key {
   F_ENDED_AT = 30,
   F_GROUPS = 31,
   F_FEATURES = 32,
+  F_NOFILE = 33,
 };
 
 /* What this spawner understands beyond version 1's first fields, sent in HELLO's OK (FEATURES):
  * a newer svcd leaves out what an older spawner, still running its programs, would refuse. */
 enum {
   FEATURE_GROUPS = 1u << 0,
-  WIRE_FEATURES = FEATURE_GROUPS,
+  FEATURE_NOFILE = 1u << 1,
+  WIRE_FEATURES = FEATURE_GROUPS | FEATURE_NOFILE,
 };
 
 /* SPAWN flags */

@@ -50,11 +50,12 @@ export function spawnFields(spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> &
   for (const g of spec.groups ?? []) fields.push([Field.GROUPS, { u32: g }]);
   if (spec.tag) fields.push([Field.TAG, spec.tag]);
   if (spec.cgroup) fields.push([Field.CGROUP, spec.cgroup]);
+  if (spec.openFilesLimit !== undefined) fields.push([Field.NOFILE, { u64: spec.openFilesLimit }]);
   return fields;
 }
 
 // native/spawner/launch.h enum launch_stage
-const STAGE = { REQUEST: 1, STDOUT: 2, STDERR: 3, CHDIR: 8, SETGID: 10, SETUID: 11, EXEC: 12, CGROUP: 13, STDIN: 14 } as const;
+const STAGE = { REQUEST: 1, STDOUT: 2, STDERR: 3, CHDIR: 8, SETGID: 10, SETUID: 11, EXEC: 12, CGROUP: 13, STDIN: 14, RLIMIT: 15 } as const;
 
 /** The same wording as LinuxOs for the same failures, and the failing step where Node cannot tell. */
 export function describeSpawnFailure(spec: { file: string; cwd: string; cgroup?: string }, err: SpawnerRequestError): string {
@@ -78,6 +79,8 @@ export function describeSpawnFailure(spec: { file: string; cwd: string; cgroup?:
     case STAGE.SETUID:
     case STAGE.SETGID:
       return `cannot switch user or group: ${err.message}`;
+    case STAGE.RLIMIT:
+      return `cannot set the open-files limit ([supervisor] limit_nofile): ${err.message}`;
     case STAGE.REQUEST:
       return `${spec.file}: invalid spawn request: ${err.message}`;
     default:

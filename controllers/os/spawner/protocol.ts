@@ -52,13 +52,14 @@ export const Field = {
   ENDED_AT: 30,
   GROUPS: 31,
   FEATURES: 32,
+  NOFILE: 33,
 } as const;
 
 /**
  * What a spawner understands beyond version 1's first fields (HELLO's OK, FEATURES; absent: none).
  * A spawner outlives the svcd that started it, so a newer svcd may find an older one running.
  */
-export const Feature = { GROUPS: 1 } as const;
+export const Feature = { GROUPS: 1, NOFILE: 2 } as const;
 
 export const SpawnFlag = { KILL_GROUP_ON_EXIT: 1, CAPTURE: 2 } as const;
 

@@ -30,6 +30,8 @@ test('malformed options are a usage error (status 127), never a crash', () => {
     ['--status-fd', '2', '--', 'true'],
     ['--status-fd', '99', '--', 'true'],
     ['--bogus', 'x', '--', 'true'],
+    ['--nofile', '0', '--', 'true'],
+    ['--nofile', '-5', '--', 'true'],
   ]) {
     const r = run(args);
     assert.equal(r.code, 127, `${args.slice(0, 4).join(' ')}: ${r.stderr}`);
@@ -57,4 +59,11 @@ test('with uid and groups (as root): setgroups, setgid, setuid, in that order', 
   const r = run(['--uid', '65534', '--gid', '65534', '--groups', '65534,4242', '--', 'sh', '-c', 'echo $(id -u):$(id -g):$(id -G)']);
   assert.equal(r.stdout.trim(), '65534:65534:65534 4242', r.stderr);
   assert.equal(r.stderr, '');
+});
+
+test('--nofile: the program starts with that soft open-files limit, capped at the hard limit', () => {
+  const hard = run(['--', 'sh', '-c', 'ulimit -Hn']).stdout.trim();
+  assert.match(hard, /^(\d+|unlimited)$/);
+  assert.equal(run(['--nofile', '1000', '--', 'sh', '-c', 'ulimit -Sn; ulimit -Hn']).stdout, `1000\n${hard}\n`);
+  if (hard !== 'unlimited') assert.equal(run(['--nofile', String(Number(hard) + 1), '--', 'sh', '-c', 'ulimit -Sn']).stdout, `${hard}\n`);
 });
