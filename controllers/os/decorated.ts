@@ -2,7 +2,7 @@ import type { CaptureSpec, ExitInfo, OsPort, ProcessHandle, SpawnSpec } from './
 
 /**
  * Changes how a process is started before it starts: the isolation plugin places it into its
- * cgroup (no escape window), a spawner could add rlimits. Gets the spec and returns the spec to
+ * cgroup (no escape window), `[supervisor] limit_nofile` sets the open-files limit. Gets the spec and returns the spec to
  * start; throwing refuses the spawn (judged like any spawn failure). Runs for programs, cron
  * runs, hooks and exec probes alike, in registration order.
  */
