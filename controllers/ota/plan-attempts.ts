@@ -27,10 +27,19 @@ function start(ctx: PlanContext, r: OtaRecord): OtaRecord {
   return { ...r, phase: 'downloading', target: d.checksum, attempts: 0, staged: null, backup_next: null, next_attempt_at: null, rollback_reason: null };
 }
 
-/** Abandons an update before the swap: only temporary files existed. */
-export function cancelToIdle(ctx: PlanContext, r: OtaRecord): OtaRecord {
+/**
+ * Abandons an update before the swap: only temporary files existed. `why` closes its story in
+ * the history (an ota_cancelled after its ota_started), e.g. `superseded by <sha12>`.
+ */
+export function cancelToIdle(ctx: PlanContext, r: OtaRecord, why: string): OtaRecord {
+  abandoned(ctx, r, why);
   ctx.cleanup(r.destination);
   return { ...r, phase: 'idle', target: null, staged: null, backup_next: null, next_attempt_at: null, attempts: 0 };
+}
+
+/** Records that the update to r.target stops here, before its swap (nothing when none was under way). */
+export function abandoned(ctx: PlanContext, r: OtaRecord, why: string): void {
+  if (r.target) ctx.event('ota_cancelled', `abandoned the update to ${short(r.target)} before its swap: ${why}`);
 }
 
 /** An attempt failed before the swap (destination untouched): RETRY_WAIT, or give up at the cap. */
@@ -55,7 +64,7 @@ export function giveUp(ctx: PlanContext, r: OtaRecord, reason: string): OtaRecor
 
 /** RETRY_WAIT -> DOWNLOADING when due. */
 export function planRetryWait(ctx: PlanContext, r: OtaRecord): OtaRecord {
-  if (r.target !== ctx.desired.checksum) return planIdle(ctx, cancelToIdle(ctx, r));
+  if (r.target !== ctx.desired.checksum) return planIdle(ctx, cancelToIdle(ctx, r, `superseded by ${short(ctx.desired.checksum)}`));
   const due = r.next_attempt_at ?? 0;
   if (ctx.now >= due) return { ...r, phase: 'downloading', next_attempt_at: null };
   ctx.wakeAt(due);

@@ -1,9 +1,9 @@
-import { cancelToIdle, planIdle, planRetryWait } from './plan-attempts.js';
+import { abandoned, cancelToIdle, planIdle, planRetryWait } from './plan-attempts.js';
 import { PlanContext } from './plan-context.js';
 import { judgeOutcome, STEP_OF } from './plan-outcome.js';
 import { planRestarting, planValidating } from './plan-restart.js';
 import type { OtaInput, OtaPlan, StepName } from './plan-types.js';
-import type { OtaRecord } from './record.js';
+import { short, type OtaRecord } from './record.js';
 import type { OtaPhase } from '../../state/ota.js';
 
 /** Phases a newer checksum (or a rollback request) may abandon: nothing but temp files exists yet. */
@@ -24,13 +24,17 @@ export function planOta(input: OtaInput): OtaPlan {
   if (!input.desired || !input.program) {
     // The program or its artifact is gone: forget the record and its temporary files.
     if (!r) return ctx.result(null);
+    if (input.program && CANCELLABLE.has(r.phase)) abandoned(ctx, r, 'the artifact was removed');
     ctx.cleanup(r.destination);
     return ctx.result(null);
   }
   if (input.outcome) r = judgeOutcome(ctx, r, input.outcome);
   if (!r || (r.destination !== input.desired.destination && (CANCELLABLE.has(r.phase) || r.phase === 'idle'))) {
     // A destination seen for the first time: what is there decides whether to install.
-    if (r && CANCELLABLE.has(r.phase)) ctx.cleanup(r.destination);
+    if (r && CANCELLABLE.has(r.phase)) {
+      abandoned(ctx, r, `the destination changed to ${input.desired.destination}`);
+      ctx.cleanup(r.destination);
+    }
     ctx.step({ kind: 'step', step: 'inspect' });
     return ctx.result(r);
   }
@@ -68,7 +72,7 @@ function advance(ctx: PlanContext, r: OtaRecord): OtaRecord {
     case 'extracting':
     case 'backing_up':
       // A newer desired checksum abandons this one (its step is taken again otherwise: resume).
-      return r.target === ctx.desired.checksum ? r : planIdle(ctx, cancelToIdle(ctx, r));
+      return r.target === ctx.desired.checksum ? r : planIdle(ctx, cancelToIdle(ctx, r, `superseded by ${short(ctx.desired.checksum)}`));
     case 'swapping':
     case 'rolling_back':
       return r; // always finished: the destination must be of a known version
@@ -95,7 +99,7 @@ function requestRollback(ctx: PlanContext, r: OtaRecord): OtaRecord {
     case 'validating':
       return { ...handled, phase: 'rolling_back', rollback_reason: 'rollback requested', rejected: reject, validating: null, deadline: null, restart: null };
     default: {
-      const idle = CANCELLABLE.has(r.phase) ? cancelToIdle(ctx, handled) : handled;
+      const idle = CANCELLABLE.has(r.phase) ? cancelToIdle(ctx, handled, 'rollback requested') : handled;
       if (!idle.backup || idle.backup.digest === idle.installed?.digest) {
         const reason = 'rollback requested, but there is no backup to restore';
         ctx.event('ota_failed', reason);

@@ -27,6 +27,8 @@ export const EVENT_TYPES = [
   'ota_applied',
   'ota_failed',
   'ota_rolled_back',
+  /** svc addition (docs/events.md): an update abandoned before its swap (a newer checksum, the artifact removed, a rollback). */
+  'ota_cancelled',
   /** svc additions (docs/events.md): a watched stack file or a git source applied, refused, or not fetched. */
   'stack_applied',
   'stack_apply_failed',

@@ -211,7 +211,7 @@ test('svc ota rollback: restores the backup, restarts, and the desired checksum 
   await h.close();
 });
 
-test('a newer checksum during a download cancels it; removing the artifact cleans up', async () => {
+test('a newer checksum during a download cancels it; removing the artifact cleans up; each abandon is an ota_cancelled with its reason', async () => {
   const h = await otaHarness();
   const id = await h.add();
   h.downloader.serve(URL_V2, { stall: true });
@@ -223,6 +223,8 @@ test('a newer checksum during a download cancels it; removing the artifact clean
   assert.equal(h.fs.read(DEST), V3);
   await h.advance(1000);
   assert.equal(h.ota(id)?.last?.result, 'applied');
+  assert.deepEqual(h.types().slice(0, 3), ['ota_started', 'ota_cancelled', 'ota_started']);
+  assert.deepEqual(h.msgs('ota_cancelled'), [`abandoned the update to ${sha(V2).slice(0, 12)} before its swap: superseded by ${sha(V3).slice(0, 12)}`]);
 
   h.downloader.serve(URL_V2, { stall: true });
   await h.want(id, sha(V2), { source: URL_V2 });
@@ -232,5 +234,6 @@ test('a newer checksum during a download cancels it; removing the artifact clean
   assert.equal(h.ota(id), undefined);
   assert.equal(h.record(id), undefined);
   assert.deepEqual(h.fs.temps(), []);
+  assert.equal(h.msgs('ota_cancelled')[1], `abandoned the update to ${sha(V2).slice(0, 12)} before its swap: the artifact was removed`);
   await h.close();
 });

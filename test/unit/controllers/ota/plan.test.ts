@@ -109,10 +109,21 @@ test('validating: a requested stop is not a failure; the next process is validat
   assert.equal(crashed.record?.phase, 'rolling_back');
 });
 
-test('the artifact removed: record forgotten, temporary files cleaned up', () => {
+test('the artifact removed: record forgotten, temporary files cleaned up, the update closed by ota_cancelled', () => {
   const p = planOta(input({ desired: null }, { phase: 'retry_wait', target: B }));
   assert.equal(p.record, null);
-  assert.deepEqual(p.effects, [{ kind: 'cleanup', destination: DEST }]);
+  assert.deepEqual(
+    p.effects.map((e) => (e.kind === 'event' ? `${e.event.event}: ${e.event.msg}` : e)),
+    [`ota_cancelled: abandoned the update to ${B.slice(0, 12)} before its swap: the artifact was removed`, { kind: 'cleanup', destination: DEST }],
+  );
+  const idle = planOta(input({ desired: null }, { phase: 'idle', target: null }));
+  assert.deepEqual(idle.effects, [{ kind: 'cleanup', destination: DEST }], 'nothing under way: nothing to close');
+});
+
+test('a new destination during a download abandons the update with that reason', () => {
+  const p = planOta(input({ desired: desiredOf({ source: 'https://x.test/app', checksum: B, destination: '/opt/other/app' }) }, { phase: 'downloading', target: B }));
+  const events = p.effects.flatMap((e) => (e.kind === 'event' ? [e.event.msg] : []));
+  assert.deepEqual(events, [`abandoned the update to ${B.slice(0, 12)} before its swap: the destination changed to /opt/other/app`]);
 });
 
 test('a rejected checksum stays idle until the desired checksum changes', () => {
