@@ -176,6 +176,13 @@ test('a daemon that is not running gives one clear line', async () => {
   assert.equal(res.stderr, `svc: cannot reach svcd at http://127.0.0.1:1: connection refused (is svcd running? start it with: npm start (in ${REPO}))\n`);
 });
 
+test('https:// to svcd (plain HTTP) says to use http://, not OpenSSL\'s words', async () => {
+  const https = d.url.replace(/^http:/, 'https:');
+  const res = await runCli(['list'], { SVC_URL: https });
+  assert.equal(res.code, 3);
+  assert.equal(res.stderr, `svc: svcd at ${https} answered without TLS: svcd serves plain HTTP, so use ${d.url} (or the https address of a TLS proxy in front of it)\n`);
+});
+
 test('svc logs on a terminal drops the escape sequences a program wrote, except its colours (an OSC retitled the terminal or wrote to its clipboard); into a pipe the bytes go as written', { skip: existsSync('/usr/bin/script') ? false : 'script(1) (util-linux) is not installed' }, async () => {
   const add = await svc('add', 'escapes', '--', 'sh', '-c', 'printf "\\033]0;pwned\\007hello \\033[31mred\\033[0m\\n"; exec sleep 1000');
   assert.equal(add.code, 0, add.stderr);

@@ -30,7 +30,12 @@ export function connectError(url: string, err: unknown): ApiError {
     const secs = ((err as { waitedMs?: number }).waitedMs ?? 0) / 1000;
     return new ApiError(`svcd at ${url} accepts connections but does not answer (GET /health got no answer in ${secs} s): is it stopped (kill -STOP) or stuck? see its log`, 'timeout');
   }
-  return new ApiError(`cannot reach svcd at ${url}: ${(err as Error).message}`, 'unreachable');
+  const message = (err as Error).message ?? String(err);
+  // OpenSSL's words for a TLS hello answered in plain HTTP: svcd itself never speaks TLS.
+  if (url.startsWith('https:') && (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER') && /wrong version number/i.test(message)) {
+    return new ApiError(`svcd at ${url} answered without TLS: svcd serves plain HTTP, so use ${url.replace(/^https:/, 'http:')} (or the https address of a TLS proxy in front of it)`, 'unreachable');
+  }
+  return new ApiError(`cannot reach svcd at ${url}: ${message.trim()}`, 'unreachable');
 }
 
 /** An answer that is not svcd's (a web server, a proxy page): said in one line, never dumped. */

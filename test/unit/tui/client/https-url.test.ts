@@ -12,7 +12,7 @@ void test('an https:// URL is spoken to over TLS (node:https is loaded only for 
   try {
     assert.deepEqual(await new ApiClient({ url: `http://127.0.0.1:${port}` }).get('/api/v1/programs'), []);
     await assert.rejects(new ApiClient({ url: `https://127.0.0.1:${port}`, timeoutMs: 5000 }).get('/api/v1/programs'), (err: Error) => {
-      assert.match(err.message, /^cannot reach svcd at https:\/\/127\.0\.0\.1:\d+: .*(SSL|ssl|TLS|tls|EPROTO|packet)/);
+      assert.match(err.message, /^svcd at https:\/\/127\.0\.0\.1:\d+ answered without TLS: svcd serves plain HTTP, so use http:\/\/127\.0\.0\.1:\d+ /);
       return true;
     });
   } finally {
