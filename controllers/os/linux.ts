@@ -11,6 +11,7 @@ import { CLOCK_TICKS, PAGE_SIZE, procStartTime, readStat, startTimeToMs, statFie
 import { describeSpawnError } from './spawn-errors.js';
 import { childProcessPlan, describeHelperFailure } from './exec-helper.js';
 import { readEnvFileBounded, type ReadAs } from './read-env-file.js';
+import { UserDb } from './user-db.js';
 
 const ADOPTED_POLL_MS = 1000;
 
@@ -19,6 +20,8 @@ export class LinuxOs implements OsPort {
   private readonly cpuTicks = new Map<number, { ticks: number; at: number }>();
   private readonly adopted = new Map<number, { handle: ProcessHandle; onExit: (exit: ExitInfo) => void }>();
   private adoptedTimer: NodeJS.Timeout | null = null;
+  /** /etc/passwd and /etc/group, then the other NSS sources through getent. */
+  private readonly users = new UserDb();
 
   spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle> {
     return new Promise((resolve, reject) => {
@@ -209,15 +212,11 @@ export class LinuxOs implements OsPort {
   }
 
   lookupUser(nameOrId: string | number): UserInfo | null {
-    const row = findRow('/etc/passwd', nameOrId);
-    if (!row) return null;
-    const name = row[0] ?? '';
-    return { name, uid: Number(row[2]), gid: Number(row[3]), home: row[5] ?? '/', groups: memberGroups(readText('/etc/group'), name) };
+    return this.users.lookupUser(nameOrId);
   }
 
   lookupGroup(nameOrId: string | number): number | null {
-    const row = findRow('/etc/group', nameOrId);
-    return row ? Number(row[2]) : null;
+    return this.users.lookupGroup(nameOrId);
   }
 
   uid(): number {
@@ -249,36 +248,6 @@ function killGroupRemnants(pgid: number): void {
   } catch {
     // ESRCH: the group is already empty
   }
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** The gids of the groups of an /etc/group text whose member list names `user`. */
-export function memberGroups(groupFile: string, user: string): number[] {
-  const gids: number[] = [];
-  for (const line of groupFile.split('\n')) {
-    const row = line.split(':');
-    if (row.length >= 4 && /^\d+$/.test(row[2] ?? '') && (row[3] ?? '').split(',').includes(user)) gids.push(Number(row[2]));
-  }
-  return gids;
-}
-
-function findRow(file: string, nameOrId: string | number): string[] | null {
-  const text = readText(file);
-  if (!text) return null;
-  const key = String(nameOrId);
-  const byId = /^\d+$/.test(key);
-  for (const line of text.split('\n')) {
-    const row = line.split(':');
-    if ((byId ? row[2] : row[0]) === key) return row;
-  }
-  return null;
 }
 
 /** Calls `kill` at the timeout, or when `abort` fires (at once if it has); returns what cancels both. */
