@@ -1,6 +1,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, keyLocation } from './load-config.js';
+import { onKernelFs } from './kernel-fs.js';
 import type { SvcConfig } from './keys.js';
 
 /**
@@ -33,11 +34,8 @@ export function prepareFolders(config: SvcConfig): void {
   }
 }
 
-/** Kernel file systems: nothing svcd keeps can live there (and Node 20's recursive mkdir spins forever under /proc). */
-const KERNEL_FS = /^\/(proc|sys)(\/|$)/;
-
 function folderProblem(dir: string): string | null {
-  if (KERNEL_FS.test(resolve(dir))) return 'a folder under /proc or /sys cannot hold svc files';
+  if (onKernelFs(dir)) return 'a folder under /proc or /sys cannot hold svc files';
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {

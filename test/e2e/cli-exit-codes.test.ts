@@ -188,6 +188,17 @@ test('an output path that cannot be written is one line naming it (exit 1, no st
   assert.deepEqual(JSON.parse(json.stderr), { error: { message: `ENOTDIR: not a directory, open '${join(file, 'x.toml')}'`, exit_code: 1 } });
 });
 
+test('an output folder under /proc or /sys is a usage error at once (Node\'s recursive mkdir spun forever under /proc)', async () => {
+  for (const args of [
+    ['license', 'keygen', '--out', '/proc/svc-keys'],
+    ['export', '--format', 'systemd', '--output', '/proc/svc-units/x'],
+  ]) {
+    const res = await runCli(args, { SVC_URL: d.url });
+    assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+    assert.equal(res.stderr, `svc: ${args.at(-2)} ${args.at(-1)}: a folder under /proc or /sys cannot hold files\n`);
+  }
+});
+
 test('without auth and plugins: svc auth status says open mode; plugin commands name the plugin that is not loaded', async () => {
   const env = { SVC_URL: d.url, XDG_CONFIG_HOME: d.root };
   const status = await runCli(['auth', 'status'], env);

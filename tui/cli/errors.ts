@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { onKernelFs } from '../../conf/kernel-fs.js';
 /** A failure the CLI prints as one line (no stack trace) before exiting with `exitCode`. */
 export class CliError extends Error {
   override name = 'CliError';
@@ -28,4 +29,13 @@ export function directoryProblem(file: string): string | null {
 /** A file argument whose name gives no stack format (a directory is said to be one). */
 export function unknownFormat(file: string): CliError {
   return new CliError(directoryProblem(file) ?? `${file}: unknown format (use .json, .toml, .yaml or .yml)`, 2);
+}
+
+/**
+ * Creates a folder the user named (`option`, e.g. `--out`) with its parents; one under /proc or
+ * /sys is a usage error (Node's recursive mkdir never returns there).
+ */
+export function makeFolder(dir: string, option: string, mode?: number): void {
+  if (onKernelFs(dir)) throw new CliError(`${option} ${dir}: a folder under /proc or /sys cannot hold files`, 2);
+  mkdirSync(dir, { recursive: true, mode });
 }

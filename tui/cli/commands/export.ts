@@ -1,9 +1,9 @@
-import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { ExportContext, ExportedFile, ExportFinding } from '../../../stacks/export/types.js';
-import { CliError } from '../errors.js';
+import { CliError, makeFolder } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { defaultRoot } from '../../../conf/default-root.js';
 import { distPath } from '../../../conf/dist-path.js';
@@ -90,7 +90,7 @@ function select(all: ProgramConfig[], names: string[]): ProgramConfig[] {
 /** Writes the files into the --output folder, or prints them (Nomad: the HCL ones) with a header each. */
 function emit(files: ExportedFile[], report: ExportFinding[], o: ExportCliOptions, ctx: CliContext): void {
   if (o.output) {
-    mkdirSync(o.output, { recursive: true });
+    makeFolder(o.output, '--output');
     for (const f of files) writeFileSync(join(o.output, f.name), f.content);
     if (!ctx.json()) process.stderr.write(`wrote ${files.map((f) => f.name).join(', ')} to ${o.output}\n`);
     return;

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CliError } from '../errors.js';
+import { CliError, makeFolder } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
 import { table } from '../format.js';
@@ -35,7 +35,7 @@ export function registerLicense(program: Command, ctx: CliContext): void {
       const priv = join(dir, 'license-signing.key');
       const pub = join(dir, 'license-signing.pub');
       for (const f of [priv, pub]) if (existsSync(f)) throw new CliError(`${f} exists; refusing to overwrite a signing key (choose another --out)`, 2);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeFolder(dir, '--out', 0o700);
       const key = keys.generateSigningKey(o.comment.replace(/\s+/g, '-'));
       writeFileSync(priv, key.privatePem, { mode: 0o600 });
       writeFileSync(pub, `${key.publicLine}\n`, { mode: 0o644 });
