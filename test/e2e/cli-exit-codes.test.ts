@@ -47,6 +47,8 @@ const BAD_USAGE: string[][] = [
   ['flush', 'a', 'b'],
   ['shutdown', 'now'],
   ['events', '--limit', 'lots'],
+  ['events', '--stats', '--type', 'process_exit'],
+  ['events', '--stats', '--limit', '5'],
   ['apply'],
   ['check'],
   ['export', '--format', 'rpm'],

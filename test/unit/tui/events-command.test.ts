@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVENTS_PAGE, eventsQuery, fetchEvents } from '../../../tui/cli/commands/events.js';
+import { checkStatsFlags, EVENTS_PAGE, eventsQuery, fetchEvents } from '../../../tui/cli/commands/events.js';
 import { CliError } from '../../../tui/cli/errors.js';
 
 void test('svc events maps flags to API parameters, newest first', () => {
@@ -77,4 +77,15 @@ void test('svc events paging shows no row twice and ends when events are recorde
   const partial = await fetchEvents(flood, eventsQuery({ limit: '3000' }, undefined));
   assert.equal(new Set(partial.map((r) => r.id)).size, partial.length);
   assert.throws(() => eventsQuery({ limit: '0' }, undefined), /--limit: must be at least 1/);
+});
+
+void test('svc events --stats with a filter is a usage error: the counts would be of every event, not the filtered ones', () => {
+  assert.doesNotThrow(() => checkStatsFlags({ limit: '50', stats: true }, false));
+  assert.throws(
+    () => checkStatsFlags({ limit: '50', stats: true, type: 'process_exit', from: '100' }, false),
+    (err: unknown) =>
+      err instanceof CliError && err.exitCode === 2 && err.message === '--stats counts every retained event and cannot be narrowed by --from, --type; leave them out, or list the events without --stats',
+  );
+  assert.throws(() => checkStatsFlags({ limit: '5', stats: true }, true), /cannot be narrowed by --limit; leave it out/);
+  assert.throws(() => checkStatsFlags({ limit: '50', stats: true, exitCode: '1', q: 'x', to: '5' }, false), /by --to, --exit-code, --q;/);
 });

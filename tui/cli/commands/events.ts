@@ -84,6 +84,29 @@ export async function fetchEvents<T extends { id: string; ts_ms: number }>(get: 
   return rows;
 }
 
+/** The list's filters, which the statistics do not take (GET /events/stats reads program_id only). */
+const FILTER_FLAGS: readonly [keyof Flags, string][] = [
+  ['from', '--from'],
+  ['to', '--to'],
+  ['type', '--type'],
+  ['exitCode', '--exit-code'],
+  ['q', '--q'],
+];
+
+/**
+ * `--stats` counts every retained event of the program (or of the daemon): a filter given with it
+ * would be ignored and the counts taken for the filtered ones, so it is a usage error.
+ */
+export function checkStatsFlags(o: Flags, limitGiven: boolean): void {
+  const given = FILTER_FLAGS.filter(([key]) => o[key] !== undefined).map(([, flag]) => flag);
+  if (limitGiven) given.unshift('--limit');
+  if (given.length === 0) return;
+  throw new CliError(
+    `--stats counts every retained event and cannot be narrowed by ${given.join(', ')}; leave ${given.length === 1 ? 'it' : 'them'} out, or list the events without --stats`,
+    2,
+  );
+}
+
 function renderStats(s: EventStats): string {
   const range = s.first_ts === null ? 'no events' : `${timestamp(s.first_ts * 1000)} .. ${timestamp((s.last_ts ?? s.first_ts) * 1000)}`;
   const rows = Object.entries(s.by_type).sort((a, b) => b[1] - a[1]);
@@ -110,7 +133,8 @@ export function registerEvents(program: Command, ctx: CliContext): void {
     .option('--exit-code <n>', 'only this exit code')
     .option('--q <text>', 'only events whose message contains this text (any case)')
     .option('--stats', 'counts by type and the time range instead of the list')
-    .action(async (ref: string | undefined, o: Flags) => {
+    .action(async (ref: string | undefined, o: Flags, cmd: Command) => {
+      if (o.stats) checkStatsFlags(o, cmd.getOptionValueSource('limit') === 'cli');
       const client = ctx.client();
       // A UUID is used as is, so events of a removed program stay reachable.
       const programId = ref === undefined ? undefined : UUID.test(ref) ? ref : (await resolvePrograms(client, [ref]))[0].id;
