@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The file operations the sink needs (a fake in unit tests fills the disk on request). */
@@ -7,6 +7,8 @@ export interface AppendFs {
   /** Writes some of `buf` at the end of the file; returns how many bytes were written, or throws (ENOSPC). */
   write(fd: number, buf: Buffer): number;
   close(fd: number): void;
+  /** Whether `path` still names the file open as `fd` (false once it was removed, or renamed and replaced). */
+  sameFile?(fd: number, path: string): boolean;
 }
 
 export const realAppendFs: AppendFs = {
@@ -16,6 +18,11 @@ export const realAppendFs: AppendFs = {
   },
   write: (fd, buf) => writeSync(fd, buf),
   close: (fd) => closeSync(fd),
+  sameFile(fd, path) {
+    const named = statSync(path, { throwIfNoEntry: false });
+    const open = fstatSync(fd);
+    return named !== undefined && named.ino === open.ino && named.dev === open.dev;
+  },
 };
 
 export interface LogFileOptions {
@@ -25,6 +32,8 @@ export interface LogFileOptions {
   retryMs?: number;
   /** Told once when writing starts failing and once when it works again (the daemon says it on stderr). */
   onChange?: (working: boolean, code: string) => void;
+  /** How often (at most) a write checks that the path still names the open file (default 1 s). */
+  checkMs?: number;
 }
 
 /**
@@ -33,6 +42,9 @@ export interface LogFileOptions {
  * file is reopened and written again, and the first line that gets through is preceded by a notice
  * of how many lines were lost (and a newline if the failure tore a line in half). Writes are
  * synchronous: a daemon log line is small, and the outcome must be known to count what was lost.
+ * A file removed (`rm svcd.log` to free space) or renamed away (logrotate without copytruncate)
+ * takes writes without failing; a write at most once per checkMs sees that the path names another
+ * file or none, and the log goes on in a new file at the path.
  */
 export class LogFileSink {
   private fd: number | null = null;
@@ -40,6 +52,7 @@ export class LogFileSink {
   private torn = false;
   private code = '';
   private retryAt = 0;
+  private checkAt = 0;
   private readonly fs: AppendFs;
   private readonly now: () => number;
 
@@ -61,6 +74,7 @@ export class LogFileSink {
     const buf = Buffer.from(text);
     let written = 0;
     try {
+      this.followPath();
       this.fd ??= this.fs.open(this.path);
       while (written < buf.length) written += this.fs.write(this.fd, buf.subarray(written));
     } catch (err) {
@@ -74,6 +88,13 @@ export class LogFileSink {
 
   close(): void {
     if (this.fd !== null) this.closeQuietly();
+  }
+
+  /** Drops the open file when the path no longer names it, so the next open writes at the path. */
+  private followPath(): void {
+    if (this.fd === null || !this.fs.sameFile || this.now() < this.checkAt) return;
+    this.checkAt = this.now() + (this.opts.checkMs ?? 1000);
+    if (!this.fs.sameFile(this.fd, this.path)) this.closeQuietly();
   }
 
   private fail(code: string, tornNow: boolean): void {

@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LogFileSink, type AppendFs } from '../../../conf/log-file.js';
 
 /** A disk of `free` bytes: writes fill it, then fail with ENOSPC; `free` can be raised again. */
@@ -66,4 +69,31 @@ test('an open that fails (the directory is gone) is retried the same way', () =>
   now = 5000;
   sink.write('b\n');
   assert.match(content, /^\{.*"svcd.log: 1 line was not written while the log file failed \(ENOENT\)"\}\nb\n$/);
+});
+
+test('a log file removed or renamed away is written again at its path (it took the lines of a deleted file until svcd restarted)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-log-file-'));
+  try {
+    const path = join(dir, 'svcd.log');
+    let now = 0;
+    const sink = new LogFileSink(path, { now: () => now, checkMs: 1000 });
+    sink.write('one\n');
+    rmSync(path); // `rm svcd.log` to free space
+    now += 1000;
+    sink.write('two\n');
+    assert.equal(readFileSync(path, 'utf8'), 'two\n', 'a new file at the path');
+    renameSync(path, `${path}.1`); // logrotate without copytruncate
+    sink.write('three\n'); // within checkMs of the last check: the renamed file takes it
+    now += 1000;
+    sink.write('four\n');
+    assert.equal(readFileSync(`${path}.1`, 'utf8'), 'two\nthree\n');
+    assert.equal(readFileSync(path, 'utf8'), 'four\n');
+    writeFileSync(path, ''); // truncated in place (copytruncate, svcd's own rotation): the same file
+    now += 1000;
+    sink.write('five\n');
+    assert.equal(readFileSync(path, 'utf8'), 'five\n');
+    sink.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
