@@ -80,7 +80,10 @@ export class LinuxOs implements OsPort {
         );
         const started = () => {
           resolve({ pid, startTime });
-          void exit.then(onExit);
+          // In a later task: a process that ended before svc-exec's status pipe closed has its
+          // exit already, and its callback must not run before the caller has the handle
+          // (decorators and SpawnerOs add awaits in between; port.ts, spawn).
+          void exit.then((info) => setImmediate(() => onExit(info)));
         };
         const status = plan.statusFd ? (child.stdio[plan.statusFd] as Readable | null) : null;
         if (!status) return started();

@@ -119,7 +119,11 @@ export interface UserInfo {
  * fake.ts. Every program runs in its own session and process group (pgid = pid).
  */
 export interface OsPort {
-  /** Starts a process in a new session; rejects with a readable message if it cannot start. */
+  /**
+   * Starts a process in a new session; rejects with a readable message if it cannot start.
+   * `onExit` is called once, in a later task than the one that settles the returned promise, so
+   * a caller that awaits it (through any number of awaits) has the handle when its process ends.
+   */
   spawn(spec: SpawnSpec, onExit: (exit: ExitInfo) => void): Promise<ProcessHandle>;
   /**
    * Runs a short command (a hook) in its own process group with output to the spec's log files

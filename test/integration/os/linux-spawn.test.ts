@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withSpawnDecorators } from '../../../controllers/os/decorated.js';
 import { LinuxOs } from '../../../controllers/os/linux.js';
-import type { SpawnSpec } from '../../../controllers/os/port.js';
+import type { ProcessHandle, SpawnSpec } from '../../../controllers/os/port.js';
 import { removeRoot, tempRoot } from '../../helpers/daemon.js';
 
 const openFds = () => readdirSync('/proc/self/fd').length;
@@ -61,6 +62,36 @@ test('a missing cwd is reported as such, not as "command not found"', async () =
       return true;
     });
   } finally {
+    removeRoot(root);
+  }
+});
+
+test('a process that ends at once is reported after spawn has returned its handle, also through decorators (svcd died: Cannot access handle before initialization)', async () => {
+  const root = tempRoot();
+  const alive = setInterval(() => undefined, 1000); // LinuxOs unrefs its children, as svcd's server keeps the loop alive
+  try {
+    // The controllers write `const handle = await os.spawn(spec, (exit) => use(handle.pid))`.
+    // Each decorator, and SpawnerOs falling back to child_process, adds awaits between the
+    // spawn's answer and the caller, so an exit already seen must not come in the same turn.
+    const os = withSpawnDecorators(new LinuxOs(), [(s) => s, { decorate: (s) => s }]);
+    const early: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = 0; i < 25; i++) {
+          let handle: ProcessHandle | null = null;
+          let ended!: () => void;
+          const exited = new Promise<void>((resolve) => (ended = resolve));
+          handle = await os.spawn(spec(root, {}), () => {
+            if (handle === null) early.push(i);
+            ended();
+          });
+          await exited;
+        }
+      }),
+    );
+    assert.deepEqual(early, [], 'no exit reported before its spawn returned');
+  } finally {
+    clearInterval(alive);
     removeRoot(root);
   }
 });
