@@ -31,8 +31,8 @@ export interface ApiDeps {
   events: Pick<EventLog, 'query' | 'stats' | 'report'>;
   log: ErrorLogger & { info(msg: string, fields?: Record<string, unknown>): void };
   version: string;
-  /** Starts a graceful daemon shutdown (stops programs, records system_shutdown, exits 0). */
-  requestShutdown: () => void;
+  /** Starts a graceful daemon shutdown (stops programs, records system_shutdown, exits 0); `cause` names who asked. */
+  requestShutdown: (cause: string) => void;
   /** System stats snapshot provider (refreshed in the background); null before the first sample. */
   systemStats?: () => SystemStats | null;
   /** The same, sampled first when the snapshot is older than its interval (nothing samples while nobody reads). */

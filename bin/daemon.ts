@@ -240,7 +240,7 @@ export class Daemon {
     const security = this.opts.plugins?.security;
     const auditRecorder = security ? new AuditRecorder(security.audit, () => clock.now(), (err) => log.error('audit record write failed', { error: String(err) })) : undefined;
     if (auditRecorder) this.cleanups.push(() => auditRecorder.close());
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, auditRecorder, requestShutdown: () => void this.shutdown(), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
+    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, auditRecorder, requestShutdown: (cause: string) => void this.shutdown(cause), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
     const app = createApp(deps);
     await this.listen(app);
   }
@@ -270,11 +270,15 @@ export class Daemon {
     return typeof a === 'string' ? a : `${a.address}:${a.port}`;
   }
 
-  /** Graceful stop: every program in reverse priority, system_shutdown recorded and flushed, stores closed. */
-  shutdown(): Promise<void> {
+  /**
+   * Graceful stop: every program in reverse priority, system_shutdown recorded and flushed, stores
+   * closed. `cause` says what asked for it (a signal, or the API request and who made it), in
+   * svcd.log and in the event's msg: an operator finding svcd stopped can tell which.
+   */
+  shutdown(cause: string): Promise<void> {
     this.stopping ??= (async () => {
       const { log } = this.opts;
-      log.info('shutting down: stopping all programs');
+      log.info(`shutting down (${cause}): stopping all programs`);
       // A condition every planner reads: stop everything in stop order, keep stored intent.
       this.observed.beginShutdown();
       this.notify?.shutdownBegun();
@@ -282,7 +286,7 @@ export class Daemon {
       const boundMs = levels.reduce((sum, level) => sum + Math.max(...level.map((r) => withDefaults(r.config).stopsecs)) * 1000 + SHUTDOWN_GRACE_MS, 0);
       const stopped = await this.observed.waitForAll((o) => !ALIVE.has(o.status), boundMs);
       if (!stopped) log.warn('shutdown: some programs were still alive at the deadline', { bound_ms: boundMs });
-      this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped` });
+      this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped (${cause})` });
       await this.eventLog.flush(); // system_shutdown is on disk before exit; close() follows in teardown
       await this.teardown();
       log.info('svcd stopped');

@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void daemon.shutdown());
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void daemon.shutdown(signal));
 }
 
 main().catch((err: unknown) => {

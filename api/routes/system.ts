@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import { SvcError } from '../../state/errors.js';
+import { describePrincipal } from '../../state/auth/principal.js';
+import { principalOf } from '../auth/middleware.js';
 import type { ApiDeps } from '../deps.js';
 import type { ShutdownAccepted, SystemStats } from '../wire.js';
 
@@ -11,7 +13,8 @@ export function systemRouter(deps: ApiDeps): Router {
     ctx.body = { status: 'shutting_down', message: 'stopping all programs, then svcd exits' } satisfies ShutdownAccepted;
     // Answer first, then stop: the client gets its reply (and outer middleware such as the
     // audit record finishes) before the listener closes.
-    ctx.res.once('close', deps.requestShutdown);
+    const cause = `POST /api/v1/system/shutdown from ${ctx.ip || 'the unix socket'}, ${describePrincipal(principalOf(ctx))}`;
+    ctx.res.once('close', () => deps.requestShutdown(cause));
   });
   router.get('/system/stats', async (ctx) => {
     // A snapshot at most ~3 s old, shared by every reader; sampled on demand when nobody watched.
