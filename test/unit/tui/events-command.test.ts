@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkStatsFlags, EVENTS_PAGE, eventsQuery, fetchEvents } from '../../../tui/cli/commands/events.js';
+import { checkStatsFlags, EVENTS_PAGE, eventsQuery, fetchEvents, renderEvents } from '../../../tui/cli/commands/events.js';
 import { CliError } from '../../../tui/cli/errors.js';
 
 void test('svc events maps flags to API parameters, newest first', () => {
@@ -88,4 +88,16 @@ void test('svc events --stats with a filter is a usage error: the counts would b
   );
   assert.throws(() => checkStatsFlags({ limit: '5', stats: true }, true), /cannot be narrowed by --limit; leave it out/);
   assert.throws(() => checkStatsFlags({ limit: '50', stats: true, exitCode: '1', q: 'x', to: '5' }, false), /by --to, --exit-code, --q;/);
+});
+
+void test('svc events shows a message carrying program output as text: no escape sequence reaches the terminal, a line break is one row', () => {
+  const row = { id: 'a', ts_ms: 1_700_000_000_000, program_name: 'web', event: 'process_unhealthy' as const, exit_code: null, signal: null, retry_count: null };
+  // The last line of an exec probe's output: an OSC (retitles the terminal), a clear screen, a carriage return.
+  const text = renderEvents([{ ...row, msg: 'health check failing (1 in a row): exec /p.sh: exit 1: bad\x1b]0;PWNED\x07 \x1b[2J\rgone' }, { ...row, id: 'b', msg: 'spawn failed: a\nb' }]);
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  assert.doesNotMatch(text, /[\x00-\x09\x0b-\x1f\x7f]/, 'no control character but the rows\' newlines');
+  const lines = text.split('\n');
+  assert.equal(lines.length, 3, 'a header and one line per event');
+  assert.ok(lines[1].endsWith('health check failing (1 in a row): exec /p.sh: exit 1: bad ↵gone'), lines[1]);
+  assert.ok(lines[2].endsWith('spawn failed: a↵b'), lines[2]);
 });

@@ -4,6 +4,7 @@ import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { timestamp } from '../../client/format.js';
+import { terminalSafe } from '../../client/terminal-text.js';
 import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
 
@@ -113,13 +114,23 @@ function renderStats(s: EventStats): string {
   return `total ${s.total} (${range})\n${table(['TYPE', 'COUNT'], rows)}`;
 }
 
-function renderEvents(rows: EventRow[]): string {
+/**
+ * A message as one table cell: it may carry what a program wrote (the last line of an exec
+ * probe's output, a spawn error), so escape sequences are dropped (an OSC retitled the terminal,
+ * `ESC[2J` cleared it) and line breaks, carriage returns included, show as `↵` (a `\r` sent the
+ * cursor back over the row). `--json` gives the message as recorded.
+ */
+function messageCell(msg: string): string {
+  return terminalSafe(msg.replace(/\r/g, '\n'), { colour: false });
+}
+
+export function renderEvents(rows: EventRow[]): string {
   if (rows.length === 0) return 'no events';
   const detail = (r: EventRow) =>
     [r.exit_code !== null ? `code=${r.exit_code}` : '', r.signal !== null ? `sig=${r.signal}` : '', r.retry_count !== null ? `retry=${r.retry_count}` : '']
       .filter(Boolean)
       .join(' ');
-  return table(['TIME', 'PROGRAM', 'EVENT', 'DETAIL', 'MESSAGE'], rows.map((r) => [timestamp(r.ts_ms), r.program_name, r.event, detail(r) || '-', r.msg]));
+  return table(['TIME', 'PROGRAM', 'EVENT', 'DETAIL', 'MESSAGE'], rows.map((r) => [timestamp(r.ts_ms), r.program_name, r.event, detail(r) || '-', messageCell(r.msg)]));
 }
 
 export function registerEvents(program: Command, ctx: CliContext): void {
