@@ -1,5 +1,5 @@
 import { invalid } from '../state/errors.js';
-import { DEFAULT_LIMIT, eventQuery, MAX_LIMIT, SORT_KEYS, type EventQuery, type SortKey } from '../state/events/query-types.js';
+import { DEFAULT_LIMIT, eventQuery, MAX_LIMIT, MAX_SORTED_OFFSET, SORT_KEYS, type EventQuery, type SortKey } from '../state/events/query-types.js';
 import { EVENT_TYPES, type EventType } from '../state/events/types.js';
 import { integerParam } from './params.js';
 import { UUID } from './program-path.js';
@@ -40,6 +40,10 @@ export function parseEventQuery(query: Query, programId?: string): EventQuery {
   // The path names the program: another program_id in the query would be ignored silently.
   const asked = programId === undefined ? undefined : programIdParam(query.program_id);
   if (asked !== undefined && asked !== programId) throw invalid(`program_id: the path names program ${programId}; use GET /api/v1/events?program_id=${asked} for another`);
+  const offset = integerParam(query.offset, 'offset', { min: 0, fallback: 0 }) ?? 0;
+  if (sortBy !== 'time' && offset > MAX_SORTED_OFFSET) {
+    throw invalid(`offset: at most ${MAX_SORTED_OFFSET} when sort_by is ${sortBy} (that sort holds offset + limit events in memory); narrow the range with from/to, or sort by time, which takes any offset`);
+  }
   return eventQuery({
     program_id: programId ?? programIdParam(query.program_id),
     from,
@@ -48,7 +52,7 @@ export function parseEventQuery(query: Query, programId?: string): EventQuery {
     exit_code: integerParam(query.exit_code, 'exit_code'),
     q: text(query.q, 'q'),
     limit: integerParam(query.limit, 'limit', { min: 1, max: MAX_LIMIT, fallback: DEFAULT_LIMIT }),
-    offset: integerParam(query.offset, 'offset', { min: 0, fallback: 0 }),
+    offset,
     sort_by: sortBy as SortKey,
     order,
   });

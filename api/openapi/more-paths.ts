@@ -14,7 +14,7 @@ const eventFilters: Json[] = [
   { name: 'exit_code', in: 'query', schema: { type: 'integer' } },
   { name: 'q', in: 'query', schema: { type: 'string' }, description: 'Case-insensitive substring of msg' },
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+  { name: 'offset', in: 'query', description: 'Rows to skip; at most 100000 unless sort_by is time', schema: { type: 'integer', minimum: 0, default: 0 } },
   { name: 'sort_by', in: 'query', schema: { enum: [...SORT_KEYS], default: 'time' } },
   { name: 'order', in: 'query', schema: { enum: ['asc', 'desc'], default: 'asc' } },
 ];

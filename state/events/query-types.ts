@@ -9,6 +9,12 @@ export type SortOrder = 'asc' | 'desc';
 export const DEFAULT_LIMIT = 100;
 /** The largest `limit` accepted: bounds the memory and time one request may take. */
 export const MAX_LIMIT = 1000;
+/**
+ * The deepest page a sort other than time may ask for: such a sort keeps offset + limit records
+ * in memory while it reads every match, and an unbounded offset let any reader make svcd hold the
+ * whole history. Time is read in index order, skipping, and takes any offset.
+ */
+export const MAX_SORTED_OFFSET = 100_000;
 
 /** One history query; every filter is optional and all of them combine (AND). */
 export interface EventQuery {

@@ -113,10 +113,14 @@ void test('bad parameters answer 400 naming the parameter', async () => {
     ['/events?program_id=web', /^program_id: must be a program UUID/],
     ['/events/stats?program_id=nope', /^program_id: must be a program UUID/],
     [`/programs/${web}/events?sort_by=bogus`, /^sort_by: /],
+    // A sort other than time holds offset + limit events: an unbounded offset held the whole history.
+    ['/events?sort_by=msg&offset=100001', /^offset: at most 100000 when sort_by is msg .*sort by time, which takes any offset$/],
   ];
   for (const [path, message] of cases) {
     const { status, body } = await get(path);
     assert.equal(status, 400, path);
     assert.match(body.message, message, path);
   }
+  assert.equal((await get('/events?sort_by=msg&offset=100000')).status, 200);
+  assert.equal((await get('/events?offset=100000000')).status, 200, 'sorted by time: any offset');
 });
