@@ -21,6 +21,16 @@ export function programIdParam(value: string | string[] | undefined): string | u
   return id?.toLowerCase();
 }
 
+/** The last second of year 9999: a larger `from`/`to` is a time in milliseconds (or nonsense). */
+const LAST_SECOND = 253_402_300_799;
+
+/** A bound in Unix seconds; one given in milliseconds matched nothing, silently. */
+function unixSeconds(value: string | string[] | undefined, name: string): number | undefined {
+  const n = integerParam(value, name, { min: 0 });
+  if (n !== undefined && n > LAST_SECOND) throw invalid(`${name}: must be Unix seconds (at most ${LAST_SECOND}, the end of year 9999); ${n} looks like milliseconds`);
+  return n;
+}
+
 /**
  * The history query from URL parameters (spec, Event history); 400 naming the parameter on a
  * bad value. `limit` defaults to DEFAULT_LIMIT and is at most MAX_LIMIT.
@@ -34,8 +44,8 @@ export function parseEventQuery(query: Query, programId?: string): EventQuery {
   if (!(SORT_KEYS as readonly string[]).includes(sortBy)) throw invalid(`sort_by: must be one of ${SORT_KEYS.join(', ')}, got '${sortBy}'`);
   const order = text(query.order, 'order') ?? 'asc';
   if (order !== 'asc' && order !== 'desc') throw invalid(`order: must be asc or desc, got '${order}'`);
-  const from = integerParam(query.from, 'from', { min: 0 });
-  const to = integerParam(query.to, 'to', { min: 0 });
+  const from = unixSeconds(query.from, 'from');
+  const to = unixSeconds(query.to, 'to');
   if (from !== undefined && to !== undefined && from > to) throw invalid(`from: must not be after to (${from} > ${to})`);
   // The path names the program: another program_id in the query would be ignored silently.
   const asked = programId === undefined ? undefined : programIdParam(query.program_id);

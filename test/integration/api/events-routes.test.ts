@@ -114,6 +114,8 @@ void test('bad parameters answer 400 naming the parameter', async () => {
     ['/events/stats?program_id=nope', /^program_id: must be a program UUID/],
     [`/programs/${web}/events?sort_by=bogus`, /^sort_by: /],
     // A sort other than time holds offset + limit events: an unbounded offset held the whole history.
+    ['/events?from=1764000000000', /^from: must be Unix seconds \(at most 253402300799, the end of year 9999\); 1764000000000 looks like milliseconds$/],
+    ['/events?to=1764000000000', /^to: must be Unix seconds/],
     ['/events?sort_by=msg&offset=100001', /^offset: at most 100000 when sort_by is msg .*sort by time, which takes any offset$/],
   ];
   for (const [path, message] of cases) {
