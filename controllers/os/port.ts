@@ -110,7 +110,7 @@ export interface UserInfo {
   gid: number;
   home: string;
   name: string;
-  /** Groups listing the user as a member (/etc/group), besides its primary group. */
+  /** The user's supplementary groups (the /etc/group rows listing it, or getent initgroups for an NSS user), besides its primary group. */
   groups: number[];
 }
 
