@@ -62,7 +62,7 @@ export class ProgramMetrics implements TextSource {
       out.family(g.name, 'gauge', g.help);
       for (const p of programs) if (!g.which || g.which(p.o)) out.sample(g.name, p.labels, g.value(p.o));
     }
-    out.family('svc_program_restarts_total', 'counter', 'Restarts by policy since svcd started');
+    out.family('svc_program_restarts_total', 'counter', 'Restarts by policy since svcd started (a program in Backoff or Fatal across a crash of svcd: since its last stable run)');
     for (const p of programs) out.sample('svc_program_restarts_total', p.labels, p.o.restarts);
     out.family('svc_program_exits_total', 'counter', 'Process exits seen since svcd started, by reason');
     for (const [id, byReason] of this.exitCounts) {

@@ -39,7 +39,7 @@ test('program families are written byte for byte as prom-client writes the same 
   const registry = new prom.Registry();
   const status = new prom.Gauge({ name: 'svc_program_status', help: 'Program status: 1 for the current status, 0 for the others', labelNames: ['name', 'id', 'status'], registers: [registry] });
   const cpu = new prom.Gauge({ name: 'svc_program_cpu_ratio', help: 'CPU usage of the main process as a ratio of one core (1 = one full core)', labelNames: ['name', 'id'], registers: [registry] });
-  const restarts = new prom.Counter({ name: 'svc_program_restarts_total', help: 'Restarts by policy since svcd started', labelNames: ['name', 'id'], registers: [registry] });
+  const restarts = new prom.Counter({ name: 'svc_program_restarts_total', help: 'Restarts by policy since svcd started (a program in Backoff or Fatal across a crash of svcd: since its last stable run)', labelNames: ['name', 'id'], registers: [registry] });
   for (const r of records) {
     const o = observed.get(r.id);
     const labels = { name: r.config.name, id: r.id };
