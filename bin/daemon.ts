@@ -87,7 +87,8 @@ function daemonEventBus(history: EventLog, clock: Clock, log: Logger): EventBus 
 
 /**
  * The running daemon: config -> store -> reconciler -> controllers -> API. Start-up order
- * matters: adopt surviving processes before the loop runs, listen only when ready.
+ * matters: adopt surviving processes first, run the loops only once everything else (the
+ * listener included) has started, so a start that fails has started no program.
  */
 export class Daemon {
   private server: Server | null = null;
@@ -183,7 +184,9 @@ export class Daemon {
     );
     const runners = [cron, processes];
     this.cleanups.push(bindProgramFeeds(manager, store, observed));
-    await manager.start();
+    // Re-adopts surviving processes; the loops run only once the rest of start-up has worked
+    // (end of boot), so a start that fails below has started nothing.
+    await manager.prepare();
     this.cleanups.push(() => manager.stop());
     if (boot.adopted.size > 0) log.info('re-adopted running programs', { count: boot.adopted.size });
 
@@ -243,6 +246,7 @@ export class Daemon {
     const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, auditRecorder, requestShutdown: (cause: string) => void this.shutdown(cause), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
     const app = createApp(deps);
     await this.listen(app);
+    manager.run();
   }
 
   private listen(app: WebSocketApp): Promise<void> {

@@ -65,9 +65,23 @@ export class ControllerManager<K, C, O> {
 
   /** Prepares every controller, queues their initial keys, then starts the loops. */
   async start(): Promise<void> {
+    await this.prepare();
+    this.run();
+  }
+
+  /**
+   * Prepares every controller (re-adoption of surviving processes) and queues their initial
+   * keys; nothing is reconciled, so nothing is started, until `run`. The daemon finishes its
+   * start-up in between: a part that fails then leaves no program started by this start.
+   */
+  async prepare(): Promise<void> {
     for (const { controller } of this.entries) await controller.prepare?.();
     this.started = true;
     for (const { controller, loop } of this.entries) for (const key of controller.initialKeys?.() ?? []) loop.enqueue(key);
+  }
+
+  /** Starts the loops (after `prepare`). */
+  run(): void {
     for (const { loop } of this.entries) loop.start();
   }
 

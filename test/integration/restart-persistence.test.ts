@@ -17,6 +17,11 @@ test('programs survive a daemon restart and autostart programs come back', async
     });
     assert.deepEqual(list.map((p) => p.name).sort(), ['keep', 'manual']);
     assert.equal(list.find((p) => p.name === 'manual')?.status, 'Stopped');
+    // Programs start only once the rest of start-up has worked: the boot's system_startup comes
+    // before its first process_started (a start that failed late had left programs running).
+    const events = (await d.request('GET', '/api/v1/events?order=desc&limit=20')).body as { event: string }[];
+    const boot = events.map((e) => e.event).slice(0, events.findIndex((e) => e.event === 'system_startup') + 1).reverse();
+    assert.deepEqual(boot, ['system_startup', 'process_started'], 'this boot, oldest first');
   } finally {
     await d.stop();
     removeRoot(root);
