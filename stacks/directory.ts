@@ -171,6 +171,8 @@ export class StackDirectory {
         log.info('stack file removed: pruned what it owned', { file, lines: result.lines });
         this.deps.events?.emit({ event: 'stack_applied', msg: `stack:${file}: file removed: ${result.lines.join(', ') || 'nothing to prune'}` });
         await this.remember(file, null);
+        // A file whose removal was refused because this file's programs needed its own (depends_on) may go now.
+        this.retryFailed(file);
         return;
       }
       const body = text;
@@ -240,7 +242,10 @@ export class StackDirectory {
     this.deps.log.warn('stack file refused; the last good state keeps running', { file, error: message });
   }
 
-  /** A file refused because it needs programs of another file (depends_on) may now apply. */
+  /**
+   * A file refused because of another file's programs may apply now: it needs programs that file
+   * just created (depends_on), or its removal was refused while that file's programs needed its own.
+   */
   private retryFailed(except: string): void {
     for (const s of this.results.values()) if (s.state === 'error' && s.file !== except) this.notify(s.file);
   }

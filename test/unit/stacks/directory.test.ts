@@ -224,3 +224,34 @@ test('records of another stacks directory ([stacks] dir changed) prune nothing',
   await t2.start();
   assert.deepEqual(t2.names(), ['web<stack:web.toml>']);
 });
+
+test('a deleted file whose programs another file needed is pruned once that file is deleted too', async () => {
+  const t = await setup();
+  t.write('db.toml', svc('db'));
+  await t.settle();
+  t.write('web.toml', svc('web') + 'depends_on = ["db"]\n');
+  await t.settle();
+  t.remove('db.toml');
+  await t.settle();
+  assert.deepEqual(t.names(), ['db<stack:db.toml>', 'web<stack:web.toml>'], 'web still needs db: the removal is refused');
+  assert.equal(t.dir.status().files.find((f) => f.file === 'db.toml')?.state, 'error');
+  t.remove('web.toml');
+  await t.settle();
+  await t.settle(); // db.toml is handled again
+  assert.deepEqual(t.names(), [], 'nothing needs db any more: it goes with its deleted file');
+  assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state]), [['db.toml', 'removed'], ['web.toml', 'removed']]);
+});
+
+test('files deleted while svcd was down are all pruned at its next start, whatever the order of their depends_on', async () => {
+  const t1 = await setup();
+  t1.write('a-db.toml', svc('db'));
+  await t1.settle();
+  t1.write('b-web.toml', svc('web') + 'depends_on = ["db"]\n');
+  await t1.settle();
+  t1.disk.delete('/stacks/a-db.toml');
+  t1.disk.delete('/stacks/b-web.toml');
+  const t2 = await setup({ disk: t1.disk, db: t1.db });
+  await t2.start();
+  await t2.settle();
+  assert.deepEqual(t2.names(), []);
+});
