@@ -83,11 +83,23 @@ export class StackDirectory {
   constructor(private readonly deps: StackDirectoryDeps) {}
 
   /**
-   * Reads the durable file records once, before the first `notify`. Returns the files that this
-   * directory applied in an earlier run: the start-up pass schedules them with the listing, so a
-   * file that is gone now is pruned as the watch would have done.
+   * The start-up pass: every file of `listing` (the directory now), then every file this
+   * directory applied in an earlier run that is gone, pruned as the watch would have done. The
+   * gone ones come after the present ones have applied, so that a service moved from a deleted
+   * file into a present one is handed over, the same program, rather than pruned and created again.
    */
-  async loadRecords(): Promise<string[]> {
+  async startUp(listing: string[]): Promise<void> {
+    const known = await this.loadRecords();
+    const present = new Set(listing);
+    for (const file of [...present].sort()) this.notify(file);
+    for (const file of known.filter((f) => !present.has(f)).sort()) this.notify(file);
+  }
+
+  /**
+   * Reads the durable file records once, before the first `notify`. Returns the files that this
+   * directory applied in an earlier run.
+   */
+  private async loadRecords(): Promise<string[]> {
     const { records, dir, log } = this.deps;
     if (!records) return [];
     const { rejected } = await records.load(parseFileRecord);

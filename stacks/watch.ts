@@ -25,8 +25,7 @@ export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'>
   const directory = new StackDirectory({ writers: writersOfFilesIn(dir), ...opts, dir, parser, read: (path) => readBounded(path, maxBytes) });
   // The start-up pass: every file listed now, and every file applied in an earlier run (one
   // deleted while svcd was down is pruned, as the watch would have done).
-  const known = await directory.loadRecords();
-  for (const name of [...new Set([...readdirSync(dir), ...known])].sort()) directory.notify(name);
+  await directory.startUp(readdirSync(dir));
   let watcher: FSWatcher | null = null;
   if (opts.watch) {
     watcher = watch(dir, {

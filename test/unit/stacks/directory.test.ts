@@ -41,11 +41,9 @@ async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string
     await dir.idle();
   };
   const names = () => store.list().map((r) => `${r.config.name}<${r.config.source}>`).sort();
-  /** The start-up pass of stacks/watch.ts: the listing now plus the files applied before. */
+  /** The start-up pass of stacks/watch.ts over the files directly in /stacks now. */
   const start = async () => {
-    const known = await dir.loadRecords();
-    const listing = [...disk.keys()].filter((p) => p.startsWith('/stacks/') && !p.slice(8).includes('/')).map((p) => p.slice(8));
-    for (const name of [...new Set([...listing, ...known])].sort()) dir.notify(name);
+    await dir.startUp([...disk.keys()].filter((p) => p.startsWith('/stacks/') && !p.slice(8).includes('/')).map((p) => p.slice(8)));
     await settle();
   };
   return { dir, clock, db, disk, store, write, remove, settle, names, logs, start };
@@ -254,4 +252,20 @@ test('files deleted while svcd was down are all pruned at its next start, whatev
   await t2.start();
   await t2.settle();
   assert.deepEqual(t2.names(), []);
+});
+
+test('a service moved to another file while svcd was down is kept at its next start, not pruned and created again', async () => {
+  const t1 = await setup();
+  t1.write('b.toml', svc('shared') + svc('b1'));
+  await t1.settle();
+  t1.write('a.toml', svc('shared') + svc('a1'));
+  await t1.settle();
+  assert.deepEqual(t1.names(), ['a1<stack:a.toml>', 'b1<stack:b.toml>', 'shared<stack:a.toml>']);
+  const id = t1.store.resolve('shared')?.id;
+  t1.disk.delete('/stacks/a.toml');
+  const t2 = await setup({ disk: t1.disk, db: t1.db });
+  await t2.start();
+  await t2.settle();
+  assert.deepEqual(t2.names(), ['b1<stack:b.toml>', 'shared<stack:b.toml>']);
+  assert.equal(t2.store.resolve('shared')?.id, id, 'the same program: b.toml still lists it');
 });
