@@ -42,6 +42,12 @@ export interface StackDirectoryDeps {
   records?: FileRecords;
   /** The event history: stack_applied / stack_apply_failed per file (docs/events.md). */
   events?: EventSink;
+  /**
+   * Called with every file the stack files read besides themselves (their includes, found or
+   * not, as absolute paths) whenever that set changes: the watch follows them and reports their
+   * changes with `notifyPath`.
+   */
+  follow?: (paths: ReadonlySet<string>) => void;
 }
 
 /** What the directory remembers of a file it applied: where, and the includes of its last good apply. */
@@ -77,6 +83,8 @@ export class StackDirectory {
    * other file instead of being pruned, so the programs always match what the directory lists.
    */
   private readonly listed = new Map<string, ReadonlySet<string>>();
+  /** The other files (absolute paths, includes found or not) each file's last handling read. */
+  private readonly reads = new Map<string, ReadonlySet<string>>();
   private queue: Promise<void> = Promise.resolve();
   private watching = false;
 
@@ -125,6 +133,14 @@ export class StackDirectory {
       this.queue = this.queue.then(() => this.handle(file));
     });
     this.timers.set(file, cancel);
+  }
+
+  /**
+   * Something happened to the file at `path` (absolute): every stack file whose last handling
+   * read it (an include, or one it named that was missing) is handled again.
+   */
+  notifyPath(path: string): void {
+    for (const [file, paths] of this.reads) if (paths.has(path)) this.notify(file);
   }
 
   /** Whether to wait another quiet period: a process has the file open for writing, for less than maxWriteWaitMs so far. */
@@ -178,6 +194,7 @@ export class StackDirectory {
         const elsewhere = this.listedElsewhere(file);
         const result = await applier.pruneOwned(source, this.includes.get(file) ?? [], elsewhere.keys());
         this.includes.delete(file);
+        this.setReads(file, new Set());
         this.handOver(file, new Set(), elsewhere);
         this.results.set(file, { file, state: 'removed', message: null, lines: result.lines, at: clock.now() });
         log.info('stack file removed: pruned what it owned', { file, lines: result.lines });
@@ -188,9 +205,20 @@ export class StackDirectory {
         return;
       }
       const body = text;
-      const readAll = (p: string) => (p === path ? body : read(p));
-      const preparsed = this.deps.parser ? await preparseStackFile(path, readAll, this.deps.parser, file) : undefined;
-      const stack = loadStackFile(path, readAll, file, preparsed);
+      // The files it includes are followed, so that an edit of one applies this file again.
+      const included = new Set<string>();
+      const readAll = (p: string) => {
+        if (p === path) return body;
+        included.add(p);
+        return read(p);
+      };
+      let stack: LoadedStack;
+      try {
+        const preparsed = this.deps.parser ? await preparseStackFile(path, readAll, this.deps.parser, file) : undefined;
+        stack = loadStackFile(path, readAll, file, preparsed);
+      } finally {
+        this.setReads(file, included);
+      }
       // The file owns its programs: a service removed from it is pruned, as when the file is deleted.
       // An include dropped since the last good apply: its programs are the file's own too.
       const alsoOwned = (this.includes.get(file) ?? []).map((f) => `include:${f}`);
@@ -211,6 +239,17 @@ export class StackDirectory {
     } catch (err) {
       this.failed(file, (err as Error).message);
     }
+  }
+
+  /** Records the files `file` read besides itself; tells `follow` when the set of all of them changes. */
+  private setReads(file: string, paths: ReadonlySet<string>): void {
+    const before = this.reads.get(file) ?? new Set<string>();
+    if (before.size === paths.size && [...paths].every((p) => before.has(p))) return;
+    if (paths.size > 0) this.reads.set(file, paths);
+    else this.reads.delete(file);
+    const all = new Set<string>();
+    for (const set of this.reads.values()) for (const p of set) all.add(p);
+    this.deps.follow?.(all);
   }
 
   /** The names other files (applied, not deleted) list, each with one of those files. */

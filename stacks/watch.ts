@@ -14,7 +14,7 @@ export interface WatchedStacks {
 /**
  * Production glue for the stacks directory: creates it, schedules every stack file in it and
  * every file it applied before (the start-up pass), and when `watch` is on, forwards chokidar
- * events for files directly inside it.
+ * events for files directly inside it and for the files they include (wherever those are).
  * Sub-folders are not applied on their own: put included files there.
  */
 export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'> & { watch: boolean; maxBytes?: number }): Promise<WatchedStacks> {
@@ -22,21 +22,41 @@ export async function startStackDirectory(opts: Omit<StackDirectoryDeps, 'read'>
   mkdirSync(dir, { recursive: true });
   const maxBytes = opts.maxBytes ?? 1024 * 1024;
   const parser = opts.parser ?? sharedDocumentParser();
-  const directory = new StackDirectory({ writers: writersOfFilesIn(dir), ...opts, dir, parser, read: (path) => readBounded(path, maxBytes) });
+  // The files the stack files include (anywhere: lib/common.toml, ../shared.toml), watched as well.
+  let followed: ReadonlySet<string> = new Set();
+  let watcher: FSWatcher | null = null;
+  const follow = (paths: ReadonlySet<string>) => {
+    const before = followed;
+    followed = paths;
+    if (!watcher) return;
+    const added = [...paths].filter((p) => !before.has(p));
+    const gone = [...before].filter((p) => !paths.has(p) && dirname(p) !== dir);
+    if (added.length > 0) watcher.add(added);
+    if (gone.length > 0) watcher.unwatch(gone);
+  };
+  const directory = new StackDirectory({ writers: writersOfFilesIn(dir), ...opts, dir, parser, follow, read: (path) => readBounded(path, maxBytes) });
   // The start-up pass: every file listed now, and every file applied in an earlier run (one
   // deleted while svcd was down is pruned, as the watch would have done).
   await directory.startUp(readdirSync(dir));
-  let watcher: FSWatcher | null = null;
   if (opts.watch) {
-    watcher = watch(dir, {
+    const w = watch([dir, ...followed], {
       ignoreInitial: true,
       depth: 0,
-      ignored: (path, stats) => path !== dir && stats?.isFile() === true && !isStackFileName(basename(path)),
+      // Among the files directly inside the directory, only stack files and included ones.
+      ignored: (path, stats) => dirname(resolve(path)) === dir && stats?.isFile() === true && !isStackFileName(basename(path)) && !followed.has(resolve(path)),
     });
+    watcher = w;
     const forward = (path: string) => {
-      if (dirname(resolve(path)) === dir) directory.notify(basename(path));
+      const abs = resolve(path);
+      if (dirname(abs) === dir) directory.notify(basename(abs));
+      directory.notifyPath(abs);
     };
-    watcher.on('add', forward).on('change', forward).on('unlink', forward);
+    // A followed include that is deleted is watched again, so that writing it anew is seen.
+    const unlinked = (path: string) => {
+      forward(path);
+      if (followed.has(resolve(path)) && dirname(resolve(path)) !== dir) w.add(resolve(path));
+    };
+    watcher.on('add', forward).on('change', forward).on('unlink', unlinked);
     watcher.on('error', (err) => opts.log.warn('stacks directory watch error', { dir, error: String(err) }));
     await new Promise<void>((r) => watcher?.once('ready', () => r()));
     directory.setWatching(true);

@@ -67,3 +67,19 @@ test('deleting a file prunes what it created (and nothing else)', async () => {
   assert.ok(await named('w-boot'));
   assert.ok(await named('w-common'));
 });
+
+test('an included file is watched: editing it, replacing it by a rename or deleting and writing it again applies the file that includes it', async () => {
+  const common = join(dir, 'lib', 'common.toml');
+  const commandOf = async (name: string) => (await d.request('GET', `/api/v1/programs/${(await named(name))!.id}`)).body.config.command as string;
+  await eventually(async () => (await fileStatus('boot.toml'))?.state === 'ok', 15_000, 'boot.toml applied');
+  writeFileSync(common, '[[services]]\nname = "w-common"\ncommand = "/bin/sleep 1001"\n');
+  await eventually(async () => (await commandOf('w-common')) === '/bin/sleep 1001', 15_000, 'edit in place applied');
+  writeFileSync(join(dir, 'lib', '.common.toml.tmp'), '[[services]]\nname = "w-common"\ncommand = "/bin/sleep 1002"\n');
+  renameSync(join(dir, 'lib', '.common.toml.tmp'), common);
+  await eventually(async () => (await commandOf('w-common')) === '/bin/sleep 1002', 15_000, 'replaced by a rename: applied');
+  rmSync(common);
+  await eventually(async () => (await fileStatus('boot.toml'))?.state === 'error', 15_000, 'a missing include refuses the file');
+  assert.ok(await named('w-common'), 'the last good state keeps running');
+  writeFileSync(common, svc('w-common'));
+  await eventually(async () => (await fileStatus('boot.toml'))?.state === 'ok' && (await commandOf('w-common')) === process.execPath, 15_000, 'written again: applied');
+});

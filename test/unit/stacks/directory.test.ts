@@ -9,7 +9,7 @@ import { ControllerStatusStore } from '../../../state/controller-status.js';
 import { ProgramStore } from '../../../state/store.js';
 
 /** A StackDirectory over an in-memory folder, a memory-level store and a fake clock. */
-async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string, string>; dir?: string; writers?: (path: string) => number[] } = {}) {
+async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string, string>; dir?: string; writers?: (path: string) => number[]; follow?: (paths: ReadonlySet<string>) => void } = {}) {
   const disk = opts.disk ?? new Map<string, string>();
   const clock = new FakeClock();
   const db = opts.db ?? new MemoryLevel<string, string>();
@@ -27,6 +27,7 @@ async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string
     },
     log: { info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`) },
     writers: opts.writers,
+    follow: opts.follow,
   });
   const write = (name: string, text: string) => {
     disk.set(`/stacks/${name}`, text);
@@ -268,4 +269,27 @@ test('a service moved to another file while svcd was down is kept at its next st
   await t2.settle();
   assert.deepEqual(t2.names(), ['b1<stack:b.toml>', 'shared<stack:b.toml>']);
   assert.equal(t2.store.resolve('shared')?.id, id, 'the same program: b.toml still lists it');
+});
+
+test('an included file is followed: editing it, or creating it when it was missing, applies the file that includes it', async () => {
+  let followed: string[] = [];
+  const t = await setup({ follow: (paths) => (followed = [...paths].sort()) });
+  t.write('web.toml', `include = ["lib/common.toml"]\n${svc('web')}`);
+  await t.settle();
+  assert.equal(t.dir.status().files[0]?.state, 'error', 'the include is missing');
+  assert.deepEqual(followed, ['/stacks/lib/common.toml'], 'a missing include is followed too');
+  t.disk.set('/stacks/lib/common.toml', svc('redis'));
+  t.dir.notifyPath('/stacks/lib/common.toml');
+  await t.settle();
+  assert.deepEqual(t.names(), ['redis<include:lib/common.toml>', 'web<stack:web.toml>']);
+  t.disk.set('/stacks/lib/common.toml', svc('redis', 'redis-server --port 6380'));
+  t.dir.notifyPath('/stacks/lib/common.toml');
+  t.dir.notifyPath('/stacks/lib/unrelated.toml');
+  await t.settle();
+  assert.deepEqual(t.dir.status().files[0]?.lines, ['updated redis (restart)', 'unchanged web']);
+  assert.equal(t.store.resolve('redis')?.config.command, 'redis-server --port 6380');
+  t.write('web.toml', svc('web'));
+  await t.settle();
+  assert.deepEqual(followed, [], 'no file includes it any more');
+  assert.deepEqual(t.names(), ['web<stack:web.toml>']);
 });
