@@ -5,7 +5,10 @@ import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
 import type { LoadedStack } from './load.js';
 import { applyLine, planStack, type PlanEntry, type PruneScope } from './plan.js';
-import { checkStackDependencies, validateServices } from './validate-stack.js';
+import { checkStackDependencies, validateServices, type DesiredService } from './validate-stack.js';
+import { dependantsOf } from '../state/dependencies.js';
+import { invalid } from '../state/errors.js';
+import type { ProgramConfig } from '../state/program.js';
 
 export interface ApplyRequest {
   stack: LoadedStack;
@@ -72,7 +75,10 @@ export class StackApplier {
         }
       }
       const gone = new Set(plan.change.del);
-      checkStackDependencies(desired, existing.filter((r) => !gone.has(r.id)).map((r) => r.config));
+      const staying = existing.filter((r) => !gone.has(r.id)).map((r) => r.config);
+      checkStackDependencies(desired, staying);
+      // Judged here, not only by the store's commit: a dry run must refuse what the apply would.
+      checkPruned(plan.entries, desired, staying);
       const writes = plan.change.put.length + plan.change.del.length;
       if (!req.dryRun && writes > 0) await this.store.commit(plan.change);
       return { dryRun: req.dryRun === true, lines: plan.entries.map(applyLine), entries: plan.entries };
@@ -83,4 +89,24 @@ export class StackApplier {
   pruneOwned(source: string, includes: string[], keep?: Iterable<string>): Promise<ApplyResult> {
     return this.apply({ stack: { prune: true, services: [], includes }, source, prune: true, keep });
   }
+}
+
+/**
+ * A program the apply prunes must not be needed by one that stays (outside the stack: a stack
+ * service naming it is an unknown depends_on). Every such program is named, with the source
+ * that keeps its dependant, so a file owner knows which stack to change.
+ */
+function checkPruned(entries: PlanEntry[], desired: DesiredService[], staying: ProgramConfig[]): void {
+  const pruned = new Set(entries.filter((e) => e.action === 'pruned').map((e) => e.name));
+  if (pruned.size === 0) return;
+  const listed = new Set(desired.map((d) => d.config.name));
+  const outside = staying.filter((c) => !listed.has(c.name));
+  const problems = [...dependantsOf(outside, pruned)].sort(([a], [b]) => a.localeCompare(b)).map(([name, users]) => {
+    const by = users.map((u) => {
+      const source = outside.find((c) => c.name === u)?.source;
+      return `'${u}'${source ? ` (${source})` : ''}`;
+    });
+    return `program '${name}': cannot prune: required by ${by.join(', ')} (depends_on), which this apply keeps; list '${name}' in the stack, or remove the dependency first`;
+  });
+  if (problems.length > 0) throw invalid(problems.join('\n'));
 }

@@ -95,3 +95,15 @@ test('export round-trips: GET /stack re-applied is all unchanged', async () => {
   assert.equal(res.status, 200);
   assert.ok(res.body.lines.every((l: string) => l.startsWith('unchanged ')), res.body.lines.join(', '));
 });
+
+test('a prune of a program another stack still needs is refused, by a dry run as by the apply, naming who needs it', async () => {
+  assert.equal((await put({ services: [svc('need-db', { autostart: false })] }, '?source=ci-a')).status, 200);
+  assert.equal((await put({ services: [svc('need-web', { autostart: false, depends_on: ['need-db'] })] }, '?source=ci-b')).status, 200);
+  const expected = "program 'need-db': cannot prune: required by 'need-web' (ci-b) (depends_on), which this apply keeps; list 'need-db' in the stack, or remove the dependency first";
+  for (const query of ['?source=ci-a&prune=true&dry_run=true', '?source=ci-a&prune=true']) {
+    const res = await put({ services: [] }, query);
+    assert.equal(res.status, 400, `${query}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.message, expected, query);
+  }
+  assert.ok(await byName('need-db'), 'nothing was pruned');
+});
