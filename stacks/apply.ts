@@ -4,7 +4,7 @@ import { Mutex } from '../state/mutex.js';
 import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
 import type { LoadedStack } from './load.js';
-import { applyLine, planStack, type PlanEntry, type PruneScope } from './plan.js';
+import { applyLine, planStack, type PlanEntry, type PruneScope, type StackPlan } from './plan.js';
 import { checkStackDependencies, validateServices, type DesiredService } from './validate-stack.js';
 import { dependantsOf } from '../state/dependencies.js';
 import { invalid } from '../state/errors.js';
@@ -57,30 +57,41 @@ export class StackApplier {
       const desired = validateServices(req.stack, { logDir: this.opts.logDir, source: req.source });
       const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`), ...(req.alsoOwned ?? [])]);
       for (const d of desired) if (d.config.source?.startsWith('include:')) owned.add(d.config.source);
-      const existing = this.store.list();
       const { boot } = this.opts;
       const prune: PruneScope = req.prune !== true && !req.stack.prune ? { kind: 'none' } : req.pruneAll ? { kind: 'all' } : { kind: 'owned', sources: owned };
-      const plan = planStack(desired, existing, {
-        prune,
-        now: this.opts.now(),
-        newId: randomUUID,
-        runIntent: boot ? (r) => runIntent(r, boot) : undefined,
-        keep: new Set(req.keep),
-      });
-      if (this.ownerGuard) {
-        const byId = new Map(existing.map((r) => [r.id, r]));
-        for (const e of plan.entries) {
-          const r = byId.get(e.id);
-          if (r && r.config.source !== req.source && (e.action === 'updated' || e.action === 'pruned')) this.ownerGuard(r, e.action === 'pruned' ? 'remove' : 'change');
+      const keep = new Set(req.keep); // an iterator, read once
+      const planAgainst = (existing: ProgramRecord[]): StackPlan => {
+        const plan = planStack(desired, existing, {
+          prune,
+          now: this.opts.now(),
+          newId: randomUUID,
+          runIntent: boot ? (r) => runIntent(r, boot) : undefined,
+          keep,
+        });
+        if (this.ownerGuard) {
+          const byId = new Map(existing.map((r) => [r.id, r]));
+          for (const e of plan.entries) {
+            const r = byId.get(e.id);
+            if (r && r.config.source !== req.source && (e.action === 'updated' || e.action === 'pruned')) this.ownerGuard(r, e.action === 'pruned' ? 'remove' : 'change');
+          }
         }
-      }
-      const gone = new Set(plan.change.del);
-      const staying = existing.filter((r) => !gone.has(r.id)).map((r) => r.config);
-      checkStackDependencies(desired, staying);
-      // Judged here, not only by the store's commit: a dry run must refuse what the apply would.
-      checkPruned(plan.entries, desired, staying);
+        const gone = new Set(plan.change.del);
+        const staying = existing.filter((r) => !gone.has(r.id)).map((r) => r.config);
+        checkStackDependencies(desired, staying);
+        // Judged here, not only by the store's commit: a dry run must refuse what the apply would.
+        checkPruned(plan.entries, desired, staying);
+        return plan;
+      };
+      let plan = planAgainst(this.store.list());
       const writes = plan.change.put.length + plan.change.del.length;
-      if (!req.dryRun && writes > 0) await this.store.commit(plan.change);
+      // Planned again when the write is made: a stop, create or update that the API wrote in
+      // between is what the change applies to, not a copy of the program from before it.
+      if (!req.dryRun && writes > 0) {
+        plan = await this.store.commitPlanned((records) => {
+          const planned = planAgainst([...records.values()]);
+          return { change: planned.change, value: planned };
+        });
+      }
       return { dryRun: req.dryRun === true, lines: plan.entries.map(applyLine), entries: plan.entries };
     });
   }

@@ -297,6 +297,19 @@ export class ProgramStore {
   }
 
   /**
+   * Commits the change `plan` computes from the programs as they are when the write is made
+   * (after every write queued before it), not from an earlier snapshot that a concurrent stop
+   * or create would make stale. `plan` is synchronous and may throw to refuse the write.
+   */
+  async commitPlanned<T>(plan: (records: ReadonlyMap<string, ProgramRecord>) => { change: Change; value: T }): Promise<T> {
+    const { value } = await this.write((view) => {
+      const { change, value } = plan(view.records);
+      return { change, answer: () => value };
+    });
+    return value;
+  }
+
+  /**
    * Queues a write for the next group commit. Writes that arrive while one is on its way to the
    * disk are committed together, in arrival order, in one synced batch: 16 clients creating one
    * program each cost one fsync per group, not one each, and each still gets its own answer.
