@@ -7,7 +7,10 @@ import type { LoadedStack, RawService } from './load.js';
 /** A validated stack service: its normalized config (with `source` set) and how to name it in messages. */
 export interface DesiredService {
   config: ProgramConfig;
-  /** `services[i] (name=x)`, preceded by `path:line:col: ` for file-based stacks. */
+  /**
+   * How its depends_on problems start: `services[i] (name=x)`, preceded for file-based stacks by
+   * the `path:line:col: ` of its depends_on (of the service when it has none).
+   */
   label: string;
 }
 
@@ -51,7 +54,7 @@ export function validateServices(stack: LoadedStack, ctx: StackValidationContext
         throw invalid(`${label}: name: duplicate of services[${first.index}]${elsewhere} (names must be unique in a stack)`);
       }
       firstByName.set(config.name, raw);
-      out.push({ config, label });
+      out.push({ config, label: raw.where ? `${placeOf(raw, ['depends_on'])}: ${labelOf({ ...raw, where: null })}` : label });
     } catch (err) {
       if (!(err instanceof SvcError)) throw err;
       problems.push(err.message);

@@ -146,3 +146,15 @@ test('YAML merge keys (<<: *anchor) share fields between services; a bad merge s
   );
   assert.match(message(() => loadStackText('services:\n  - <<: 5\n    name: x\n', 'yaml', 'web.yaml')), /^web\.yaml: Merge sources must be maps/);
 });
+
+test('depends_on problems of a file (cycle, unknown name, outside the stack) are placed at the depends_on line, as the field problems are', () => {
+  const read = files({
+    'cycle.toml': '[[services]]\nname = "c1"\ncommand = "x"\ndepends_on = ["c2"]\n\n[[services]]\nname = "c2"\ncommand = "x"\ndepends_on = ["c1"]\n',
+    'ext.yaml': 'services:\n  - name: a\n    command: x\n    depends_on: [ext]\n',
+  });
+  assert.deepEqual(checkStackFile('/stacks/cycle.toml', read).errors, ['/stacks/cycle.toml:4:1: services[0] (name=c1): depends_on: dependency cycle detected: c1 -> c2 -> c1']);
+  assert.deepEqual(checkStackFile('/stacks/ext.yaml', read).warnings, ['/stacks/ext.yaml:4:5: services[0] (name=a): depends_on: not in this stack (must exist in the daemon): ext']);
+  // The watched directory judges it against the daemon's programs, at the same place.
+  const desired = validateServices(loadStackFile('/stacks/ext.yaml', read, 'ext.yaml'), ctx);
+  assert.equal(message(() => checkStackDependencies(desired, [])), 'ext.yaml:4:5: services[0] (name=a): depends_on: unknown service(s): ext');
+});
