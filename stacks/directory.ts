@@ -97,7 +97,18 @@ export class StackDirectory {
    * file into a present one is handed over, the same program, rather than pruned and created again.
    */
   async startUp(listing: string[]): Promise<void> {
-    const known = await this.loadRecords();
+    this.scan(listing, await this.loadRecords());
+  }
+
+  /**
+   * Every file is to be looked at again (the directory is another one now: a symbolic link on its
+   * path was swapped): the files of `listing`, then the ones handled before that it lacks.
+   */
+  rescan(listing: string[]): void {
+    this.scan(listing, [...this.results.values()].filter((r) => r.state !== 'removed').map((r) => r.file));
+  }
+
+  private scan(listing: string[], known: string[]): void {
     const present = new Set(listing);
     for (const file of [...present].sort()) this.notify(file);
     for (const file of known.filter((f) => !present.has(f)).sort()) this.notify(file);
