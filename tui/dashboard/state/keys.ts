@@ -65,7 +65,8 @@ export function handleKey(s: UiState, input: string, key: KeyInfo, layout: Layou
       if (input === 'q') return { state: s, effect: { kind: 'quit' } };
       return to({ type: 'help' });
     case 'confirm':
-      if ((input === 'y' || input === 'Y' || key.return) && s.pending) return { state: reduce(s, { type: 'confirmed' }), effect: { kind: 'batch', pending: s.pending } };
+      // [y/N]: only y says yes; Enter, like any other key, takes the default, no.
+      if ((input === 'y' || input === 'Y') && s.pending) return { state: reduce(s, { type: 'confirmed' }), effect: { kind: 'batch', pending: s.pending } };
       return to({ type: 'cancel' }, { type: 'message', message: { kind: 'info', text: 'cancelled' } });
     case 'signal':
       return signalKey(s, input, key);

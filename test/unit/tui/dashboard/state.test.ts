@@ -63,8 +63,20 @@ void test('stop, force stop and remove ask first; n cancels, y runs', () => {
   assert.deepEqual(yes.effect, { kind: 'batch', pending: { ids: [program('api').id], names: ['api'], action: { type: 'Stop', payload: null } } });
   const force = press(loaded(), ['X', 'y']).effect;
   assert.deepEqual(force?.kind === 'batch' && force.pending.action, { type: 'Stop', payload: { force: true } });
-  const rm = press(loaded(), ['d', ['', { return: true }]]).effect;
+  const rm = press(loaded(), ['d', 'Y']).effect;
   assert.deepEqual(rm?.kind === 'batch' && rm.pending.action, { type: 'Remove', payload: null });
+});
+
+void test('Enter at a [y/N] question is no: nothing runs', () => {
+  for (const k of ['x', 'X', 'd']) {
+    const { s, effect } = press(loaded(), [k, ['', { return: true }]]);
+    assert.equal(effect, undefined, `${k} then Enter`);
+    assert.equal(s.mode, 'normal');
+    assert.deepEqual(s.message, { kind: 'info', text: 'cancelled' });
+  }
+  const kill = press(loaded(), ['k', '4', ['', { return: true }]]);
+  assert.equal(kill.effect, undefined);
+  assert.equal(kill.s.mode, 'normal');
 });
 
 void test('signal picker: hup runs at once, kill asks first', () => {
