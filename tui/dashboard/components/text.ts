@@ -1,11 +1,29 @@
+import stringWidth from 'string-width';
 import type { SystemStats } from '../../../api/wire.js';
 import { bytes, duration } from '../../client/format.js';
 
-/** Fits text into exactly `width` cells: cut with an ellipsis or padded with spaces. */
+const graphemes = new Intl.Segmenter();
+
+/**
+ * Fits text into exactly `width` terminal cells: cut with an ellipsis or padded with spaces.
+ * Cells, not UTF-16 units: a CJK character or an emoji takes two, and is cut whole. Measured as
+ * Ink measures (string-width): a row one cell wider than the terminal wraps onto the next line,
+ * and every line below it, the status line first, is drawn one row off.
+ */
 export function fit(text: string, width: number): string {
   if (width <= 0) return '';
-  if (text.length > width) return width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
-  return text.padEnd(width);
+  // Most cells are plain ASCII: one cell per character.
+  const cells = /^[\x20-\x7e]*$/.test(text) ? text.length : stringWidth(text);
+  if (cells <= width) return text + ' '.repeat(width - cells);
+  let cut = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > width - 1) break;
+    cut += segment;
+    used += w;
+  }
+  return `${cut}…${' '.repeat(width - 1 - used)}`;
 }
 
 /** HH:MM:SS (UTC) of a Unix-ms time. */
