@@ -39,6 +39,7 @@ export function reduce(s: UiState, e: UiEvent): UiState {
       return {
         ...s,
         programs: e.programs,
+        selectedId: survivor(s, ids),
         loaded: true,
         marks: marks.size === s.marks.size ? s.marks : marks,
         connection: { ok: true },
@@ -54,7 +55,8 @@ export function reduce(s: UiState, e: UiEvent): UiState {
       if (!s.programs.some((p) => p.id === e.id)) return s;
       const marks = new Set(s.marks);
       marks.delete(e.id);
-      return { ...s, programs: s.programs.filter((p) => p.id !== e.id), marks: marks.size === s.marks.size ? s.marks : marks };
+      const programs = s.programs.filter((p) => p.id !== e.id);
+      return { ...s, programs, selectedId: survivor(s, new Set(programs.map((p) => p.id))), marks: marks.size === s.marks.size ? s.marks : marks };
     }
     case 'disconnected':
       return { ...s, connection: { ok: false, error: e.error, retryMs: e.retryMs } };
@@ -120,6 +122,21 @@ function pinSelection(s: UiState): UiState {
   const rows = visiblePrograms(s.programs, activeFilter(s), s.sort);
   const row = rows[selectedIndex(rows, s.selectedId)];
   return row && row.id !== s.selectedId ? { ...s, selectedId: row.id } : s;
+}
+
+/**
+ * The selection once only the programs in `left` remain: the same program, or, when it is gone,
+ * the row that took its place (the next one, else the one above). Falling back to the first row
+ * jumped the table to its top after a remove, where the next d + y removed an unrelated program.
+ */
+function survivor(s: UiState, left: ReadonlySet<string>): string | null {
+  if (s.selectedId === null || left.has(s.selectedId)) return s.selectedId;
+  const rows = visiblePrograms(s.programs, activeFilter(s), s.sort);
+  const i = rows.findIndex((p) => p.id === s.selectedId);
+  if (i < 0) return s.selectedId;
+  const after = rows.slice(i + 1).find((p) => left.has(p.id));
+  const before = rows.slice(0, i).reverse().find((p) => left.has(p.id));
+  return (after ?? before)?.id ?? null;
 }
 
 /** One line about a batch: what succeeded, and every failure with the API's reason. */

@@ -110,3 +110,18 @@ void test('q and Ctrl-C quit', () => {
   assert.deepEqual(press(loaded(), ['q']).effect, { kind: 'quit' });
   assert.deepEqual(press(loaded(), [['c', { ctrl: true }]]).effect, { kind: 'quit' });
 });
+
+void test('a removed program hands the selection to the row that takes its place, not to the first row', () => {
+  const onWeb = press(loaded(), [['', { downArrow: true }], ['', { downArrow: true }]]).s;
+  assert.equal(onWeb.selectedId, program('web').id);
+  const gone = reduce(onWeb, { type: 'removed', id: program('web').id });
+  assert.equal(gone.selectedId, program('worker').id, 'the next row');
+  const asked = press(gone, ['d']).s;
+  assert.deepEqual(asked.pending?.names, ['worker'], 'd asks about the row now shown selected');
+  const last = reduce(gone, { type: 'removed', id: program('worker').id });
+  assert.equal(last.selectedId, program('db').id, 'the last row gone: the one above');
+  // svcd restarted without it: the snapshot does the same.
+  const snapshot = reduce(onWeb, { type: 'programs', programs: [program('api', 'Fatal'), program('db', 'Stopped'), program('worker', 'Backoff')] });
+  assert.equal(snapshot.selectedId, program('worker').id);
+  assert.equal(reduce(onWeb, { type: 'removed', id: program('api').id }).selectedId, program('web').id, 'another row gone: the selection stays');
+});
