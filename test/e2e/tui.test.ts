@@ -71,6 +71,27 @@ void test('svc ui with a credential svcd refuses says so and exits 1 (it retried
   }
 });
 
+void test('svc ui ended by SIGTERM gives the terminal back (main screen, cooked mode) and exits 143', { skip: hasTmux ? false : 'tmux is not installed (scripts/install-system-deps.sh installs it)' }, async () => {
+  const session = `svc-ui-term-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  try {
+    // No daemon is needed: the dashboard opens and waits for one. The shell stays to be read.
+    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '20', '-e', 'SVC_URL=http://127.0.0.1:1', `sh -c '${process.execPath} ${SVC} ui; echo "exit=$?"; stty -a; sleep 60'`);
+    await eventually(() => screen().includes('disconnected'), 15_000, 'the dashboard');
+    const shell = tmux('display', '-p', '-t', session, '#{pane_pid}').trim();
+    const ui = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim();
+    process.kill(Number(ui), 'SIGTERM');
+    await eventually(() => screen().includes('exit='), 15_000, 'svc ui to end');
+    assert.match(screen(), /exit=143/);
+    assert.equal(tmux('display', '-p', '-t', session, '#{alternate_on}').trim(), '0', 'back on the main screen');
+    assert.match(screen(), /(^|\s)icanon\b/m, 'the terminal is out of raw mode');
+    assert.match(screen(), /(^|\s)echo\b/m, 'typed keys echo again');
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+  }
+});
+
 /** Colour parameters of the SGR sequences in `text` (foreground, background, 256 and true colour). */
 function colourCodes(text: string): string[] {
   const codes: string[] = [];

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { constants } from 'node:os';
 import { ApiError } from '../../client/errors.js';
 import { ApiClient } from '../../client/http.js';
 import type { CliContext } from '../context.js';
@@ -10,6 +11,8 @@ export const NOT_A_TTY = 'svc ui needs an interactive terminal; use svc list / s
 /** Alternate screen on/off and cursor hide/show, so quitting restores the terminal as it was. */
 const ENTER = '\x1b[?1049h\x1b[H\x1b[?25l';
 const LEAVE = '\x1b[?25h\x1b[?1049l';
+/** Signals that end svc ui as q does (Ctrl-C reaches it as a key: the terminal is in raw mode). */
+const QUIT_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 
 export function registerUi(program: Command, ctx: CliContext): void {
   program
@@ -49,6 +52,15 @@ export function registerUi(program: Command, ctx: CliContext): void {
       const restore = () => process.stdout.write(LEAVE);
       process.once('exit', restore);
       const app = render(createElement(Dashboard, { client }), { exitOnCtrlC: false, patchConsole: true });
+      // kill (SIGTERM, SIGINT): quit as with q (raw mode off, the screen given back),
+      // then exit as the signal would. Node's default ended at once, leaving the shell on the
+      // alternate screen with the dashboard's last frame under it.
+      let signalled = 0;
+      const onSignal = (signal: NodeJS.Signals) => {
+        signalled = 128 + (constants.signals[signal] ?? 0);
+        app.unmount();
+      };
+      for (const signal of QUIT_SIGNALS) process.once(signal, onSignal);
       try {
         await app.waitUntilExit();
       } finally {
@@ -57,6 +69,6 @@ export function registerUi(program: Command, ctx: CliContext): void {
         restore();
       }
       // Keep-alive sockets and timers must not hold the prompt back once the user quit.
-      process.exit(0);
+      process.exit(signalled);
     });
 }
