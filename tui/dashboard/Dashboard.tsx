@@ -81,14 +81,16 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
 
   const { tableRows, paneRows } = layout;
   const tooSmall = size.rows < MIN_ROWS;
-  // Read through a ref: the key handler Ink holds is replaced only after the frame is drawn.
+  // Read through refs: the key handler Ink holds is replaced only after the frame is drawn.
   const tooSmallNow = useRef(tooSmall);
   tooSmallNow.current = tooSmall;
+  const logLinesNow = useRef(0);
+  logLinesNow.current = logs.lines.length;
   const onInput = useCallback(
     (input: string, key: Key) => {
       // Nothing is drawn but the notice: a key must not open a prompt that cannot be seen.
       if (tooSmallNow.current && input !== 'q' && !(key.ctrl && input === 'c')) return;
-      const result = handleInput(store.get(), input, key, { tableRows, logRows: paneRows - 1, eventTypes: EVENT_TYPES.length });
+      const result = handleInput(store.get(), input, key, { tableRows, logRows: paneRows - 1, logLines: logLinesNow.current, eventTypes: EVENT_TYPES.length });
       store.set(result.state);
       for (const effect of result.effects) run(effect);
     },

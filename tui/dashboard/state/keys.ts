@@ -25,6 +25,8 @@ export interface KeyInfo {
 export interface Layout {
   tableRows: number;
   logRows: number;
+  /** Lines the log pane holds now: scrolling up stops at its oldest page. */
+  logLines: number;
   eventTypes: number;
 }
 
@@ -82,8 +84,9 @@ function normalKey(s: UiState, input: string, key: KeyInfo, layout: Layout): Key
   if (key.downArrow) return move(1);
   if (key.home) return move(-Infinity);
   if (key.end) return move(Infinity);
-  if (key.pageUp) return to({ type: 'log-scroll', by: Math.max(1, layout.logRows - 1) });
-  if (key.pageDown) return to({ type: 'log-scroll', by: -Math.max(1, layout.logRows - 1) });
+  const oldestPage = Math.max(0, layout.logLines - layout.logRows);
+  if (key.pageUp) return to({ type: 'log-scroll', by: Math.max(1, layout.logRows - 1), max: oldestPage });
+  if (key.pageDown) return to({ type: 'log-scroll', by: -Math.max(1, layout.logRows - 1), max: oldestPage });
   if (key.escape) return to({ type: 'filter-clear' }, { type: 'message', message: null });
   const act = (type: BatchActionType, payload: BatchAction['payload'] = null): KeyResult => {
     const t = targets(s);

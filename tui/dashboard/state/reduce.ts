@@ -23,7 +23,7 @@ export type UiEvent =
   | { type: 'signal-move'; by: number }
   | { type: 'cancel' }
   | { type: 'help' }
-  | { type: 'log-scroll'; by: number }
+  | { type: 'log-scroll'; by: number; max: number }
   | { type: 'log-pause' }
   | { type: 'event-type-next'; count: number }
   | { type: 'message'; message: Message | null }
@@ -102,7 +102,8 @@ export function reduce(s: UiState, e: UiEvent): UiState {
     case 'help':
       return { ...s, mode: s.mode === 'help' ? 'normal' : 'help' };
     case 'log-scroll':
-      return { ...s, logScroll: Math.max(0, s.logScroll + e.by) };
+      // Held at the oldest page: PgUp past it counted on, and as many PgDn moved nothing.
+      return { ...s, logScroll: Math.max(0, Math.min(e.max, s.logScroll + e.by)) };
     case 'log-pause':
       return { ...s, logPaused: !s.logPaused };
     case 'event-type-next':

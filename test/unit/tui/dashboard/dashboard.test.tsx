@@ -213,3 +213,19 @@ void test('scrolled up, the log view holds still while lines arrive, counts them
   await press('\x1b[6~'); // PageDown, back to the bottom
   await until('following', () => frame().includes('line 149') && !frame().includes('[up '));
 });
+
+void test('PgUp stops at the oldest page: the first PgDn after it shows newer lines', async () => {
+  const client = new FakeDashboardClient([program('web')]);
+  const { frame, press } = mount(client);
+  await until('stream', () => client.sinks.size === 1 && frame().includes('hello from'));
+  const sink = [...client.sinks.values()][0];
+  sink.lines(Array.from({ length: 40 }, (_, i) => ({ source: 'stdout' as const, content: `line ${i}` })), false);
+  await until('newest', () => frame().includes('line 39'));
+  const PGUP = '\x1b[5~';
+  await press(...Array<string>(20).fill(PGUP));
+  await until('oldest page', () => frame().includes('hello from'));
+  const up = Number(/\[up (\d+)\]/.exec(frame())?.[1]);
+  assert.ok(up > 0 && up <= 42, `scrolled ${up} lines up, past the 42 the pane holds:\n${frame()}`);
+  await press('\x1b[6~'); // PageDown
+  await until('newer lines', () => !frame().includes('hello from'));
+});

@@ -7,7 +7,7 @@ import { nextUptimeChange } from '../../../../tui/dashboard/hooks/use-now.js';
 import { uptime } from '../../../../tui/dashboard/components/text.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 
-const layout = { tableRows: 3, logRows: 10, eventTypes: 10 };
+const layout = { tableRows: 3, logRows: 10, logLines: 100, eventTypes: 10 };
 
 void test('a burst of plain keys is split into one key press each', () => {
   assert.deepEqual(splitKeys('/ti', {}), [['/', {}], ['t', {}], ['i', {}]]);

@@ -5,7 +5,7 @@ import { INITIAL_STATE } from '../../../../tui/dashboard/state/model.js';
 import { outcomeMessage, reduce } from '../../../../tui/dashboard/state/reduce.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 
-const layout = { tableRows: 3, logRows: 10, eventTypes: 10 };
+const layout = { tableRows: 3, logRows: 10, logLines: 100, eventTypes: 10 };
 
 void test('R reloads the selected program (a batch Reload, no question asked, like r)', () => {
   const s = reduce(INITIAL_STATE, { type: 'programs', programs: [program('web')] });

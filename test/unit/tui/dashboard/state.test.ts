@@ -7,7 +7,7 @@ import { visiblePrograms, windowTop } from '../../../../tui/dashboard/state/view
 import { statusColor } from '../../../../tui/dashboard/state/status.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 
-const layout = { tableRows: 3, logRows: 10, eventTypes: 10 };
+const layout = { tableRows: 3, logRows: 10, logLines: 100, eventTypes: 10 };
 const loaded = (): UiState =>
   reduce(INITIAL_STATE, { type: 'programs', programs: [program('web'), program('api', 'Fatal', { restarts: 5 }), program('db', 'Stopped'), program('worker', 'Backoff')] });
 const press = (s: UiState, keys: (string | [string, KeyInfo])[]) => {
