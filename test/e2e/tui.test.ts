@@ -92,6 +92,27 @@ void test('svc ui ended by SIGTERM gives the terminal back (main screen, cooked 
   }
 });
 
+void test('svc ui whose credential svcd stops taking (auth_secret changed) ends saying so, exit 1; it retried for good behind a cut banner', { skip: hasTmux ? false : 'tmux is not installed (scripts/install-system-deps.sh installs it)' }, async () => {
+  let d = await startDaemon(undefined, { config: '[server]\nport = 0\nauth_secret = "the-first-secret-0123"\n' });
+  const session = `svc-ui-refused-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '20', '-e', `SVC_URL=${d.url}`, '-e', 'SVC_TOKEN=the-first-secret-0123', `sh -c '${process.execPath} ${SVC} ui; echo "exit=$?"; sleep 60'`);
+    await eventually(() => screen().includes('0 programs'), 15_000, 'the dashboard');
+    await d.stop();
+    const port = new URL(d.url).port;
+    d = await startDaemon(d.root, { config: `[server]\nport = ${port}\nauth_secret = "the-second-secret-456"\n` });
+    await eventually(() => screen().includes('exit='), 30_000, 'svc ui to end');
+    assert.match(screen(), /svc: authentication failed: .*\(use --token or SVC_TOKEN\)/);
+    assert.match(screen(), /exit=1/);
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+    await d.stop();
+    removeRoot(d.root);
+  }
+});
+
 /** Colour parameters of the SGR sequences in `text` (foreground, background, 256 and true colour). */
 function colourCodes(text: string): string[] {
   const codes: string[] = [];

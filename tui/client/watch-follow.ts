@@ -1,4 +1,5 @@
 import type { SystemStats, WatchMessage, WatchProgram } from '../../api/wire.js';
+import { ApiError } from './errors.js';
 import type { Timer } from './timer.js';
 import type { WatchHandlers } from './watch.js';
 
@@ -11,6 +12,11 @@ export interface WatchSink {
   system(system: SystemStats | null): void;
   /** The link is down; the next attempt is in `retryMs`. */
   disconnected(error: string, retryMs: number): void;
+  /**
+   * svcd refused the credential (401: a revoked or expired token, a changed auth_secret). Every
+   * retry would be refused the same way, so the follow stops; `error` says why, with the hint.
+   */
+  refused(error: Error): void;
 }
 
 export interface FollowWatchDeps {
@@ -25,7 +31,8 @@ export interface FollowWatchDeps {
 /**
  * Keeps a watch stream open: connects, hands every message to the sink, and when the stream
  * cannot open or ends, reports `disconnected` and tries again after 1, 2, 4... s (up to the
- * ceiling). A snapshot resets the backoff. Returns the function that stops for good.
+ * ceiling). A snapshot resets the backoff; a refused credential ends it. Returns the function that
+ * stops for good.
  */
 export function followWatch(deps: FollowWatchDeps, sink: WatchSink): () => void {
   let stopped = false;
@@ -50,6 +57,10 @@ export function followWatch(deps: FollowWatchDeps, sink: WatchSink): () => void 
   const fail = (err: Error) => {
     close = null;
     if (stopped) return;
+    if (err instanceof ApiError && err.status === 401) {
+      stopped = true;
+      return sink.refused(err);
+    }
     failures++;
     const retryMs = Math.min(deps.maxRetryMs, deps.retryMs * 2 ** (failures - 1));
     sink.disconnected(err.message, retryMs);

@@ -48,7 +48,9 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   const { state, dispatch } = store;
   const size = useTerminalSize();
   const layout = screenLayout(size.columns, size.rows);
-  const info = useWatch(client, dispatch);
+  // A credential svcd no longer takes ends the dashboard with svcd's answer: svc ui prints it
+  // as at its start (behind a banner it was retried every 5 s for good, its hint cut off).
+  const info = useWatch(client, dispatch, exit);
 
   const filter = activeFilter(state);
   const rows = useMemo(() => visiblePrograms(state.programs, filter, state.sort), [state.programs, filter, state.sort]);

@@ -27,9 +27,10 @@ export function keepHostFigures(shown: SystemStats | null, next: SystemStats | n
 /**
  * Follows the watch stream: the snapshot replaces the table, each change updates one row, the
  * system line feeds the status line. A lost link shows as disconnected (the client retries with
- * backoff); the next snapshot reconnects and re-reads the daemon version.
+ * backoff); the next snapshot reconnects and re-reads the daemon version. A refused credential
+ * goes to `refused` (the dashboard ends with it, as svc ui's start does).
  */
-export function useWatch(client: DashboardClient, dispatch: (e: UiEvent) => void): DaemonInfo {
+export function useWatch(client: DashboardClient, dispatch: (e: UiEvent) => void, refused: (error: Error) => void): DaemonInfo {
   const [info, setInfo] = useState<DaemonInfo>({ version: null, stats: null });
   useEffect(() => {
     let live = true;
@@ -72,11 +73,12 @@ export function useWatch(client: DashboardClient, dispatch: (e: UiEvent) => void
         dispatch({ type: 'disconnected', error, retryMs });
         stats(null);
       },
+      refused,
     });
     return () => {
       live = false;
       stop();
     };
-  }, [client, dispatch]);
+  }, [client, dispatch, refused]);
   return info;
 }

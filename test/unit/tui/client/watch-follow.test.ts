@@ -32,6 +32,7 @@ function recorder(): WatchSink & { log: string[] } {
     removed: (id) => log.push(`removed ${id}`),
     system: () => log.push('system'),
     disconnected: (error, retryMs) => log.push(`down ${retryMs} ${error}`),
+    refused: (error) => log.push(`refused ${error.message}`),
   };
 }
 
@@ -82,5 +83,28 @@ void test('stop closes the open stream and cancels a pending retry', async () =>
   clock.advance(60_000);
   await settle();
   assert.equal(down.attempts, 1);
+  assert.equal(clock.nextTimerAt(), null);
+});
+
+void test('a refused credential (401) ends the follow: no retry, refused once with svcd\'s answer', async () => {
+  const clock = new FakeClock();
+  const daemon = fakeDaemon();
+  daemon.up = true;
+  const sink = recorder();
+  followWatch({ connect: (h) => daemon.connect(h), clock, retryMs: 1000, maxRetryMs: 5000 }, sink);
+  await settle();
+  daemon.handlers?.message(snapshot);
+  // The token is revoked; the stream ends and the next connection is refused.
+  daemon.connect = async () => {
+    daemon.attempts++;
+    throw new ApiError('authentication failed: the Bearer credential is neither the admin secret nor a valid Access Token (use --token or SVC_TOKEN)', 'http', 401);
+  };
+  daemon.handlers?.end(new ApiError('svcd at http://x closed the stream', 'unreachable'));
+  clock.advance(1000);
+  await settle();
+  clock.advance(60_000);
+  await settle();
+  assert.equal(daemon.attempts, 2, 'the refused attempt is the last');
+  assert.deepEqual(sink.log.slice(2), ['refused authentication failed: the Bearer credential is neither the admin secret nor a valid Access Token (use --token or SVC_TOKEN)']);
   assert.equal(clock.nextTimerAt(), null);
 });
