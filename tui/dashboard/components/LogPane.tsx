@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { LogView } from '../hooks/use-logs.js';
 import { coloursWanted } from '../../client/colours.js';
 import { terminalSafe } from '../../client/terminal-text.js';
+import { clip } from './text.js';
 
 export interface LogPaneProps {
   name: string | undefined;
@@ -33,7 +34,7 @@ export default function LogPane({ name, view, scroll, paused, height, width }: L
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate" color={l.source === 'stderr' ? 'red' : undefined}>
           <Text dimColor>{l.source === 'stderr' ? 'err│' : 'out│'}</Text>
-          {terminalSafe(l.content, { colour: coloursWanted() })}
+          {clip(terminalSafe(l.content, { colour: coloursWanted() }), width - 4)}
         </Text>
       ))}
     </Box>

@@ -11,19 +11,47 @@ const graphemes = new Intl.Segmenter();
  * and every line below it, the status line first, is drawn one row off.
  */
 export function fit(text: string, width: number): string {
+  const cut = clip(text, width);
+  return cut + ' '.repeat(Math.max(0, width - cells(cut)));
+}
+
+/** Colour (SGR) sequences: the only escapes left in text made terminal-safe; they take no cell. */
+// eslint-disable-next-line no-control-regex -- the sequences are what is matched
+const SGR = /(\x1b\[[0-9:;]*m)/;
+
+/** Terminal cells of text (plain ASCII, the common case, without segmenting it). */
+function cells(text: string): number {
+  return /^[\x20-\x7e]*$/.test(text) ? text.length : stringWidth(text);
+}
+
+/**
+ * Text cut to at most `width` terminal cells, with an ellipsis when something was left out;
+ * colour sequences are kept. Only what fits is looked at: Ink measures every line it draws on
+ * every frame, and a line of 4,000 characters cost that each time.
+ */
+export function clip(text: string, width: number): string {
   if (width <= 0) return '';
-  // Most cells are plain ASCII: one cell per character.
-  const cells = /^[\x20-\x7e]*$/.test(text) ? text.length : stringWidth(text);
-  if (cells <= width) return text + ' '.repeat(width - cells);
-  let cut = '';
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+  let out = '';
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
-    const w = stringWidth(segment);
-    if (used + w > width - 1) break;
-    cut += segment;
-    used += w;
+  // What fits in width - 1 cells, with room for the ellipsis; null until the text gets that far.
+  let room: string | null = null;
+  let coloured = false;
+  for (const part of text.split(SGR)) {
+    if (SGR.test(part)) {
+      out += part;
+      coloured = true;
+      continue;
+    }
+    for (const { segment } of graphemes.segment(part)) {
+      const w = stringWidth(segment);
+      if (room === null && used + w > width - 1) room = out;
+      if (used + w > width) return `${room ?? out}…${coloured ? '\x1b[0m' : ''}`;
+      out += segment;
+      used += w;
+    }
   }
-  return `${cut}…${' '.repeat(width - 1 - used)}`;
+  return out;
 }
 
 /** HH:MM:SS (UTC) of a Unix-ms time. */
