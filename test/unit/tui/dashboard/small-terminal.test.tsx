@@ -48,3 +48,16 @@ void test('a terminal too low for the panes shows a notice and takes no action k
   await until('panes again', () => /api\s+Fatal/.test(frame()));
   assert.doesNotMatch(frame(), /\[y\/N\]/);
 });
+
+void test('a narrow terminal leaves out pid and figures before health and the next cron run, and every row fits', async () => {
+  const { columns } = await import('../../../../tui/dashboard/components/columns.js');
+  const titles = (width: number) => columns(width).map((c) => c.title);
+  const rowWidth = (width: number) => 2 + columns(width).reduce((n, c) => n + c.width + 1, 0) - 1;
+  assert.deepEqual(titles(120), ['NAME', 'STATUS', 'PID', 'UPTIME', 'RST', 'CPU%', 'MEM', 'HEALTH', 'NEXT RUN', 'SOURCE']);
+  for (const width of [60, 70, 80]) {
+    assert.ok(titles(width).includes('HEALTH') && titles(width).includes('NEXT RUN'), `${width}: ${titles(width).join(' ')}`);
+    assert.ok(rowWidth(width) <= width, `${width} columns: a row takes ${rowWidth(width)}`);
+    assert.ok((columns(width)[0]?.width ?? 0) >= 12, `${width}: the name keeps 12 cells`);
+  }
+  assert.deepEqual(titles(60), ['NAME', 'STATUS', 'RST', 'CPU%', 'HEALTH', 'NEXT RUN']);
+});
