@@ -23,7 +23,8 @@ export default function LogPane({ name, view, scroll, paused, height, width }: L
   const end = Math.max(Math.min(rows, view.lines.length), view.lines.length - scroll);
   const shown = view.lines.slice(Math.max(0, end - rows), end);
   const waiting = view.pending ? `, ${view.pending} new` : '';
-  const flags = [MODE[view.mode], view.error ?? '', paused ? `[paused${waiting}]` : '', scroll ? `[up ${scroll}${paused ? '' : waiting}]` : '']
+  // No program selected (none, or none matching the filter): nothing to connect to.
+  const flags = [name === undefined ? '(no program selected)' : MODE[view.mode], view.error ?? '', paused ? `[paused${waiting}]` : '', scroll ? `[up ${scroll}${paused ? '' : waiting}]` : '']
     .filter(Boolean)
     .join(' ');
   return (

@@ -138,6 +138,8 @@ void test('an empty table says why: not connected yet, no programs, or none matc
   await until('row', () => frame().includes('web'));
   await press('/', 'z', 'z', ENTER);
   await until('filtered out', () => frame().includes('no program matches the filter'));
+  assert.match(frame(), /logs - \(no program selected\)/, 'the log pane does not wait for a connection to nothing');
+  assert.doesNotMatch(frame(), /\(connecting\)/);
 });
 
 void test('help opens with ? and closes with any key; logs pause with p', async () => {
