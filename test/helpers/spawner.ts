@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { pidAlive, eventually, tempRoot, TIME_SCALE } from './daemon.js';
-import { spawnerBinary } from './spawner-binary.js';
+import { pidAlive, eventually, removeRoot, tempRoot, TIME_SCALE } from './daemon.js';
+import { sanitizerReports, spawnerBinary } from './spawner-binary.js';
 import { connectSocket, startSpawner } from '../../controllers/os/spawner/launch.js';
 import { encodeFrame, FrameDecoder, Field, Msg, WIRE_VERSION, type FieldList, type Frame } from '../../controllers/os/spawner/protocol.js';
 
@@ -113,4 +113,33 @@ export class RawClient {
   destroy(): void {
     this.socket.destroy();
   }
+}
+
+/**
+ * A raw spawner started with `args` (e.g. `--method clone`) and a client that said HELLO, for
+ * `fn`; afterwards the spawner is killed and waited for, its log must hold no sanitizer report,
+ * and its folder is removed.
+ */
+export async function withRawSpawner(args: string[], fn: (s: { paths: SpawnerPaths; spawner: number; client: RawClient; hello: Frame }) => Promise<void>): Promise<void> {
+  const paths = spawnerPaths();
+  const spawner = await startRawSpawner(paths, args);
+  const client = await RawClient.connect(paths.socketPath);
+  let reports = '';
+  try {
+    await fn({ paths, spawner, client, hello: await client.hello() });
+  } finally {
+    client.destroy();
+    killPid(spawner);
+    await waitGone(spawner);
+    reports = sanitizerReports(paths.logFile);
+    removeRoot(paths.root);
+  }
+  if (reports !== '') throw new Error(`sanitizer reports in the spawner log:\n${reports}`);
+}
+
+/** [soft, hard] open-files limits of a process, as `ulimit` prints them (/proc/<pid>/limits). */
+export function openFilesLimits(pid: number): [string, string] {
+  const row = /^Max open files\s+(\S+)\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+  if (!row) throw new Error(`no open-files row in /proc/${pid}/limits`);
+  return [row[1] ?? '', row[2] ?? ''];
 }

@@ -3,15 +3,8 @@
 // otherwise, through the spawner and through Node's child_process alike; 0 leaves svcd's own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { eventually, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
-
-/** [soft, hard] open-files limits of a process, as `ulimit` prints them. */
-function openFiles(pid: number): [string, string] {
-  const row = /^Max open files\s+(\S+)\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
-  assert.ok(row, 'an open-files row');
-  return [row[1], row[2]];
-}
+import { openFilesLimits } from '../../helpers/spawner.js';
 
 const cases = [
   ['the spawner, default', {}, '', (hard: string) => String(Math.min(1024, Number(hard)))],
@@ -26,7 +19,7 @@ for (const [what, env, supervisor, expected] of cases) {
     const root = tempRoot();
     const d = await startDaemon(root, { env: { ...env }, config: `[server]\nport = 0\n[supervisor]\n${supervisor}` });
     try {
-      const [own, hard] = openFiles(d.proc.pid!);
+      const [own, hard] = openFilesLimits(d.proc.pid!);
       assert.equal(own, hard, 'Node raised svcd to its hard limit');
       const id = (await d.request('POST', '/api/v1/programs', { name: 'limits', command: 'sh', args: ['-c', 'echo "limits $(ulimit -Sn) $(ulimit -Hn)"; exec sleep 3600'] })).body.id as string;
       const line = await eventually(async () => {

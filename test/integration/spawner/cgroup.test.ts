@@ -6,17 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeRoot } from '../../helpers/daemon.js';
-import { killPid, RawClient, sanitizerReports, spawnerPaths, startRawSpawner, waitGone } from '../../helpers/spawner.js';
+import { withRawSpawner } from '../../helpers/spawner.js';
 import { Field, i32, Msg, text } from '../../../controllers/os/spawner/protocol.js';
 
 for (const method of ['fork', 'clone', 'posix_spawn'] as const) {
   test(`spawn into a cgroup (${method})`, async () => {
-    const paths = spawnerPaths();
-    const spawner = await startRawSpawner(paths, ['--method', method]);
-    const client = await RawClient.connect(paths.socketPath);
-    try {
-      assert.equal((await client.hello()).type, Msg.OK);
+    await withRawSpawner(['--method', method], async ({ paths, client, hello }) => {
+      assert.equal(hello.type, Msg.OK);
       const cg = join(paths.root, 'cg');
       mkdirSync(cg);
       const reply = await client.request(Msg.SPAWN, [[Field.FILE, '/bin/true'], [Field.CWD, paths.root], [Field.CGROUP, cg]]);
@@ -44,12 +40,6 @@ for (const method of ['fork', 'clone', 'posix_spawn'] as const) {
         assert.equal(i32(failed, Field.STAGE), 13, 'fork: reported with the exit');
         assert.match(text(failed, Field.MESSAGE), /^cgroup: No space left on device/);
       }
-    } finally {
-      client.destroy();
-      killPid(spawner);
-      await waitGone(spawner);
-      assert.equal(sanitizerReports(paths.logFile), '');
-      removeRoot(paths.root);
-    }
+    });
   });
 }

@@ -36,10 +36,20 @@ for (const [what, env, warning] of [
   });
 }
 
-test('LinuxOs: a spawn that throws synchronously (a NUL byte) leaks no descriptor', async () => {
+/** A LinuxOs and a temporary folder for `fn`; both closed and removed afterwards. */
+async function withLinuxOs(fn: (os: LinuxOs, root: string) => Promise<void>): Promise<void> {
   const os = new LinuxOs();
   const root = tempRoot();
   try {
+    await fn(os, root);
+  } finally {
+    await os.close();
+    removeRoot(root);
+  }
+}
+
+test('LinuxOs: a spawn that throws synchronously (a NUL byte) leaks no descriptor', async () => {
+  await withLinuxOs(async (os, root) => {
     const spec = { file: 'sh', args: ['a\0b'], cwd: root, env: {}, stdoutPath: `${root}/o`, stderrPath: `${root}/e` };
     await assert.rejects(os.spawn(spec, () => undefined), /args\[0\]: must not contain a NUL byte/);
     const before = ownFds();
@@ -48,16 +58,11 @@ test('LinuxOs: a spawn that throws synchronously (a NUL byte) leaks no descripto
     const captured = await os.capture({ file: 'sh', args: ['-c', 'echo out; echo err >&2; exit 2'], cwd: root, env: { PATH: '/usr/bin:/bin' } }, 5000);
     assert.deepEqual([captured.code, captured.output.split('\n').sort().join(' ').trim()], [2, 'err out']);
     assert.equal((await os.capture({ file: 'sh', args: ['\0'], cwd: root, env: {} }, 1000)).error, 'args[0]: must not contain a NUL byte');
-  } finally {
-    await os.close();
-    removeRoot(root);
-  }
+  });
 });
 
 test('LinuxOs: stdinPath is the child\'s fd 0; a missing file fails the spawn; no descriptor leaks', async () => {
-  const os = new LinuxOs();
-  const root = tempRoot();
-  try {
+  await withLinuxOs(async (os, root) => {
     writeFileSync(`${root}/in.json`, '{"event":"process_fatal"}\n');
     const spec = { file: 'sh', args: ['-c', 'cat'], cwd: root, env: { PATH: '/usr/bin:/bin' }, stdoutPath: `${root}/o`, stderrPath: `${root}/e`, stdinPath: `${root}/in.json` };
     const before = ownFds();
@@ -66,10 +71,7 @@ test('LinuxOs: stdinPath is the child\'s fd 0; a missing file fails the spawn; n
     assert.match((await os.runToCompletion({ ...spec, stdinPath: `${root}/missing` }, 5000)).error ?? '', /^cannot open stdin file: /);
     await assert.rejects(os.spawn({ ...spec, args: ['a\0b'] }, () => undefined), /args\[0\]: must not contain a NUL byte/);
     assert.equal(ownFds(), before);
-  } finally {
-    await os.close();
-    removeRoot(root);
-  }
+  });
 });
 
 test('LinuxOs capture, as the spawner: a background child left holding the output neither turns an exit 0 into a timeout nor outlives the command', async () => {
@@ -93,9 +95,7 @@ test('LinuxOs capture, as the spawner: a background child left holding the outpu
 });
 
 test('LinuxOs: uid, gid and the supplementary groups are switched (as root), for programs and captures', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
-  const os = new LinuxOs();
-  const root = tempRoot();
-  try {
+  await withLinuxOs(async (os, root) => {
     const env = { PATH: '/usr/bin:/bin' };
     const who = { file: 'sh', args: ['-c', 'echo $(id -u):$(id -g):$(id -G)'], cwd: '/', env, uid: 65534, gid: 65534 };
     assert.equal((await os.capture({ ...who, groups: [65534, 4242, 4243] }, 5000)).output.trim(), '65534:65534:65534 4242 4243');
@@ -103,16 +103,11 @@ test('LinuxOs: uid, gid and the supplementary groups are switched (as root), for
     const exit = await os.runToCompletion({ ...who, groups: [65534, 4242], stdoutPath: `${root}/o`, stderrPath: `${root}/e` }, 5000);
     assert.equal(exit.code, 0);
     assert.equal(readFileSync(`${root}/o`, 'utf8').trim(), '65534:65534:65534 4242');
-  } finally {
-    await os.close();
-    removeRoot(root);
-  }
+  });
 });
 
 test('LinuxOs: a step of svc-exec that fails before the program runs is a spawn failure naming it, not an exit 127', async () => {
-  const os = new LinuxOs();
-  const root = tempRoot();
-  try {
+  await withLinuxOs(async (os, root) => {
     const spec = { file: 'true', args: [], cwd: root, env: { PATH: '/usr/bin:/bin' }, stdoutPath: `${root}/o`, stderrPath: `${root}/e` };
     const exits: unknown[] = [];
     await assert.rejects(os.spawn({ ...spec, cgroup: `${root}/no-such-cgroup` }, (e) => exits.push(e)), (err: Error) => {
@@ -130,16 +125,11 @@ test('LinuxOs: a step of svc-exec that fails before the program runs is a spawn 
     }
     assert.deepEqual(exits, [], 'a start that failed reports no exit');
     assert.match(readFileSync(`${root}/e`, 'utf8'), /svc-exec: cannot join cgroup .*no-such-cgroup: No such file or directory/);
-  } finally {
-    await os.close();
-    removeRoot(root);
-  }
+  });
 });
 
 test('LinuxOs: a program run as another user joins its cgroup (as root, before the switch) and starts', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {
-  const os = new LinuxOs();
-  const root = tempRoot();
-  try {
+  await withLinuxOs(async (os, root) => {
     // A cgroup directory as svcd makes it: root's, cgroup.procs writable by root only.
     const cgroup = `${root}/svc/program`;
     mkdirSync(cgroup, { recursive: true, mode: 0o755 });
@@ -150,8 +140,5 @@ test('LinuxOs: a program run as another user joins its cgroup (as root, before t
     assert.deepEqual([exit.code, exit.error], [0, undefined], readFileSync(out, 'utf8'));
     assert.equal(readFileSync(out, 'utf8'), '65534\n');
     assert.equal(readFileSync(`${cgroup}/cgroup.procs`, 'utf8'), '0', 'it wrote itself into cgroup.procs');
-  } finally {
-    await os.close();
-    removeRoot(root);
-  }
+  });
 });

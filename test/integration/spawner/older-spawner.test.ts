@@ -13,6 +13,9 @@ import { encodeFrame, Field, FrameDecoder, Msg, WIRE_VERSION, type Frame } from 
 const root = tempRoot('svc-old-spawner-');
 after(() => removeRoot(root));
 
+/** Fields the first spawners did not know: GROUPS and every later one. */
+const newerField = (key: number) => key >= Field.GROUPS;
+
 /** Answers HELLO as the first spawners did, and refuses a SPAWN with a field it does not know, as they do. */
 function olderSpawner(socketPath: string, spawns: Frame[]) {
   return createServer((socket: Socket) => {
@@ -20,7 +23,7 @@ function olderSpawner(socketPath: string, spawns: Frame[]) {
     socket.on('data', (chunk: Buffer) => {
       for (const f of decoder.push(chunk)) {
         if (f.type === Msg.HELLO) socket.write(encodeFrame(Msg.OK, f.seq, [[Field.VERSION, { u32: WIRE_VERSION }], [Field.PID, { i32: 4242 }], [Field.LIVE, { u64: 0 }], [Field.HELD, { u64: 0 }]]));
-        else if (f.type === Msg.SPAWN && [...f.fields.keys()].some((k) => k > Field.GROUPS - 1)) socket.write(encodeFrame(Msg.ERROR, f.seq, [[Field.ERRNO, { i32: 22 }], [Field.STAGE, { u32: 1 }], [Field.MESSAGE, 'unknown field']]));
+        else if (f.type === Msg.SPAWN && [...f.fields.keys()].some(newerField)) socket.write(encodeFrame(Msg.ERROR, f.seq, [[Field.ERRNO, { i32: 22 }], [Field.STAGE, { u32: 1 }], [Field.MESSAGE, 'unknown field']]));
         else if (f.type === Msg.SPAWN) {
           spawns.push(f);
           socket.write(encodeFrame(Msg.SPAWNED, f.seq, [[Field.PID, { i32: 5000 + spawns.length }], [Field.START_TIME, { u64: 1 }], [Field.STARTED_AT, { u64: Date.now() }]]));

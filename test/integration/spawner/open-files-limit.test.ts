@@ -4,26 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeRoot } from '../../helpers/daemon.js';
-import { killPid, RawClient, sanitizerReports, spawnerPaths, startRawSpawner, waitGone } from '../../helpers/spawner.js';
+import { openFilesLimits, withRawSpawner } from '../../helpers/spawner.js';
 import { Feature, Field, i32, Msg, text, type FieldList, type Frame } from '../../../controllers/os/spawner/protocol.js';
-
-/** [soft, hard] open-files limits of a process, from /proc/<pid>/limits. */
-function openFiles(pid: number | 'self'): [string, string] {
-  const row = /^Max open files\s+(\S+)\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
-  assert.ok(row, 'an open-files row');
-  return [row[1], row[2]];
-}
 
 for (const method of ['fork', 'clone', 'posix_spawn'] as const) {
   test(`the child starts with the NOFILE given, capped at the hard limit (${method})`, async () => {
-    const paths = spawnerPaths();
-    const spawner = await startRawSpawner(paths, ['--method', method]);
-    const client = await RawClient.connect(paths.socketPath);
-    try {
-      const ok = await client.hello();
-      assert.equal(i32(ok, Field.FEATURES) & Feature.NOFILE, Feature.NOFILE, 'it says it takes NOFILE');
-      const [, hard] = openFiles(spawner);
+    await withRawSpawner(['--method', method], async ({ paths, spawner, client, hello }) => {
+      assert.equal(i32(hello, Field.FEATURES) & Feature.NOFILE, Feature.NOFILE, 'it says it takes NOFILE');
+      const [, hard] = openFilesLimits(spawner);
       const limitsOf = async (nofile: number): Promise<string> => {
         const out = join(paths.root, `limits-${nofile}`);
         const spawn: FieldList = [[Field.FILE, '/bin/sh'], [Field.ARG, '-c'], [Field.ARG, 'ulimit -Sn; ulimit -Hn'], [Field.CWD, paths.root], [Field.STDOUT, out], [Field.NOFILE, { u64: nofile }]];
@@ -36,16 +24,10 @@ for (const method of ['fork', 'clone', 'posix_spawn'] as const) {
       };
       assert.equal(await limitsOf(1000), `1000\n${hard}\n`);
       assert.equal(await limitsOf(Number(hard) + 1), `${hard}\n${hard}\n`, 'above the hard limit: the hard limit');
-      assert.deepEqual(openFiles(spawner), [hard, hard], "the spawner's own limit is as it was");
+      assert.deepEqual(openFilesLimits(spawner), [hard, hard], "the spawner's own limit is as it was");
       const zero = await client.request(Msg.SPAWN, [[Field.FILE, '/bin/true'], [Field.CWD, paths.root], [Field.NOFILE, { u64: 0 }]]);
       assert.equal(zero.type, Msg.ERROR);
       assert.match(text(zero, Field.MESSAGE), /field nofile must be 8 bytes and above 0/);
-    } finally {
-      client.destroy();
-      killPid(spawner);
-      await waitGone(spawner);
-      assert.equal(sanitizerReports(paths.logFile), '');
-      removeRoot(paths.root);
-    }
+    });
   });
 }

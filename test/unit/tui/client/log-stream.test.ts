@@ -23,33 +23,32 @@ async function logServer(onSocket: (ws: WebSocket) => void): Promise<{ url: stri
   };
 }
 
-test('svc logs -f: a connection that drops without a close (svcd killed, network gone) is said as such, not as a code', async () => {
-  let drop: (() => void) | null = null;
-  const svcd = await logServer((ws) => (drop = () => ws.terminate()));
+/**
+ * Opens a log stream against a stand-in svcd, lets `end` finish it from the server's side once
+ * it runs, and resolves with what the stream ended with (null when it ended without an error).
+ */
+async function endedStream(end: (ws: WebSocket) => void): Promise<{ url: string; err: unknown }> {
+  let finish: (() => void) | null = null;
+  const svcd = await logServer((ws) => (finish = () => end(ws)));
   try {
     const stream = await openLogStream(new ApiClient({ url: svcd.url }), 'an-id');
     stream.start(() => undefined);
-    drop!();
-    const err = await stream.done.then(() => null, (e: unknown) => e);
-    assert.ok(err instanceof ApiError);
-    assert.equal(err.message, `lost the connection to svcd at ${svcd.url} (it was killed or restarted, or the network failed): the log stream ended`);
-    assert.equal(err.kind, 'closed'); // exit 1, as any end of the stream svc did not ask for (docs/cli.md)
+    finish!();
+    return { url: svcd.url, err: await stream.done.then(() => null, (e: unknown) => e) };
   } finally {
     svcd.close();
   }
+}
+
+test('svc logs -f: a connection that drops without a close (svcd killed, network gone) is said as such, not as a code', async () => {
+  const { url, err } = await endedStream((ws) => ws.terminate());
+  assert.ok(err instanceof ApiError);
+  assert.equal(err.message, `lost the connection to svcd at ${url} (it was killed or restarted, or the network failed): the log stream ended`);
+  assert.equal(err.kind, 'closed'); // exit 1, as any end of the stream svc did not ask for (docs/cli.md)
 });
 
 test('svc logs -f: a stream svcd closes keeps svcd\'s reason', async () => {
-  let close: (() => void) | null = null;
-  const svcd = await logServer((ws) => (close = () => ws.close(1001, 'svcd is shutting down')));
-  try {
-    const stream = await openLogStream(new ApiClient({ url: svcd.url }), 'an-id');
-    stream.start(() => undefined);
-    close!();
-    const err = await stream.done.then(() => null, (e: unknown) => e);
-    assert.ok(err instanceof ApiError);
-    assert.equal(err.message, 'log stream closed by svcd (1001: svcd is shutting down)');
-  } finally {
-    svcd.close();
-  }
+  const { err } = await endedStream((ws) => ws.close(1001, 'svcd is shutting down'));
+  assert.ok(err instanceof ApiError);
+  assert.equal(err.message, 'log stream closed by svcd (1001: svcd is shutting down)');
 });
