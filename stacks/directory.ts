@@ -86,6 +86,16 @@ export class StackDirectory {
   /** The other files (absolute paths, includes found or not) each file's last handling read. */
   private readonly reads = new Map<string, ReadonlySet<string>>();
   private queue: Promise<void> = Promise.resolve();
+  /** Handles queued or running. */
+  private pending = 0;
+  /**
+   * Files refused while other files were still to be handled: not reported yet, because those
+   * files may be what they lack (two files written together, one naming the other's program in
+   * depends_on). Each is handled once more when nothing else is pending, and reported then.
+   */
+  private readonly heldBack = new Set<string>();
+  /** Held-back files being handled for the last time: a refusal now is reported. */
+  private readonly lastChance = new Set<string>();
   private watching = false;
 
   constructor(private readonly deps: StackDirectoryDeps) {}
@@ -141,9 +151,28 @@ export class StackDirectory {
     const cancel = this.deps.clock.setTimer(this.deps.debounceMs ?? 300, () => {
       this.timers.delete(file);
       if (this.stillBeingWritten(file)) return this.notify(file);
-      this.queue = this.queue.then(() => this.handle(file));
+      this.enqueue(file);
     });
     this.timers.set(file, cancel);
+  }
+
+  private enqueue(file: string): void {
+    this.pending++;
+    this.queue = this.queue.then(async () => {
+      await this.handle(file);
+      this.pending--;
+      this.releaseHeldBack();
+    });
+  }
+
+  /** Once nothing else is pending, the held-back files are handled once more, for the last time. */
+  private releaseHeldBack(): void {
+    if (this.pending > 0 || this.timers.size > 0 || this.heldBack.size === 0) return;
+    for (const file of this.heldBack) {
+      this.lastChance.add(file);
+      this.enqueue(file);
+    }
+    this.heldBack.clear();
   }
 
   /**
@@ -169,8 +198,12 @@ export class StackDirectory {
   }
 
   /** Resolves when every handled file is done (tests; shutdown). */
-  idle(): Promise<void> {
-    return this.queue;
+  async idle(): Promise<void> {
+    // A handle may queue more (held-back files once nothing else is pending): wait for those too.
+    for (let queue = this.queue; ; queue = this.queue) {
+      await queue;
+      if (queue === this.queue) return;
+    }
   }
 
   setWatching(watching: boolean): void {
@@ -186,9 +219,19 @@ export class StackDirectory {
     for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
     this.writeWaits.clear();
+    this.heldBack.clear();
   }
 
   private async handle(file: string): Promise<void> {
+    this.heldBack.delete(file); // decided again now
+    try {
+      await this.handleNow(file);
+    } finally {
+      this.lastChance.delete(file);
+    }
+  }
+
+  private async handleNow(file: string): Promise<void> {
     const { read, applier, log, clock } = this.deps;
     const path = join(this.deps.dir, file);
     const source = `stack:${file}`;
@@ -297,6 +340,13 @@ export class StackDirectory {
   }
 
   private failed(file: string, message: string): void {
+    // Another file still to be handled (queued, or in its quiet period) may be what this one lacks.
+    if (!this.lastChance.has(file) && (this.pending > 1 || this.timers.size > 0)) {
+      this.heldBack.add(file);
+      this.deps.log.info('stack file refused while other files are pending; tried again once they are handled', { file, error: message });
+      return;
+    }
+    this.heldBack.delete(file);
     const last = this.results.get(file);
     // Recorded once per distinct error, not at every retry of the same refusal.
     if (last?.state !== 'error' || last.message !== message) this.deps.events?.emit({ event: 'stack_apply_failed', msg: `stack:${file}: refused, the last good state keeps running: ${message}` });

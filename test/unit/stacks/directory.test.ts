@@ -10,6 +10,7 @@ import { ProgramStore } from '../../../state/store.js';
 
 /** A StackDirectory over an in-memory folder, a memory-level store and a fake clock. */
 async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string, string>; dir?: string; writers?: (path: string) => number[]; follow?: (paths: ReadonlySet<string>) => void } = {}) {
+  const events: string[] = [];
   const disk = opts.disk ?? new Map<string, string>();
   const clock = new FakeClock();
   const db = opts.db ?? new MemoryLevel<string, string>();
@@ -28,6 +29,7 @@ async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string
     log: { info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`) },
     writers: opts.writers,
     follow: opts.follow,
+    events: { emit: (e) => events.push(`${e.event} ${e.msg}`) },
   });
   const write = (name: string, text: string) => {
     disk.set(`/stacks/${name}`, text);
@@ -47,7 +49,7 @@ async function setup(opts: { disk?: Map<string, string>; db?: MemoryLevel<string
     await dir.startUp([...disk.keys()].filter((p) => p.startsWith('/stacks/') && !p.slice(8).includes('/')).map((p) => p.slice(8)));
     await settle();
   };
-  return { dir, clock, db, disk, store, write, remove, settle, names, logs, start };
+  return { dir, clock, db, disk, store, write, remove, settle, names, logs, start, events };
 }
 
 const svc = (name: string, command = 'run') => `[[services]]\nname = "${name}"\ncommand = "${command}"\n`;
@@ -187,6 +189,38 @@ test('a file that needs another file (depends_on) is retried after that file app
   await t.settle();
   await t.settle();
   assert.deepEqual(t.names(), ['api<stack:api.toml>', 'db<stack:db.toml>']);
+});
+
+test('two files written together, one needing the other (depends_on): both apply, and no refusal is recorded', async () => {
+  const t = await setup();
+  // api.toml sorts (and here arrives) first: it is refused once, while db.toml is still pending.
+  t.write('api.toml', svc('api') + 'depends_on = ["db"]\n');
+  t.clock.advance(5);
+  t.write('db.toml', svc('db'));
+  await t.settle();
+  await t.settle();
+  assert.deepEqual(t.names(), ['api<stack:api.toml>', 'db<stack:db.toml>']);
+  assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state]), [['api.toml', 'ok'], ['db.toml', 'ok']]);
+  assert.deepEqual(t.events.filter((e) => e.startsWith('stack_apply_failed')), [], t.events.join('\n'));
+  // The same at start-up, where every file is handled at once.
+  const t2 = await setup();
+  t2.disk.set('/stacks/api.toml', svc('api') + 'depends_on = ["db"]\n');
+  t2.disk.set('/stacks/db.toml', svc('db'));
+  await t2.start();
+  assert.deepEqual(t2.names(), ['api<stack:api.toml>', 'db<stack:db.toml>']);
+  assert.deepEqual(t2.events.filter((e) => e.startsWith('stack_apply_failed')), [], t2.events.join('\n'));
+});
+
+test('a refusal held back while other files were pending is reported once they are handled', async () => {
+  const t = await setup();
+  t.write('api.toml', svc('api') + 'depends_on = ["nowhere"]\n');
+  t.write('db.toml', svc('db'));
+  await t.settle();
+  assert.deepEqual(t.names(), ['db<stack:db.toml>']);
+  assert.deepEqual(t.dir.status().files.map((f) => [f.file, f.state]), [['api.toml', 'error'], ['db.toml', 'ok']]);
+  const failed = t.events.filter((e) => e.startsWith('stack_apply_failed'));
+  assert.equal(failed.length, 1, t.events.join('\n'));
+  assert.match(failed[0], /stack:api\.toml: refused.*nowhere/);
 });
 
 test('a stack file deleted while svcd is down is pruned at its next start, with its includes; nothing else is', async () => {
