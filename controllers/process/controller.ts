@@ -11,6 +11,7 @@ import { ALIVE } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
 import { artifactBlocker } from '../gates/artifact-gate.js';
 import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
+import { DepartureGate } from '../gates/departure-gate.js';
 import { StopGate } from '../gates/stop-gate.js';
 import type { ExitInfo, OsPort } from '../os/port.js';
 import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
@@ -67,6 +68,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private readonly waitingToStop = new Set<string>();
   /** The last stored name of each program this controller acts on: its events after removal still name it (spec: program_name is null only for system-wide events). */
   private readonly names = new Map<string, string>();
+  private readonly departures: DepartureGate;
   /** The supervision record last written for each program (JSON), so that unchanged ones are not written again. */
   private readonly kept = new Map<string, string>();
   /** The latest quick restart scheduled (backoff.ts: quick restarts are paced daemon-wide). */
@@ -76,10 +78,23 @@ export class ProcessController implements ProgramController, ProcessRunner {
     this.dependants = new DependantsIndex(deps.store);
     // A cron program going down (paused) ranks too: a dependency waits for its runs to end.
     this.stopGate = new StopGate(deps.store, deps.observed, (r) => runIntent(r, deps.boot) === 'stopped');
+    this.departures = new DepartureGate(deps.wake);
   }
 
   readonly watches = {
-    desired: changedIds,
+    desired: (change: Parameters<typeof changedIds>[0]): readonly string[] => {
+      // Seen as the write is committed, before any of its keys is reconciled.
+      const removed = new Map<string, string>();
+      const created: string[] = [];
+      for (const id of change.ids) {
+        const record = this.deps.store.get(id);
+        if (!record && this.states.get(id)?.proc) removed.set(id, this.names.get(id) ?? id);
+        else if (runsHere(record) && !this.states.has(id)) created.push(id);
+        else if (!record) this.departures.forget(id); // removed before it ever started
+      }
+      this.departures.replaced(removed, created);
+      return changedIds(change);
+    },
     observed: ({ id, prev, next }: ObservedChange): string[] => {
       const keys: string[] = [];
       // Own conditions published by others: the health verdict refines Running; restart requests.
@@ -213,7 +228,9 @@ export class ProcessController implements ProgramController, ProcessRunner {
       state,
       now: clock.now(),
       random: (this.deps.random ?? Math.random)(),
-      blockedBy: record ? (formerRunsBlocker(observed.get(id)) ?? artifactBlocker(record.config, observed.get(id).ota) ?? dependencyBlocker(store, observed, id)) : null,
+      blockedBy: record
+        ? (formerRunsBlocker(observed.get(id)) ?? this.departures.blocker(id) ?? artifactBlocker(record.config, observed.get(id).ota) ?? dependencyBlocker(store, observed, id))
+        : null,
       stopBlockedBy: record && state.proc ? this.stopGate.blocker(id) : null,
       shutdown: observed.shuttingDown,
       restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),
@@ -222,6 +239,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
+    if (!plan.next.proc) this.departures.gone(id);
     if (plan.next.proc && plan.next.proc === state.proc && plan.next.stopping !== state.stopping) this.deps.runtime?.set(id, runtimeRecord(plan.next.proc, plan.next.stopping));
     // The pace is shared by every key: record it before any await, so a key reconciled meanwhile sees it.
     for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = Math.max(this.lastQuickRestartAt, e.at);
@@ -251,6 +269,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
       case 'forget':
         this.states.delete(id);
         this.names.delete(id);
+        this.departures.forget(id);
         if (this.kept.delete(id)) this.deps.supervision?.set(id, null);
         this.waitingToStop.delete(id);
         if (!this.deps.store.get(id)) this.deps.observed.delete(id);

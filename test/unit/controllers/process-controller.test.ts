@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { QUICK_RESTART_MS, RESTART_PACE_MS } from '../../../controllers/process/backoff.js';
 import { PAGE_SIZE } from '../../../controllers/os/proc-fs.js';
 import { processHarness } from '../../helpers/process-harness.js';
+import { StackApplier } from '../../../stacks/apply.js';
+import { loadStackText } from '../../../stacks/load.js';
 
 test('a new program is spawned and reported Running with process_started', async () => {
   const h = await processHarness();
@@ -375,6 +377,35 @@ test('removing a program stops its process gracefully, then forgets it', async (
   assert.match(h.events.at(-1)!.msg, /removed/);
   assert.equal(h.events.at(-1)!.program_name, 'gone', 'the exit of a removed program still names it');
   assert.equal(h.events.at(-1)!.program_id, id);
+  await h.close();
+});
+
+test('a service renamed in its stack starts only once the program it replaces has stopped; programs of other writes are not held', async () => {
+  const h = await processHarness();
+  const applier = new StackApplier(h.store, { logDir: '/srv/logs', now: () => h.clock.now() });
+  const apply = (names: string[]) => applier.apply({ stack: loadStackText(JSON.stringify({ services: names.map((name) => ({ name, command: 'app', stopsecs: 5 })) }), 'json'), source: 'stack:web.toml', prune: true });
+  await apply(['web']);
+  await h.settle();
+  const old = h.store.getByName('web')!.id;
+  const oldPid = h.pidOf(old);
+  h.os.ignoreTerm.add(oldPid); // it takes its time to stop (up to stopsecs)
+  const other = await h.add({ name: 'elsewhere', autostart: false, source: 'cli:add' });
+
+  await apply(['web-api']); // the rename: web pruned, web-api created, in one write
+  await h.settle();
+  const renamed = h.store.getByName('web-api')!.id;
+  assert.deepEqual(h.os.processes.get(oldPid)!.signals, ['SIGTERM'], 'the old one is stopping');
+  assert.equal(h.status(renamed), 'Starting', 'not started beside the old one');
+  assert.equal(h.os.spawnCount, 1);
+  assert.match(h.observed.get(renamed).detail ?? '', /waiting for web \(removed in the same change\) to stop/);
+  await h.actions.start([h.store.get(other)!]);
+  assert.equal(h.status(other), 'Running', 'a program of another write is not held');
+
+  await h.advance(5000); // SIGKILL at stopsecs: the old process is gone
+  assert.deepEqual(h.os.processes.get(oldPid)!.signals, ['SIGTERM', 'SIGKILL']);
+  assert.equal(h.status(renamed), 'Running');
+  const order = h.events.filter((e) => (e.event === 'process_exit' && e.program_name === 'web') || (e.event === 'process_started' && e.program_name === 'web-api')).map((e) => `${e.event} ${e.program_name}`);
+  assert.deepEqual(order, ['process_exit web', 'process_started web-api']);
   await h.close();
 });
 
