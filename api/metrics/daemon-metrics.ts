@@ -6,22 +6,7 @@ import { SvcMetrics } from './metrics.js';
 import { ProgramMetrics } from './program-metrics.js';
 import { loopMetrics } from './loop-metrics.js';
 import { readings } from './readings.js';
-
-/** Figures of one controller's reconcile loop, read at scrape time (ControllerManager.stats). */
-export interface LoopStats {
-  controller: string;
-  /** Keys ready to run. */
-  depth: number;
-  /** Keys being reconciled now. */
-  inFlight: number;
-  /** Keys waiting for their requeue time. */
-  delayed: number;
-  /** Reconcile passes since svcd started, and their summed duration. */
-  passes: number;
-  passMs: number;
-  /** Passes that threw. */
-  errors: number;
-}
+import type { LoopStats } from '../../reconciler/manager.js';
 
 export interface DaemonMetrics {
   metrics: SvcMetrics;

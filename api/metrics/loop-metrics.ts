@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { PromClient } from './prom.js';
-import type { LoopStats } from './daemon-metrics.js';
+import type { LoopStats } from '../../reconciler/manager.js';
 import type { RegistrySource } from './metrics.js';
 
 const FAMILIES: { name: string; type: 'gauge' | 'counter'; help: string; read: (s: LoopStats) => number }[] = [

@@ -19,7 +19,7 @@ import { MIN_ROWS, screenLayout } from './layout.js';
 import { handleInput } from './state/input.js';
 import type { Effect } from './state/keys.js';
 import { EVENT_TYPES, INITIAL_STATE } from './state/model.js';
-import { isActive } from './state/status.js';
+import { isAlive } from './state/status.js';
 import { activeFilter, selectedIndex, visiblePrograms, windowTop } from './state/view.js';
 
 /**
@@ -58,7 +58,7 @@ export default function Dashboard({ client, timing: overrides }: DashboardProps)
   const selected = rows[index];
   const top = windowTop(state.top, Math.max(0, index), layout.tableRows, rows.length);
   const windowRows = useMemo(() => rows.slice(top, top + layout.tableRows), [rows, top, layout.tableRows]);
-  const now = useNow(windowRows.flatMap((p) => (p.started_at && isActive(p.status) ? [p.started_at] : [])));
+  const now = useNow(windowRows.flatMap((p) => (p.started_at && isAlive(p.status) ? [p.started_at] : [])));
 
   const detail = useDetail(client, selected, timing.detailTtlMs);
   const eventType = EVENT_TYPES[state.eventType] ?? null;

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import type { WatchProgram } from '../../../api/wire.js';
-import { isActive, statusColor } from '../state/status.js';
+import { isAlive, statusColor } from '../state/status.js';
 import type { SortOrder } from '../state/sort.js';
 import { columns, type Column } from './columns.js';
 import { fit } from './text.js';
@@ -64,7 +64,7 @@ function Table({ rows, height, width, selectedId, marks, sort, now, position, em
         <Text dimColor>{` ${position}`}</Text>
       </Text>
       {rows.map((p) => (
-        <Row key={p.id} p={p} cols={cols} selected={p.id === selectedId} marked={marks.has(p.id)} now={p.started_at && isActive(p.status) ? now : 0} />
+        <Row key={p.id} p={p} cols={cols} selected={p.id === selectedId} marked={marks.has(p.id)} now={p.started_at && isAlive(p.status) ? now : 0} />
       ))}
       {rows.length === 0 ? <Text dimColor>{`  ${empty}`}</Text> : null}
     </Box>

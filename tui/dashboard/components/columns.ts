@@ -1,6 +1,6 @@
 import type { WatchProgram } from '../../../api/wire.js';
 import { bytes } from '../../client/format.js';
-import { isActive } from '../state/status.js';
+import { isAlive } from '../state/status.js';
 import { shortTime, uptime } from './text.js';
 
 /** One table column: its title, width and how a row's cell reads. */
@@ -34,7 +34,7 @@ export function columns(width: number): Column[] {
   let fixed: Column[] = [
     { title: 'STATUS', width: 9, cell: (p) => p.status },
     { title: 'PID', width: 7, align: 'right', cell: (p) => (p.pid === null ? '-' : String(p.pid)) },
-    { title: 'UPTIME', width: 7, align: 'right', cell: (p, now) => (p.started_at && isActive(p.status) ? uptime((now - p.started_at) / 1000) : '-') },
+    { title: 'UPTIME', width: 7, align: 'right', cell: (p, now) => (p.started_at && isAlive(p.status) ? uptime((now - p.started_at) / 1000) : '-') },
     { title: 'RST', width: 4, align: 'right', cell: (p) => String(p.restarts) },
     { title: 'CPU%', width: 6, align: 'right', cell: (p) => p.cpu_usage.toFixed(1) },
     { title: 'MEM', width: 9, align: 'right', cell: (p) => (p.mem_usage ? bytes(p.mem_usage) : '-') },

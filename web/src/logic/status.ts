@@ -1,32 +1,6 @@
-/** How a program status is shown: its tone (colour) and its place when sorting by status. */
-export type StatusTone = 'good' | 'busy' | 'bad' | 'idle';
+import { isAlive } from '../../../state/status-tone.js';
 
-const TONES: Record<string, StatusTone> = {
-  Running: 'good',
-  Healthy: 'good',
-  Scheduled: 'good',
-  Starting: 'busy',
-  Stopping: 'busy',
-  Backoff: 'busy',
-  Unhealthy: 'bad',
-  Fatal: 'bad',
-  Stopped: 'idle',
-  Exited: 'idle',
-};
-
-export function statusTone(status: string): StatusTone {
-  return TONES[status] ?? 'idle';
-}
-
-/** Sorting by status puts trouble first: bad, busy, good, idle. */
-export function statusRank(status: string): number {
-  return ['bad', 'busy', 'good', 'idle'].indexOf(statusTone(status));
-}
-
-/** Statuses with a live process (uptime and signals are meaningful). */
-export function isAlive(status: string): boolean {
-  return ['Running', 'Healthy', 'Unhealthy', 'Starting', 'Stopping'].includes(status);
-}
+export { isAlive, statusRank, statusTone, type StatusTone } from '../../../state/status-tone.js';
 
 /** The table's health cell: from the status when the program has a check, `-` otherwise. */
 export function healthLabel(status: string, check: string | null): string {

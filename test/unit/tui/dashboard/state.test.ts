@@ -4,7 +4,9 @@ import { handleKey, type KeyInfo } from '../../../../tui/dashboard/state/keys.js
 import { INITIAL_STATE, type UiState } from '../../../../tui/dashboard/state/model.js';
 import { reduce } from '../../../../tui/dashboard/state/reduce.js';
 import { visiblePrograms, windowTop } from '../../../../tui/dashboard/state/view.js';
-import { statusColor } from '../../../../tui/dashboard/state/status.js';
+import { statusColor, TONE_COLOR } from '../../../../tui/dashboard/state/status.js';
+import { statusTone as webTone } from '../../../../web/src/logic/status.js';
+import { PROGRAM_STATUSES } from '../../../../state/status.js';
 import { program } from '../../../helpers/fake-dashboard-client.js';
 
 const layout = { tableRows: 3, logRows: 10, logLines: 100, eventTypes: 10 };
@@ -22,10 +24,11 @@ const press = (s: UiState, keys: (string | [string, KeyInfo])[]) => {
 };
 const names = (s: UiState) => visiblePrograms(s.programs, s.mode === 'filter' ? s.draft : s.filter, s.sort).map((p) => p.name);
 
-void test('status colours follow the status families', () => {
-  assert.deepEqual(['Running', 'Healthy', 'Starting', 'Backoff', 'Stopping', 'Unhealthy', 'Fatal', 'Stopped', 'Exited'].map(statusColor), [
-    'green', 'green', 'yellow', 'yellow', 'yellow', 'red', 'red', 'gray', 'gray',
+void test('status colours follow the status families, as in the web dashboard (a Scheduled cron program is good, not idle)', () => {
+  assert.deepEqual(['Running', 'Healthy', 'Scheduled', 'Starting', 'Backoff', 'Stopping', 'Unhealthy', 'Fatal', 'Stopped', 'Exited'].map(statusColor), [
+    'green', 'green', 'green', 'yellow', 'yellow', 'yellow', 'red', 'red', 'gray', 'gray',
   ]);
+  for (const status of PROGRAM_STATUSES) assert.equal(statusColor(status), TONE_COLOR[webTone(status)], status);
 });
 
 void test('sort: o cycles the column, O reverses; status puts trouble first', () => {
