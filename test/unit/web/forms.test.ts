@@ -7,6 +7,8 @@ import { DEFAULT_FILTERS, eventQuery, localToUnix, refreshesInPlace, toggleEvent
 test('arguments split like a shell line: quotes group, backslash escapes, empty quotes are an argument', () => {
   assert.deepEqual(splitArgs(`-m http.server  8080 "a b" 'c "d"' e\\ f ""`), ['-m', 'http.server', '8080', 'a b', 'c "d"', 'e f', '']);
   assert.deepEqual(splitArgs('  '), []);
+  // As svcd splits a command line (and a shell): in double quotes a backslash escapes only " \\ $ `.
+  assert.deepEqual(splitArgs(String.raw`"C:\dir\n" "say \"hi\""`), [String.raw`C:\dir\n`, 'say "hi"']);
   assert.throws(() => splitArgs('"open'), (e: unknown) => e instanceof FormError && e.field === 'args');
 });
 

@@ -1,3 +1,4 @@
+import { splitCommand } from '../../../state/command-line.js';
 import { fieldOfMessage } from './field-error.js';
 
 /** The add-program form: its fields and the configuration it sends (validated by the daemon). */
@@ -32,35 +33,13 @@ export class FormError extends Error {
   }
 }
 
+/** The args field, split as svcd splits a `command` line (POSIX quoting, no expansion). */
 export function splitArgs(text: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quote: '"' | "'" | null = null;
-  let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < text.length) cur += text[++i];
-      else cur += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      started = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      cur += text[++i];
-      started = true;
-    } else if (/\s/.test(c)) {
-      if (started) out.push(cur);
-      cur = '';
-      started = false;
-    } else {
-      cur += c;
-      started = true;
-    }
+  try {
+    return splitCommand(text);
+  } catch (err) {
+    throw new FormError('args', `args: ${(err as Error).message}`);
   }
-  if (quote) throw new FormError('args', `args: unterminated ${quote} quote`);
-  if (started) out.push(cur);
-  return out;
 }
 
 export function parseEnv(text: string): Record<string, string> {
