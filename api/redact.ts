@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { ProgramConfig } from '../state/program.js';
 import { principalOf } from './auth/middleware.js';
-import { allows } from './auth/roles.js';
+import { allows } from '../state/auth/roles.js';
 import { REDACTED, redactUrl } from '../state/redact-url.js';
 
 /**

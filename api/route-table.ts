@@ -1,5 +1,5 @@
 import { AUDIT_QUERY_PARAMS } from '../plugins/security/audit/query.js';
-import type { Permission } from './auth/roles.js';
+import type { Permission } from '../state/auth/roles.js';
 import { EVENT_FILTER_PARAMS } from './event-params.js';
 
 /**

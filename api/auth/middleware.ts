@@ -5,7 +5,7 @@ import { SvcError } from '../../state/errors.js';
 import { permissionFor } from '../route-table.js';
 import { CLOSE } from '../ws/log-hub.js';
 import { credentialOf } from './credential.js';
-import { allows, MINIMUM_ROLE, type Permission } from './roles.js';
+import { allows, MINIMUM_ROLE, type Permission } from '../../state/auth/roles.js';
 
 export const MISSING_CREDENTIAL = 'authentication required: send Authorization: Bearer <secret>';
 

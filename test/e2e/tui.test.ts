@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { startDaemon, removeRoot, fixture, eventually, SVC } from '../helpers/daemon.js';
+import { startDaemon, removeRoot, fixture, eventually, SVC, tempRoot } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
+import { licensedRoot, testSigner } from '../helpers/license.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -106,6 +107,32 @@ void test('svc ui whose credential svcd stops taking (auth_secret changed) ends 
     await eventually(() => screen().includes('exit='), 30_000, 'svc ui to end');
     assert.match(screen(), /svc: authentication failed: .*\(use --token or SVC_TOKEN\)/);
     assert.match(screen(), /exit=1/);
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+    await d.stop();
+    removeRoot(d.root);
+  }
+});
+
+void test("svc ui with a viewer token refuses stop at its key, before asking y/N (the credential's role is read at start)", { skip: hasTmux ? false : 'tmux is not installed (scripts/install-system-deps.sh installs it)' }, async () => {
+  const secret = 'tui-viewer-admin-secret';
+  const root = tempRoot('svc-ui-viewer-');
+  const d = await startDaemon(root, { config: licensedRoot(root, testSigner(), { secret }) });
+  const session = `svc-ui-viewer-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  try {
+    const admin = { authorization: `Bearer ${secret}` };
+    const viewer = (await d.request('POST', '/api/v1/auth/tokens', { name: 'reader', role: 'viewer' }, admin)).body.secret as string;
+    assert.equal((await d.request('POST', '/api/v1/programs', { name: 'alpha', command: process.execPath, args: [fixture('forever.js')] }, admin)).status, 201);
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', '-e', `SVC_URL=${d.url}`, '-e', `SVC_TOKEN=${viewer}`, `${process.execPath} ${SVC} ui`);
+    await eventually(() => /alpha\s+Running/.test(screen()), 15_000, 'program table');
+    tmux('send-keys', '-t', session, 'x');
+    await eventually(() => screen().includes('stop needs the operator role; this credential is a viewer'), 5000, 'the refusal');
+    assert.doesNotMatch(screen(), /\[y\/N\]/);
+    tmux('send-keys', '-t', session, 'q');
+    await eventually(() => spawnSync('tmux', ['has-session', '-t', session]).status !== 0, 5000, 'svc ui to quit');
+    assert.equal((await d.request('GET', '/api/v1/programs', undefined, admin)).body[0].status, 'Running');
   } finally {
     spawnSync('tmux', ['kill-session', '-t', session]);
     await d.stop();

@@ -1,5 +1,6 @@
 import { Box, Text, useApp, useInput, type Key } from 'ink';
 import { useCallback, useMemo, useRef } from 'react';
+import type { Role } from '../../state/auth/principal.js';
 import type { DashboardClient } from './client.js';
 import BottomLine from './components/BottomLine.js';
 import DetailPane from './components/DetailPane.js';
@@ -37,14 +38,16 @@ export const DEFAULT_TIMING: Timing = { eventsMs: 5000, detailTtlMs: 5000, logSe
 
 export interface DashboardProps {
   client: DashboardClient;
+  /** The credential's role, read at start (null: svcd has no auth): actions it lacks are refused before any question. */
+  role?: Role | null;
   timing?: Partial<Timing>;
 }
 
 /** `svc ui`: the program table, the selected program's detail, logs and events, and actions. */
-export default function Dashboard({ client, timing: overrides }: DashboardProps) {
+export default function Dashboard({ client, role = null, timing: overrides }: DashboardProps) {
   const timing = useMemo(() => ({ ...DEFAULT_TIMING, ...overrides }), [overrides]);
   const { exit } = useApp();
-  const store = useUiStore(INITIAL_STATE);
+  const store = useUiStore({ ...INITIAL_STATE, role });
   const { state, dispatch } = store;
   const size = useTerminalSize();
   const layout = screenLayout(size.columns, size.rows);

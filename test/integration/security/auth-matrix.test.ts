@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_PERMISSIONS } from '../../../api/route-table.js';
-import { allows, type Permission } from '../../../api/auth/roles.js';
+import { allows, type Permission } from '../../../state/auth/roles.js';
 import type { Role } from '../../../state/auth/principal.js';
 import { eventually, removeRoot, startDaemon, tempRoot, type RunningDaemon } from '../../helpers/daemon.js';
 import { licensedRoot, testSigner } from '../../helpers/license.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type Router from '@koa/router';
 import { createApp } from '../../../api/app.js';
 import type { ApiDeps } from '../../../api/deps.js';
-import { MINIMUM_ROLE } from '../../../api/auth/roles.js';
+import { MINIMUM_ROLE } from '../../../state/auth/roles.js';
 import { permissionFor, ROUTE_PERMISSIONS, ROUTE_QUERY, routeOf } from '../../../api/route-table.js';
 import { loadConfig } from '../../../conf/load-config.js';
 import { noPlugins } from '../../../plugins/boot/runtime.js';

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { constants } from 'node:os';
 import { ApiError } from '../../client/errors.js';
 import { ApiClient } from '../../client/http.js';
+import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { coloursWanted } from '../../client/colours.js';
@@ -47,11 +48,17 @@ export function registerUi(program: Command, ctx: CliContext): void {
       await api.get('/api/v1/programs').catch((err: unknown) => {
         if (err instanceof ApiError && (err.status === 401 || err.status === 403)) throw new CliError(err.message, 1);
       });
+      // Which actions this credential may take, so that one it lacks is refused before a y/N.
+      // 404: svcd has no auth (anyone may act); any other failure: svcd's 403s still say it.
+      const role = await routes.authStatus(api).then(
+        (s) => (s.authenticated ? (s.role ?? null) : null),
+        () => null,
+      );
       const client = apiDashboardClient(api);
       process.stdout.write(ENTER);
       const restore = () => process.stdout.write(LEAVE);
       process.once('exit', restore);
-      const app = render(createElement(Dashboard, { client }), { exitOnCtrlC: false, patchConsole: true });
+      const app = render(createElement(Dashboard, { client, role }), { exitOnCtrlC: false, patchConsole: true });
       // kill (SIGTERM, SIGINT): quit as with q (raw mode off, the screen given back),
       // then exit as the signal would. Node's default ended at once, leaving the shell on the
       // alternate screen with the dashboard's last frame under it.

@@ -2,6 +2,7 @@ import type { BatchAction, BatchActionType } from '../../../api/wire.js';
 import { SIGNALS, type PendingAction, type UiState } from './model.js';
 import { reduce, type UiEvent } from './reduce.js';
 import { activeFilter, selectedIndex, visiblePrograms } from './view.js';
+import { actionPermission, allows, MINIMUM_ROLE } from '../../../state/auth/roles.js';
 
 /** The parts of Ink's `Key` the dashboard reads (so this file needs no Ink). */
 export interface KeyInfo {
@@ -88,12 +89,23 @@ function normalKey(s: UiState, input: string, key: KeyInfo, layout: Layout): Key
   if (key.pageUp) return to({ type: 'log-scroll', by: Math.max(1, layout.logRows - 1), max: oldestPage });
   if (key.pageDown) return to({ type: 'log-scroll', by: -Math.max(1, layout.logRows - 1), max: oldestPage });
   if (key.escape) return to({ type: 'filter-clear' }, { type: 'message', message: null });
+  /** What svcd would answer with a 403, said before any question: a viewer is not asked y/N to be refused. */
+  const refusal = (type: BatchActionType): KeyResult | null => {
+    const permission = actionPermission(type);
+    if (s.role === null || allows(s.role, permission)) return null;
+    const text = `${type.toLowerCase()} needs the ${MINIMUM_ROLE[permission]} role; this credential is ${s.role === 'operator' || s.role === 'admin' ? 'an' : 'a'} ${s.role}`;
+    return to({ type: 'message', message: { kind: 'error', text } });
+  };
   const act = (type: BatchActionType, payload: BatchAction['payload'] = null): KeyResult => {
+    const refused = refusal(type);
+    if (refused) return refused;
     const t = targets(s);
     if (t.ids.length === 0) return to({ type: 'message', message: { kind: 'error', text: 'no program selected' } });
     return { state: reduce(s, { type: 'message', message: null }), effect: { kind: 'batch', pending: { ...t, action: { type, payload } } } };
   };
   const ask = (type: BatchActionType, payload: BatchAction['payload'], mode: 'confirm' | 'signal'): KeyResult => {
+    const refused = refusal(type);
+    if (refused) return refused;
     const t = targets(s);
     if (t.ids.length === 0) return to({ type: 'message', message: { kind: 'error', text: 'no program selected' } });
     return to({ type: 'message', message: null }, { type: 'ask', mode, pending: { ...t, action: { type, payload } } });

@@ -2,6 +2,7 @@ import { SIGNALS as SIGNAL_NAMES, type SignalKey } from '../../../state/signals.
 import { EVENT_TYPES as ALL_EVENT_TYPES, type EventType } from '../../../state/events/types.js';
 import type { BatchAction, BatchActionType, WatchProgram } from '../../../api/wire.js';
 import type { SortOrder } from './sort.js';
+import type { Role } from '../../../state/auth/principal.js';
 
 /** normal: table keys; filter: typing the filter; signal: picking a signal; confirm: y/n; help: overlay. */
 export type Mode = 'normal' | 'filter' | 'signal' | 'confirm' | 'help';
@@ -55,6 +56,8 @@ export interface UiState {
   eventType: number;
   message: Message | null;
   connection: Connection;
+  /** The credential's role (GET /auth/status); null when svcd has no auth or did not say. */
+  role: Role | null;
 }
 
 export const INITIAL_STATE: UiState = {
@@ -74,6 +77,7 @@ export const INITIAL_STATE: UiState = {
   eventType: 0,
   message: null,
   connection: { ok: true },
+  role: null,
 };
 
 /** Past-tense wording for messages. */

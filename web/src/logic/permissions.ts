@@ -1,21 +1,16 @@
-import { allows, type Permission } from '../../../api/auth/roles.js';
+import { actionPermission, allows, type Permission } from '../../../state/auth/roles.js';
 import type { ActionType } from '../api/types.js';
 import type { Role } from './panels.js';
 
 export type { Permission };
 
 /**
- * Whether the session may do what needs `permission`, by the daemon's own table (api/auth/roles.ts,
+ * Whether the session may do what needs `permission`, by the daemon's own table (state/auth/roles.ts,
  * docs/security.md): a control the role may not use is not shown, so that no button always
  * answers 403. Open mode (no role) may do everything. The daemon checks again on every call.
  */
 export function may(role: Role | null, permission: Permission): boolean {
   return role === null || allows(role, permission);
-}
-
-/** What a program action needs: Remove is administration, the others are control (operator). */
-export function actionPermission(type: ActionType): Permission {
-  return type === 'Remove' ? 'program.remove' : 'program.control';
 }
 
 /** The actions of `types` that the role may use, in their order. */

@@ -128,3 +128,20 @@ void test('a removed program hands the selection to the row that takes its place
   assert.equal(snapshot.selectedId, program('worker').id);
   assert.equal(reduce(onWeb, { type: 'removed', id: program('api').id }).selectedId, program('web').id, 'another row gone: the selection stays');
 });
+
+void test("an action the credential's role lacks is refused at its key, before any y/N or signal picker", () => {
+  const as = (role: UiState['role']) => ({ ...loaded(), role });
+  for (const key of ['s', 'r', 'x', 'X', 'd', 'k']) {
+    const viewer = press(as('viewer'), [key]);
+    assert.equal(viewer.s.mode, 'normal', key);
+    assert.equal(viewer.effect, undefined, key);
+    assert.equal(viewer.s.message?.kind, 'error', key);
+  }
+  assert.equal(press(as('viewer'), ['x']).s.message?.text, 'stop needs the operator role; this credential is a viewer');
+  // An operator controls programs but may not remove them.
+  assert.equal(press(as('operator'), ['x']).s.mode, 'confirm');
+  assert.equal(press(as('operator'), ['d']).s.message?.text, 'remove needs the admin role; this credential is an operator');
+  assert.equal(press(as('admin'), ['d']).s.mode, 'confirm');
+  // No auth (or a role svcd did not say): svcd's own answers decide.
+  assert.equal(press(as(null), ['d']).s.mode, 'confirm');
+});

@@ -1,4 +1,4 @@
-import type { Role } from '../../state/auth/principal.js';
+import type { Role } from './principal.js';
 
 /**
  * What a route needs (spec, Access Tokens and roles). `public` needs no credential; every other
@@ -46,4 +46,9 @@ const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
 
 export function allows(role: Role, permission: Permission): boolean {
   return permission === 'public' || RANK[role] >= RANK[MINIMUM_ROLE[permission]];
+}
+
+/** What a program action (a batch action type) needs: Remove is administration, the others are control. */
+export function actionPermission(type: string): 'program.remove' | 'program.control' {
+  return type === 'Remove' ? 'program.remove' : 'program.control';
 }
