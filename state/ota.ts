@@ -58,4 +58,14 @@ export interface OtaView {
   last: OtaLast | null;
   /** Manual rollback requests handled (intent `ota_rollback_seq`), so a request can wait for its effect. */
   rollback_seq: number;
+  /**
+   * While downloading: the bytes received so far and the size the server announced
+   * (Content-Length; null without one). Published at most once a second; null otherwise.
+   */
+  download: OtaDownloadProgress | null;
+}
+
+export interface OtaDownloadProgress {
+  received_bytes: number;
+  total_bytes: number | null;
 }

@@ -24,6 +24,11 @@ export const otaViewSchema: Json = {
     deadline: ms,
     last: { type: ['object', 'null'], properties: { result: { enum: [...OTA_RESULTS] }, reason: { type: 'string' }, at: { type: 'integer' }, checksum: sha } },
     rollback_seq: { type: 'integer' },
+    download: {
+      type: ['object', 'null'],
+      description: 'While downloading: bytes received so far and the announced size (Content-Length; null without one), published at most once a second',
+      properties: { received_bytes: { type: 'integer' }, total_bytes: { type: ['integer', 'null'] } },
+    },
   },
 };
 

@@ -4,6 +4,7 @@ import type { Result } from '../../reconciler/reconciler.js';
 import type { ControllerStatusStore } from '../../state/controller-status.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { ObservedProgram, ObservedRegistry } from '../../state/observed.js';
+import type { OtaDownloadProgress } from '../../state/ota.js';
 import { withDefaults } from '../../state/program.js';
 import type { ProgramStore } from '../../state/store.js';
 import { featureKeys, type DesiredChange } from '../program-controller.js';
@@ -50,6 +51,8 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
   /** Programs reconciled since the daemon started (the first pass is a resume). */
   private readonly seen = new Set<string>();
   private readonly fingerprints = new Map<string, string>();
+  /** How far each download in flight has come, and when it was last published. */
+  private readonly downloads = new Map<string, OtaDownloadProgress & { publishedAt: number }>();
 
   readonly watches = {
     // Programs with an artifact before or after the write (intents too: run, ota_rollback_seq), or an update record.
@@ -147,9 +150,12 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
   /** Runs a step in the background; its outcome wakes the key. */
   private launch(id: string, effect: StepEffect, record: OtaRecord | null, desired: OtaDesired): void {
     const abort = new AbortController();
-    const job = { id, effect, record, desired, limits: this.deps.limits, streamed: this.streamed.get(id) ?? null, signal: abort.signal };
+    const onProgress = effect.step === 'download' ? (received: number, total: number | null) => this.progress(id, received, total) : undefined;
+    const job = { id, effect, record, desired, limits: this.deps.limits, streamed: this.streamed.get(id) ?? null, signal: abort.signal, onProgress };
+    if (onProgress) this.downloads.set(id, { received_bytes: 0, total_bytes: null, publishedAt: this.deps.clock.now() });
     const done = runStep(this.deps.ports, job).then((result) => {
       this.running.delete(id);
+      this.downloads.delete(id);
       if (result.streamed) this.streamed.set(id, result.streamed);
       this.outcomes.set(id, result.outcome);
       this.deps.wake(id);
@@ -157,12 +163,31 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
     this.running.set(id, { step: effect.step, abort, done });
   }
 
+  /**
+   * A download's progress: published at most once a second, so that a fast transfer does not
+   * flood the watch stream; the phase that follows replaces it.
+   */
+  private progress(id: string, received: number, total: number | null): void {
+    const now = this.deps.clock.now();
+    const last = this.downloads.get(id);
+    if (!last) return;
+    const due = now - last.publishedAt >= 1000;
+    this.downloads.set(id, { received_bytes: received, total_bytes: total, publishedAt: due ? now : last.publishedAt });
+    if (due) this.publish(id, this.deps.status.get(id) ?? null, this.desiredOf(id));
+  }
+
+  private desiredOf(id: string): OtaDesired | null {
+    const artifact = this.deps.store.get(id)?.config.artifact;
+    return artifact ? desiredOf(artifact) : null;
+  }
+
   /** Publishes the `ota` condition and this controller's restart request. */
   private publish(id: string, record: OtaRecord | null, desired: OtaDesired | null): void {
     const { observed, store } = this.deps;
     if (!store.get(id)) return; // removed: the process controller drops the entry
     const o = observed.get(id);
-    const view = record ? otaView(record, desired, o) : undefined;
+    const download = this.downloads.get(id);
+    const view = record ? otaView(record, desired, o, download ? { received_bytes: download.received_bytes, total_bytes: download.total_bytes } : null) : undefined;
     const requests = { ...o.restart_requests };
     if (record?.restart) requests.ota = { pid: record.restart.pid, reason: record.restart.reason, planned: true };
     else delete requests.ota;
@@ -176,5 +201,6 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
     this.outcomes.delete(id);
     this.streamed.delete(id);
     this.fingerprints.delete(id);
+    this.downloads.delete(id);
   }
 }

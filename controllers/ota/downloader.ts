@@ -105,6 +105,7 @@ export class UndiciDownloader implements Downloader {
         if (bytes > req.maxBytes) throw new Error(`more than ota.max_download_bytes (${req.maxBytes}) received`);
         hash.update(chunk);
         await file.write(chunk);
+        req.onProgress?.(bytes, Number.isFinite(declared) ? declared : null);
       }
       await file.sync();
     } catch (err) {

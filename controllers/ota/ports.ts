@@ -34,6 +34,8 @@ export interface DownloadRequest {
   timeoutMs: number;
   maxBytes: number;
   signal: AbortSignal;
+  /** Told after each chunk written: the bytes received so far and the announced size (null: none). */
+  onProgress?: (receivedBytes: number, totalBytes: number | null) => void;
 }
 
 /** Streams a URL to a file, hashing while it streams. Rejects with a readable message. */

@@ -16,6 +16,8 @@ export interface StepJob {
   limits: OtaLimits;
   streamed: { target: string; digest: string } | null;
   signal: AbortSignal;
+  /** How far a download has come (the controller publishes it, at most once a second). */
+  onProgress?: (receivedBytes: number, totalBytes: number | null) => void;
 }
 
 /** The result of a step, plus the digest a download streamed. */
@@ -58,7 +60,7 @@ async function take(ports: OtaPorts, job: StepJob): Promise<StepResult> {
     case 'inspect':
       return { outcome: { ok: true, step: 'inspect', destination: desired.destination, digest: await fs.digest(desired.destination) } };
     case 'download': {
-      const got = await ports.downloader.download({ url: desired.source, file: paths.download, timeoutMs: desired.downloadTimeoutMs, maxBytes: limits.maxDownloadBytes, signal });
+      const got = await ports.downloader.download({ url: desired.source, file: paths.download, timeoutMs: desired.downloadTimeoutMs, maxBytes: limits.maxDownloadBytes, signal, onProgress: job.onProgress });
       return { outcome: { ok: true, step: 'download', target, bytes: got.bytes }, streamed: { target, digest: got.digest } };
     }
     case 'verify':

@@ -1,10 +1,10 @@
 import type { ObservedProgram } from '../../state/observed.js';
-import type { OtaView } from '../../state/ota.js';
+import type { OtaDownloadProgress, OtaView } from '../../state/ota.js';
 import type { OtaDesired, OtaObserved } from './plan-types.js';
 import type { OtaRecord } from './record.js';
 
 /** The `ota` condition published in the observed state (docs/ota.md, "Status"). */
-export function otaView(r: OtaRecord, d: OtaDesired | null, o: ObservedProgram): OtaView {
+export function otaView(r: OtaRecord, d: OtaDesired | null, o: ObservedProgram, download: OtaDownloadProgress | null = null): OtaView {
   // manual: the process that was live at the swap runs the previous binary until restarted.
   const pending = d?.policy.kind === 'manual' && r.swap_pid !== null && r.restart === null && o.pid === r.swap_pid;
   return {
@@ -20,6 +20,7 @@ export function otaView(r: OtaRecord, d: OtaDesired | null, o: ObservedProgram):
     deadline: r.deadline,
     last: r.last,
     rollback_seq: r.rollback_seq,
+    download: r.phase === 'downloading' ? download : null,
   };
 }
 

@@ -8,7 +8,7 @@ export const sha = (data: string | Buffer): string => createHash('sha256').updat
 
 /** The OTA status of a program idle with `installed` in place, with `over` changed. */
 export function idleOtaView(installed: string | null, over: Partial<OtaView> = {}): OtaView {
-  return { phase: 'idle', installed, target: null, backup: null, attempts: 0, next_attempt_at: null, rejected: null, restart_pending: false, swapped_at: null, deadline: null, last: null, rollback_seq: 0, ...over };
+  return { phase: 'idle', installed, target: null, backup: null, attempts: 0, next_attempt_at: null, rejected: null, restart_pending: false, swapped_at: null, deadline: null, last: null, rollback_seq: 0, download: null, ...over };
 }
 
 interface Inode {
@@ -131,7 +131,7 @@ export class FakeOtaFs implements OtaFs {
 }
 
 /** What a fake URL serves: bytes, an error, or a transfer that never ends (until timeout or abort). */
-export type Served = { body: string } | { error: string } | { stall: true };
+export type Served = { body: string } | { error: string } | { stall: true; total?: number | null };
 
 /** Downloads from a table of URLs into the fake filesystem; download_timeout runs on the fake clock. */
 export class FakeDownloader implements Downloader {
@@ -145,6 +145,13 @@ export class FakeDownloader implements Downloader {
 
   serve(url: string, served: Served): void {
     this.served.set(url, served);
+  }
+
+  /** Bytes a stalled transfer has "received": reported to the request's onProgress (`feed`). */
+  feed(bytes: number): void {
+    const req = this.requests.at(-1);
+    const served = req ? this.served.get(req.url) : undefined;
+    if (req && served && 'stall' in served) req.onProgress?.(bytes, served.total ?? null);
   }
 
   async download(req: DownloadRequest): Promise<{ digest: string; bytes: number }> {

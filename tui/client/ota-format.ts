@@ -1,5 +1,5 @@
 import type { OtaView } from '../../state/ota.js';
-import { timestamp } from './format.js';
+import { bytes, timestamp } from './format.js';
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 12) : '-');
 
@@ -20,7 +20,15 @@ export function otaSummary(o: OtaView): string {
   // From the swap on, installed is the target already.
   const target = o.target && o.target !== o.installed ? ` -> ${short(o.target)}` : '';
   const retry = o.phase === 'retry_wait' && o.next_attempt_at ? ` (attempt ${o.attempts + 1} at ${timestamp(o.next_attempt_at)})` : '';
-  return `${o.phase}${retry}   installed: ${short(o.installed)}${target}${waitsFor(o)}`;
+  return `${o.phase}${retry}${progress(o)}   installed: ${short(o.installed)}${target}${waitsFor(o)}`;
+}
+
+/** How far a download has come: ` 12.0 MiB of 48.0 MiB (25%)`, or the bytes alone when no size was announced. */
+function progress(o: OtaView): string {
+  const d = o.phase === 'downloading' ? o.download : null;
+  if (!d) return '';
+  if (d.total_bytes === null || d.total_bytes <= 0) return ` ${bytes(d.received_bytes)}`;
+  return ` ${bytes(d.received_bytes)} of ${bytes(d.total_bytes)} (${Math.floor((100 * d.received_bytes) / d.total_bytes)}%)`;
 }
 
 /** After the swap: a manual restart, or (no deadline: nothing was restarted) a program not running. */

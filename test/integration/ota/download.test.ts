@@ -29,9 +29,12 @@ test('http on loopback: streamed to the file (0600) with its SHA-256; redirects 
     server.routes.set('/app', { body: BODY });
     server.routes.set('/latest', { redirect: '/app' });
     server.routes.set('/gone', { status: 410 });
-    const r = req(server.url('/latest'));
+    const progress: [number, number | null][] = [];
+    const r = req(server.url('/latest'), { onProgress: (received, total) => progress.push([received, total]) });
     const got = await dl.download(r);
     assert.deepEqual(got, { digest: sha(BODY), bytes: BODY.length });
+    assert.deepEqual(progress.at(-1), [BODY.length, BODY.length], 'progress ends at the announced size');
+    assert.ok(progress.every(([n], i) => i === 0 || n > progress[i - 1][0]), 'and only grows');
     assert.deepEqual(readFileSync(r.file), BODY);
     assert.equal(statSync(r.file).mode & 0o777, 0o600);
     await assert.rejects(dl.download(req(server.url('/gone'))), /HTTP 410 from http:\/\/127\.0\.0\.1:\d+\/gone/);

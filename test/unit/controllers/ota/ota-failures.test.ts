@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEST, otaHarness, URL_V2, V1, V2 } from '../../../helpers/ota-harness.js';
 import { fakeArchive, sha } from '../../../helpers/ota-fakes.js';
+import { otaSummary } from '../../../../tui/client/ota-format.js';
 
 const TCP_CHECK = { type: 'tcp' as const, port: 7000, interval_secs: 1, failure_threshold: 2 };
 
@@ -47,6 +48,30 @@ test('download timeout: the transfer is cut at download_timeout and counts as a 
   await h.advance(5000);
   assert.equal(h.ota(id)?.phase, 'retry_wait');
   assert.match(h.ota(id)!.last!.reason, /download_timeout \(5 s\) exceeded/);
+  await h.close();
+});
+
+test('a download in progress shows how far it has come, published at most once a second, and not after it ends', async () => {
+  const h = await otaHarness();
+  const id = await h.add({ download_timeout: 60 });
+  h.downloader.serve(URL_V2, { stall: true, total: 4 * 1024 * 1024 });
+  await h.want(id, sha(V2));
+  assert.equal(h.ota(id)?.phase, 'downloading');
+  assert.equal(h.ota(id)?.download, null, 'nothing received yet');
+  h.downloader.feed(1024 * 1024);
+  await h.settle();
+  assert.equal(h.ota(id)?.download, null, 'less than a second since the download began: not published yet');
+  await h.advance(1000);
+  h.downloader.feed(2 * 1024 * 1024);
+  await h.settle();
+  assert.deepEqual(h.ota(id)?.download, { received_bytes: 2 * 1024 * 1024, total_bytes: 4 * 1024 * 1024 });
+  assert.match(otaSummary(h.ota(id)!), /^downloading 2\.0 MiB of 4\.0 MiB \(50%\) {3}installed: /);
+  h.downloader.feed(3 * 1024 * 1024);
+  await h.settle();
+  assert.equal(h.ota(id)?.download?.received_bytes, 2 * 1024 * 1024, 'within the second: held back');
+  await h.advance(59_000); // download_timeout
+  assert.equal(h.ota(id)?.phase, 'retry_wait');
+  assert.equal(h.ota(id)?.download, null);
   await h.close();
 });
 

@@ -43,6 +43,7 @@ test('the detail pane shows the OTA phase, checksums, a pending restart and the 
         deadline: null,
         last: { result: 'rolled_back', reason: 'health check failing: connection refused; restored cccccccccccc', at: 0, checksum: 'd'.repeat(64) },
         rollback_seq: 0,
+        download: null,
       },
     },
   };
