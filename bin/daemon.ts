@@ -150,7 +150,7 @@ export class Daemon {
     const notify = notifyLib ? await openNotify(notifyLib, { root: config.root, bus: events, clock, log }) : null;
     if (notify) this.cleanups.push(() => notify.close());
     this.notify = notify?.service ?? null;
-    const boot: BootContext = { epoch: store.epoch, adopted: new Set() };
+    const boot: BootContext = { epoch: store.epoch, adopted: new Set(), resumed: new Set() };
     // A plain copy: reading process.env goes through getenv() key by key, on every spawn.
     const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: { ...process.env } };
     const warnOf = (what: string) => (err: unknown) => log.warn(what, { error: String(err) });

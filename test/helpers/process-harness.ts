@@ -35,7 +35,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
     runtime: opts.runtime ? new RuntimeStore(store.meta) : null,
     supervision: opts.bootId !== undefined ? new SupervisionStore(store.meta, opts.bootId) : null,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
-    boot: { epoch: store.epoch, adopted: new Set() },
+    boot: { epoch: store.epoch, adopted: new Set(), resumed: new Set() },
     wake: m.wake('process'),
     random: () => random,
   });

@@ -65,3 +65,21 @@ test('another machine boot or a graceful shutdown starts programs afresh (the bo
   assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
   await after.close();
 });
+
+test('an autostart = false program started by hand and in Backoff still retries after a crash of svcd (a crash is not a boot)', async () => {
+  const h1 = await processHarness({ bootId: BOOT });
+  const id = await h1.add({ name: 'manual', autostart: false, backoff_secs: 60 });
+  await h1.actions.start([h1.store.get(id)!]);
+  h1.os.exit(h1.pidOf(id), 1);
+  await h1.settle();
+  assert.equal(h1.status(id), 'Backoff');
+  const retryAt = h1.observed.get(id).next_retry_at!;
+  await h1.crash();
+  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h.settle();
+  assert.equal(h.status(id), 'Backoff', 'the boot rule (autostart = false: stopped) does not apply');
+  await h.advance(retryAt - h.clock.now());
+  assert.equal(h.status(id), 'Running');
+  assert.equal(h.os.spawnCount, 2);
+  await h.close();
+});
