@@ -143,13 +143,18 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   const { config, intent, now } = input;
   const proc = s.proc!;
   if (s.stopping) {
+    // A stop asked while a restart is stopping the process takes it over: its exit is a stop
+    // (nothing starts again), and a forced one need not wait for the restart's deadline.
+    const takenOver = input.run === 'stopped' && !input.shutdown && (s.stopping.reason === 'restart' || s.stopping.reason === 'health');
+    const stopping = takenOver ? { ...s.stopping, reason: 'stop' as const } : s.stopping;
+    const current = takenOver ? { ...s, stopping } : s;
     // STOPPING: escalate to SIGKILL at the deadline, or at once on a forced stop.
-    const forceNow = s.stopping.reason === 'stop' && intent?.force === true;
-    if (!s.stopping.killed && (now >= s.stopping.deadline || forceNow)) {
+    const forceNow = stopping.reason === 'stop' && intent?.force === true;
+    if (!stopping.killed && (now >= stopping.deadline || forceNow)) {
       effects.push({ kind: 'signal', signal: 'SIGKILL' });
-      return { next: { ...s, stopping: { ...s.stopping, killed: true } }, effects };
+      return { next: { ...current, stopping: { ...stopping, killed: true } }, effects };
     }
-    return { next: s, effects, requeueAt: s.stopping.killed ? undefined : s.stopping.deadline };
+    return { next: current, effects, requeueAt: stopping.killed ? undefined : stopping.deadline };
   }
   const reason = stopReason(input, s);
   if (reason && (reason === 'stop' || reason === 'shutdown') && input.stopBlockedBy) {

@@ -233,6 +233,24 @@ test('a forced stop sends SIGKILL at once, also during a graceful stop', async (
   await h.close();
 });
 
+test('a stop asked while a restart is stopping the process takes it over: force kills at once, the exit is a stop, nothing starts', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'slow', stopsecs: 30 });
+  const pid = h.pidOf(id);
+  h.os.ignoreTerm.add(pid);
+  await h.store.setIntents([id], (i) => ({ ...i, restart_seq: i.restart_seq + 1 }));
+  await h.settle();
+  assert.equal(h.status(id), 'Stopping');
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: true }));
+  await h.settle();
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL'], 'not left to the restart\'s 30 s');
+  assert.equal(h.status(id), 'Stopped');
+  assert.match(h.events.find((e) => e.event === 'process_exit')!.msg, /^stopped on request/);
+  await h.advance(60_000);
+  assert.equal(h.os.spawnCount, 1);
+  await h.close();
+});
+
 test('a stop cancels a pending backoff retry', async () => {
   const h = await processHarness();
   const id = await h.add({ name: 'b' });
