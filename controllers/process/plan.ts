@@ -116,8 +116,9 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
     return { ...next, status: 'Fatal' };
   }
 
-  // RUNNING -> (stable run resets the counter) -> EXITED | FATAL | BACKOFF
-  const retries = durationMs >= config!.startsecs * 1000 ? 0 : s.retries;
+  // RUNNING -> (stable run resets the counter) -> EXITED | FATAL | BACKOFF. A process that never
+  // started had no run at all, even when startsecs = 0 calls any run stable.
+  const retries = !exit.error && durationMs >= config!.startsecs * 1000 ? 0 : s.retries;
   if (stoppedFor !== 'health' && !wantsRestart(config!, exit.code, exit.error)) {
     return { ...next, retries, status: 'Exited' };
   }

@@ -301,6 +301,18 @@ test('a spawn failure that may heal goes through the restart policy and is recor
   await h.close();
 });
 
+test('startsecs 0: a failed spawn is not a stable run, so retry_limit still ends the retries and the backoff grows', async () => {
+  const h = await processHarness();
+  h.os.failSpawn.set('busy', 'busy: EAGAIN');
+  const id = await h.add({ name: 'z', command: 'busy', startsecs: 0, retry_limit: 2 });
+  await h.advance(1000);
+  await h.advance(2000);
+  assert.equal(h.status(id), 'Fatal');
+  const backoffs = h.events.filter((e) => e.event === 'process_backoff').map((e) => e.msg);
+  assert.deepEqual(backoffs, ['spawn failed: busy: EAGAIN; retry 1/2 in 1000 ms', 'spawn failed: busy: EAGAIN; retry 2/2 in 2000 ms']);
+  await h.close();
+});
+
 test('a spawn failure that cannot heal (command not found, permission denied) goes Fatal at once with the reason', async () => {
   const h = await processHarness();
   h.os.failSpawn.set('missing', 'command not found: missing (cwd /srv)');
