@@ -6,6 +6,7 @@ import { ALIVE } from '../state/status.js';
 import { stopLevels } from '../state/stop-order.js';
 import type { ProgramStore } from '../state/store.js';
 import { reloadPrograms } from './reload.js';
+import { stalledDependencies } from './stalled-dependencies.js';
 
 /** The outcome of an action on one program, as views report it. */
 export interface ActionOutcome {
@@ -42,7 +43,9 @@ export class ProgramActions {
     const ordered = byPriority(records, 'asc');
     const written = await this.store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'running', start_seq: i.start_seq + 1, force: false }));
     return Promise.all(
-      written.map((r) => this.waitOutcome(r, (o) => o !== null && o.applied_start_seq >= r.intent.start_seq && o.status !== 'Starting', START_WAIT_MS)),
+      written.map((r) =>
+        this.waitOutcome(r, (o) => o !== null && ((o.applied_start_seq >= r.intent.start_seq && o.status !== 'Starting') || this.stalled(r)), START_WAIT_MS, true),
+      ),
     );
   }
 
@@ -53,8 +56,9 @@ export class ProgramActions {
       written.map((r) =>
         this.waitOutcome(
           r,
-          (o) => o !== null && o.applied_restart_seq >= r.intent.restart_seq && o.status !== 'Starting' && o.status !== 'Stopping',
+          (o) => o !== null && ((o.applied_restart_seq >= r.intent.restart_seq && o.status !== 'Starting' && o.status !== 'Stopping') || this.stalled(r)),
           withDefaults(r.config).stopsecs * 1000 + START_WAIT_MS,
+          true,
         ),
       ),
     );
@@ -112,10 +116,26 @@ export class ProgramActions {
     });
   }
 
-  private async waitOutcome(r: ProgramRecord, done: (o: ObservedProgram | null) => boolean, timeoutMs: number): Promise<ActionOutcome> {
+  /**
+   * Whether a start of this program is held by dependencies nothing is starting: settled until
+   * someone starts them (a start of web with db stopped answers at once, not after 10 s).
+   */
+  private stalled(r: ProgramRecord): boolean {
+    return this.observed.get(r.id).status === 'Starting' && stalledDependencies(this.store, this.observed, r.id).length > 0;
+  }
+
+  /** `starts`: the action starts the program, so a start held by stalled dependencies names them. */
+  private async waitOutcome(r: ProgramRecord, done: (o: ObservedProgram | null) => boolean, timeoutMs: number, starts = false): Promise<ActionOutcome> {
     const seen = await this.observed.waitFor(r.id, done, timeoutMs);
     const outcome: ActionOutcome = { id: r.id, name: r.config.name, ok: true, status: seen?.status ?? 'Removed', pid: seen?.pid ?? null };
-    if (!done(seen)) outcome.error = `still ${seen?.status ?? 'pending'} after ${Math.round(timeoutMs / 1000)} s; the controller keeps trying`;
+    const stalled = starts && seen?.status === 'Starting' ? stalledDependencies(this.store, this.observed, r.id) : [];
+    if (done(seen) && stalled.length > 0) {
+      const them = stalled.length === 1 ? 'it' : 'them';
+      outcome.note = `waiting for ${stalled.join(', ')}, which nothing is starting: start ${them} too, and ${r.config.name} follows`;
+    } else if (!done(seen)) {
+      const why = seen?.detail ? ` (${seen.detail})` : '';
+      outcome.error = `still ${seen?.status ?? 'pending'}${why} after ${Math.round(timeoutMs / 1000)} s; the controller keeps trying`;
+    }
     return outcome;
   }
 }

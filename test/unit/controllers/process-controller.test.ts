@@ -251,6 +251,19 @@ test('a stop asked while a restart is stopping the process takes it over: force 
   await h.close();
 });
 
+test('a start of a program whose dependency nothing starts answers at once, naming it; starting the dependency starts both', async () => {
+  const h = await processHarness();
+  const db = await h.add({ name: 'db', autostart: false });
+  const web = await h.add({ name: 'web', autostart: false, depends_on: ['db'] });
+  const [held] = await h.actions.start([h.store.get(web)!]);
+  assert.equal(held.status, 'Starting');
+  assert.equal(held.error, undefined, 'not "still Starting after 10 s"');
+  assert.equal(held.note, 'waiting for db (Stopped), which nothing is starting: start it too, and web follows');
+  const both = await h.actions.start([h.store.get(web)!, h.store.get(db)!]);
+  assert.deepEqual(both.map((o) => [o.name, o.status, o.note]), [['web', 'Running', undefined], ['db', 'Running', undefined]], 'db on its way is no stall');
+  await h.close();
+});
+
 test('a stop cancels a pending backoff retry', async () => {
   const h = await processHarness();
   const id = await h.add({ name: 'b' });
