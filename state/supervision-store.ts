@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { KeyedWriter, type MetaLevel } from './keyed-writer.js';
 import type { LastExit } from './observed.js';
 
-/** What a program's supervision was when it had no process: waiting to retry, or given up. */
+/** What a program's supervision was when it had no process: waiting to retry, given up, or ended by policy. */
 export interface SupervisionRecord {
-  status: 'Backoff' | 'Fatal';
+  status: 'Backoff' | 'Fatal' | 'Exited';
   retries: number;
   restarts: number;
   /** Unix ms; Backoff only. */
@@ -16,8 +16,9 @@ export interface SupervisionRecord {
 
 /**
  * Supervision records under `sup:<id>` in store.meta, written behind the process controller, so
- * that a crash of svcd does not turn a Fatal program back into a running one nor forget a
- * pending retry. A graceful shutdown clears them (a restart of svcd is then a boot).
+ * that a crash of svcd does not turn a Fatal program back into a running one, run a program that
+ * Exited (a one-shot job done) a second time, nor forget a pending retry. A graceful shutdown
+ * clears them (a restart of svcd is then a boot).
  */
 export class SupervisionStore {
   private readonly writer: KeyedWriter<SupervisionRecord>;
@@ -53,7 +54,7 @@ export class SupervisionStore {
 
 function parseRecord(value: unknown): SupervisionRecord | null {
   const r = value as Partial<SupervisionRecord> | null;
-  if (r?.status !== 'Backoff' && r?.status !== 'Fatal') return null;
+  if (r?.status !== 'Backoff' && r?.status !== 'Fatal' && r?.status !== 'Exited') return null;
   if (typeof r.retries !== 'number' || typeof r.restarts !== 'number' || typeof r.boot_id !== 'string') return null;
   if (r.next_retry_at !== null && typeof r.next_retry_at !== 'number') return null;
   return { status: r.status, retries: r.retries, restarts: r.restarts, next_retry_at: r.next_retry_at ?? null, last_exit: r.last_exit ?? null, boot_id: r.boot_id };

@@ -30,7 +30,7 @@ export interface ProcessControllerDeps {
   os: OsPort;
   clock: Clock;
   runtime: RuntimeStore | null;
-  /** Backoff and Fatal kept across a crash of svcd (state/supervision-store.ts); null: in memory only. */
+  /** Backoff, Fatal and Exited kept across a crash of svcd (state/supervision-store.ts); null: in memory only. */
   supervision?: SupervisionStore | null;
   spawnContext: SpawnContext;
   boot: BootContext;
@@ -181,8 +181,9 @@ export class ProcessController implements ProgramController, ProcessRunner {
 
   /**
    * After a crash of svcd (same machine boot, no graceful shutdown): a program that was Fatal is
-   * Fatal again, one in Backoff waits for the retry it had, with its retry count. Not for a
-   * program whose process was re-adopted (its state is its process's) or that is gone.
+   * Fatal again, one that Exited stays so, one in Backoff waits for the retry it had, with its
+   * retry count. Not for a program whose process was re-adopted (its state is its process's) or
+   * that is gone.
    */
   private async restoreSupervision(adopted: ReadonlySet<string>): Promise<void> {
     const { supervision, store } = this.deps;
@@ -202,7 +203,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     }
   }
 
-  /** Writes the program's supervision record when it changed (Backoff and Fatal have one; other states none). */
+  /** Writes the program's supervision record when it changed (Backoff, Fatal and Exited have one; other states none). */
   private keepSupervision(id: string, s: ProcState): void {
     const { supervision } = this.deps;
     if (!supervision) return;
@@ -453,6 +454,6 @@ function runtimeRecord(proc: LiveProcess, stopping: StopInProgress | null): Runt
 
 /** The supervision record of a state with no process that a crash must not lose, or null. */
 function supervisionOf(s: ProcState): Omit<SupervisionRecord, 'boot_id'> | null {
-  if ((s.status !== 'Backoff' && s.status !== 'Fatal') || s.proc) return null;
+  if ((s.status !== 'Backoff' && s.status !== 'Fatal' && s.status !== 'Exited') || s.proc) return null;
   return { status: s.status, retries: s.retries, restarts: s.restarts, next_retry_at: s.status === 'Backoff' ? s.nextRetryAt : null, last_exit: s.lastExit };
 }

@@ -83,3 +83,22 @@ test('an autostart = false program started by hand and in Backoff still retries 
   assert.equal(h.os.spawnCount, 2);
   await h.close();
 });
+
+test('a program that Exited (its expected exit: a one-shot job done) is not run again after a crash of svcd; a graceful restart runs it (the boot rules)', async () => {
+  const h1 = await processHarness({ bootId: BOOT });
+  const id = await h1.add({ name: 'migrate' });
+  h1.os.exit(h1.pidOf(id), 0);
+  await h1.settle();
+  assert.equal(h1.status(id), 'Exited');
+  await h1.crash();
+  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h.settle();
+  assert.equal(h.status(id), 'Exited');
+  assert.equal(h.observed.get(id).last_exit?.exit_code, 0);
+  assert.equal(h.os.spawnCount, 1, 'not run a second time');
+  await h.shutdown();
+  const after = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await after.settle();
+  assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
+  await after.close();
+});
