@@ -144,10 +144,11 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   const { config, intent, now } = input;
   const proc = s.proc!;
   if (s.stopping) {
-    // A stop asked while a restart is stopping the process takes it over: its exit is a stop
-    // (nothing starts again), and a forced one need not wait for the restart's deadline.
-    const takenOver = input.run === 'stopped' && !input.shutdown && (s.stopping.reason === 'restart' || s.stopping.reason === 'health');
-    const stopping = takenOver ? { ...s.stopping, reason: 'stop' as const } : s.stopping;
+    // A stop or removal asked while a restart is stopping the process takes it over: its exit is
+    // theirs (nothing starts again), and a forced stop need not wait for the restart's deadline.
+    const over: StopReason | null = !config || !intent ? 'remove' : input.run === 'stopped' && !input.shutdown ? 'stop' : null;
+    const takenOver = over !== null && (s.stopping.reason === 'restart' || s.stopping.reason === 'health');
+    const stopping = takenOver ? { ...s.stopping, reason: over } : s.stopping;
     const current = takenOver ? { ...s, stopping } : s;
     // STOPPING: escalate to SIGKILL at the deadline, or at once on a forced stop.
     const forceNow = stopping.reason === 'stop' && intent?.force === true;

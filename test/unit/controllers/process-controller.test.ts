@@ -251,6 +251,20 @@ test('a stop asked while a restart is stopping the process takes it over: force 
   await h.close();
 });
 
+test('a removal while a restart is stopping the process is recorded as the removal, and nothing starts', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'gone', stopsecs: 30 });
+  h.os.ignoreTerm.add(h.pidOf(id));
+  await h.store.setIntents([id], (i) => ({ ...i, restart_seq: i.restart_seq + 1 }));
+  await h.settle();
+  await h.store.remove([id]);
+  await h.advance(30_000);
+  assert.match(h.events.find((e) => e.event === 'process_exit')!.msg, /^stopped because the program was removed/);
+  assert.equal(h.os.spawnCount, 1);
+  assert.equal(h.controller.owns(id), false);
+  await h.close();
+});
+
 test('a start of a program whose dependency nothing starts answers at once, naming it; starting the dependency starts both', async () => {
   const h = await processHarness();
   const db = await h.add({ name: 'db', autostart: false });
