@@ -263,6 +263,29 @@ void test('the program page follows its logs over the WebSocket: live, pause, se
   await close(page);
 });
 
+void test('the logs open at their last line, also when lines wrap (laid out at their real height only once in view)', { skip }, async () => {
+  // 600 JSON-ish lines that wrap to two or three rows each, then a last line, then quiet: the
+  // view jumped to the bottom as if each line were one row high and stopped short of the end.
+  const script = "for (let i = 0; i < 600; i++) console.log(JSON.stringify({ i, msg: 'request handled '.repeat(14) })); console.log('THE LAST LINE'); setInterval(() => {}, 1e6);";
+  const id = await add({ name: 'wrapped-logs', command: process.execPath, args: ['-e', script] });
+  const page = await open(`/#/programs/${id}/logs`);
+  const last = page.locator('.log-line', { hasText: 'THE LAST LINE' });
+  await last.waitFor({ state: 'attached' });
+  const inView = () =>
+    last.evaluate((line) => {
+      const box = line.closest('.log-lines')!.getBoundingClientRect();
+      const r = line.getBoundingClientRect();
+      return r.top >= box.top && r.bottom <= box.bottom;
+    });
+  await eventually(inView, WAIT, 'the last line in view');
+  // Scrolled up by the user, the view stays where it was.
+  await page.locator('.log-lines').evaluate((el) => el.scrollTo({ top: el.scrollHeight / 2 }));
+  // The lines now in view are laid out (the text's height changes) over the next frames.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+  assert.equal(await inView(), false, 'the view stays where the user scrolled');
+  await close(page);
+});
+
 const STACK = `[[services]]
 name = "stacked-web"
 command = "${process.execPath}"

@@ -8,7 +8,8 @@ const MODE_TEXT: Record<LogMode, string> = { connecting: 'connecting…', live: 
 /**
  * A program's logs: the last lines over HTTP, then live over the WebSocket `/ws?id=`. Pause
  * freezes the view (new lines are kept and counted), search filters and highlights, and the
- * stdout/stderr boxes choose the streams. Follows the bottom unless the user scrolled up.
+ * stdout/stderr boxes choose the streams. Follows the bottom unless the user scrolled up, also
+ * while the lines in view are laid out at their real height.
  */
 export function LogViewer({ id }: { id: string }) {
   const { http, token } = useServices();
@@ -19,7 +20,16 @@ export function LogViewer({ id }: { id: string }) {
   const [stderr, setStderr] = useState(true);
   const [paused, setPaused] = useState<LogBuffer | null>(null);
   const box = useRef<HTMLPreElement>(null);
+  const body = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  // Where following the bottom last put the view: a scroll event above it is the user's.
+  const followedTo = useRef(0);
+  const follow = () => {
+    const el = box.current;
+    if (!el || !stick.current) return;
+    el.scrollTop = el.scrollHeight;
+    followedTo.current = el.scrollTop;
+  };
 
   useEffect(() => {
     setBuf(EMPTY_LOG);
@@ -33,10 +43,16 @@ export function LogViewer({ id }: { id: string }) {
   }, [http, id, token]);
 
   const view = useMemo(() => viewLines(buf, { stdout, stderr, search, paused }), [buf, stdout, stderr, search, paused]);
+  useLayoutEffect(follow, [view.lines.length, view.lines[view.lines.length - 1]?.seq]);
   useLayoutEffect(() => {
-    const el = box.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [view.lines.length, view.lines[view.lines.length - 1]?.seq]);
+    // Lines out of view are laid out only once scrolled to (content-visibility), at their real
+    // height: a wrapped line grows the text after the jump to the bottom, so follow it again.
+    const el = body.current;
+    if (!el) return;
+    const ro = new ResizeObserver(follow);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
 
   return (
     <div className="logs">
@@ -72,16 +88,19 @@ export function LogViewer({ id }: { id: string }) {
         aria-label="Log lines"
         onScroll={(e) => {
           const el = e.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          // Text laid out below after the view followed it is not the user scrolling up.
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40 || (stick.current && el.scrollTop >= followedTo.current);
         }}
       >
-        {view.lines.length === 0 && <span className="muted">{search ? 'No line matches.' : 'No output yet.'}</span>}
-        {view.lines.map((l) => (
-          <div key={l.seq} className={`log-line ${l.source}`}>
-            {l.source === 'stderr' && <span className="stream">err </span>}
-            {highlight(l.content, search).map((part, i) => (part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
-          </div>
-        ))}
+        <div ref={body}>
+          {view.lines.length === 0 && <span className="muted">{search ? 'No line matches.' : 'No output yet.'}</span>}
+          {view.lines.map((l) => (
+            <div key={l.seq} className={`log-line ${l.source}`}>
+              {l.source === 'stderr' && <span className="stream">err </span>}
+              {highlight(l.content, search).map((part, i) => (part.hit ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+            </div>
+          ))}
+        </div>
       </pre>
     </div>
   );
