@@ -33,6 +33,11 @@ test('routes round-trip through the URL fragment; unknown ones open the table', 
   assert.deepEqual(parseRoute(''), { page: 'programs' });
   assert.deepEqual(parseRoute('#/nope'), { page: 'programs' });
   assert.deepEqual(parseRoute('#/programs/abc/bogus'), { page: 'program', id: 'abc', tab: 'overview' });
+  // A malformed escape (a mistyped or cut link) is a page that is not found, not an exception
+  // that blanked the whole dashboard until a reload.
+  assert.deepEqual(parseRoute('#/programs/%E0%A4%A/logs'), { page: 'program', id: '%E0%A4%A', tab: 'logs' });
+  assert.deepEqual(parseRoute('#/x/%zz'), { page: 'extension', panel: '%zz' });
+  assert.deepEqual(parseRoute('#/programs/a%2Fb'), { page: 'program', id: 'a/b', tab: 'overview' });
 });
 
 test('extension bodies: a bare list or one inside an object; time-like columns first', () => {

@@ -13,8 +13,17 @@ export type Route =
   | { page: 'system' }
   | { page: 'extension'; panel: string };
 
+/** A part of the fragment decoded; a malformed escape (`%E0%A4%A`, a mistyped link) stays as typed. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#?\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = hash.replace(/^#?\/?/, '').split('/').filter(Boolean).map(decodePart);
   switch (parts[0]) {
     case 'programs':
       if (parts[1]) return { page: 'program', id: parts[1], tab: (PROGRAM_TABS as readonly string[]).includes(parts[2] ?? '') ? (parts[2] as ProgramTab) : 'overview' };
