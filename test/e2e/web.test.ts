@@ -507,6 +507,29 @@ void test('with auth_secret: the prompt refuses a wrong secret, accepts the righ
   }
 });
 
+void test('the table stays where the user scrolled when a change elsewhere moves the cursor row (a program added above it)', { skip }, async () => {
+  const many = Array.from({ length: 60 }, (_, i) => ({ name: `scroll-${String(i).padStart(3, '0')}`, command: 'true', autostart: false }));
+  assert.equal((await d.request('POST', '/api/v1/programs', many)).status, 201);
+  const page = await open('/', { viewport: { width: 1280, height: 600 } });
+  await page.getByLabel('Filter programs').fill('scroll-');
+  await page.locator('tr[data-name="scroll-005"] td.c-pid').click(); // the cursor row
+  const box = page.locator('.table-box');
+  await box.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await page.locator('tr[data-name="scroll-059"]').waitFor();
+  const scrolled = await box.evaluate((el) => el.scrollTop);
+  assert.ok(scrolled > 0);
+  await add({ name: 'scroll-0000', command: 'true', autostart: false }); // sorts before the cursor row
+  await page.locator('text=61 of').waitFor();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+  assert.equal(await box.evaluate((el) => el.scrollTop), scrolled, 'not pulled back to the cursor row');
+  // Moving the cursor with the keyboard still brings its row into view.
+  await box.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.locator('tr.cursor[data-name="scroll-006"]').waitFor();
+  assert.ok(await page.locator('tr.cursor').evaluate((row) => row.getBoundingClientRect().bottom <= row.closest('.table-box')!.getBoundingClientRect().bottom));
+  await close(page);
+});
+
 void test('500 programs: only the rows in view are in the DOM, and the last one is reachable', { skip }, async () => {
   const many = Array.from({ length: 500 }, (_, i) => ({ name: `bulk-${String(i).padStart(3, '0')}`, command: 'true', autostart: false }));
   assert.equal((await d.request('POST', '/api/v1/programs', many)).status, 201);

@@ -76,7 +76,9 @@ export function ProgramTable(props: ProgramTableProps) {
     // The header row is sticky and covers the first row's height.
     const next = scrollToRow(el.scrollTop, el.clientHeight - ROW_HEIGHT, ROW_HEIGHT, cursorIndex);
     if (next !== el.scrollTop) el.scrollTop = next;
-  }, [cursorIndex]);
+    // When the cursor moves, not when its row does: a program added or removed elsewhere, or a
+    // live column sorted on (CPU, memory), moves the row, and the view stays where the user scrolled.
+  }, [props.cursor]);
 
   const win = windowRange(scrollTop, viewport, ROW_HEIGHT, props.rows.length);
   const shown = props.rows.slice(win.start, win.end);
