@@ -492,11 +492,16 @@ void test('with auth_secret: the prompt refuses a wrong secret, accepts the righ
     await page.locator('tr[data-name="guarded"]').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('svc.bearer')), secret);
     assert.equal(await page.evaluate(() => localStorage.length), 0);
-    // A reload keeps the session (same tab); the log WebSocket authenticates with ?token=.
+    // A reload keeps the session (same tab); the log WebSocket authenticates with a subprotocol,
+    // so the secret is in no address (a reverse proxy logs them, the network panel shows them).
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
     await page.goto(`${authed.url}/#/programs/${res.body.id}/logs`);
     await page.reload();
     await page.locator('.live-dot', { hasText: 'live' }).waitFor();
     await page.locator('.log-line', { hasText: 'tick' }).first().waitFor();
+    assert.ok(sockets.length > 0);
+    assert.deepEqual(sockets.filter((url) => url.includes(secret) || url.includes('token=')), [], 'no credential in a WebSocket address');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Secret or token').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('svc.bearer')), null);

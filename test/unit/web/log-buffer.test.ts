@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendLines, clearLines, EMPTY_LOG, highlight, viewLines, withoutTerminalControl } from '../../../web/src/logic/log-buffer.js';
-import { parseLine, logSocketUrl } from '../../../web/src/api/log-follow.js';
+import { parseLine, logSocketProtocols, logSocketUrl } from '../../../web/src/api/log-follow.js';
+import type { Context } from 'koa';
+import { credentialOf } from '../../../api/auth/credential.js';
+
+/** A WebSocket upgrade as the auth middleware reads it: no Authorization, no ?token=, the offered protocols. */
+const socketRequest = (protocols: string) => ({ get: (name: string) => (name === 'sec-websocket-protocol' ? protocols : ''), query: {} }) as unknown as Context;
 
 const out = (content: string) => ({ source: 'stdout' as const, content });
 const err = (content: string) => ({ source: 'stderr' as const, content });
@@ -54,12 +59,20 @@ test('highlight splits around every match, any case', () => {
   assert.deepEqual(highlight('plain', ''), [{ text: 'plain', hit: false }]);
 });
 
-test('WebSocket messages and address: JSON lines only; the token rides in ?token=', () => {
+test('WebSocket messages and address: JSON lines only; the token rides in a subprotocol, never in the address', () => {
   assert.deepEqual(parseLine('{"source":"stderr","content":"x","ts":5}'), { source: 'stderr', content: 'x', ts: 5 });
   assert.equal(parseLine('not json'), null);
   assert.equal(parseLine('{"source":"stdout"}'), null);
-  assert.equal(logSocketUrl({ protocol: 'http:', host: '127.0.0.1:9002' }, 'abc', null), 'ws://127.0.0.1:9002/ws?id=abc');
-  assert.equal(logSocketUrl({ protocol: 'https:', host: 'h' }, 'abc', 'a b&c'), 'wss://h/ws?id=abc&token=a+b%26c');
+  assert.equal(logSocketUrl({ protocol: 'http:', host: '127.0.0.1:9002' }, 'abc'), 'ws://127.0.0.1:9002/ws?id=abc');
+  assert.equal(logSocketUrl({ protocol: 'https:', host: 'h' }, 'abc'), 'wss://h/ws?id=abc');
+  assert.deepEqual(logSocketProtocols(null), []);
+  // Any secret (spaces, '&', non-ASCII) becomes protocol-safe characters the daemon decodes back.
+  for (const secret of ['sk-riOnNSVXP3Wa3fob65H7va3I4WxQXWvT6OqVKXOOWBo', 'a b&c/=+?', 'pässwörd €']) {
+    const [name, carried] = logSocketProtocols(secret);
+    assert.equal(name, 'svc.v1');
+    assert.match(carried ?? '', /^base64url\.bearer\.[A-Za-z0-9_-]+$/);
+    assert.equal(credentialOf(socketRequest(['svc.v1', carried ?? ''].join(', ')), true), secret);
+  }
 });
 
 test('terminal colours and other control sequences are not shown raw', () => {

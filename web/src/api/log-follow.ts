@@ -18,15 +18,24 @@ const UNAUTHORIZED = 4401;
 /** Lines reach the view at most this often (a flooding program sends one message per line). */
 const FLUSH_MS = 100;
 
-/**
- * `ws(s)://<this host>/ws?id=<uuid>`. Browsers cannot set headers on a WebSocket, so the
- * session's credential goes in `?token=` (the daemon accepts it alongside the header).
- */
-export function logSocketUrl(loc: { protocol: string; host: string }, id: string, token: string | null): string {
+/** `ws(s)://<this host>/ws?id=<uuid>`: no credential in the address (logsSocketProtocols carries it). */
+export function logSocketUrl(loc: { protocol: string; host: string }, id: string): string {
   const scheme = loc.protocol === 'https:' ? 'wss' : 'ws';
-  const q = new URLSearchParams({ id });
-  if (token) q.set('token', token);
-  return `${scheme}://${loc.host}/ws?${q}`;
+  return `${scheme}://${loc.host}/ws?${new URLSearchParams({ id })}`;
+}
+
+/**
+ * Browsers cannot set headers on a WebSocket, so the session's credential is offered as the
+ * subprotocol `base64url.bearer.<credential, base64url>` beside `svc.v1`, which svcd selects
+ * (docs/security.md). In `?token=` it would be in the address, which a reverse proxy logs and the
+ * browser's network panel shows; base64url takes any secret, whatever characters it has.
+ */
+export function logSocketProtocols(token: string | null): string[] {
+  if (!token) return [];
+  let binary = '';
+  for (const byte of new TextEncoder().encode(token)) binary += String.fromCharCode(byte);
+  const encoded = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return ['svc.v1', `base64url.bearer.${encoded}`];
 }
 
 /**
@@ -65,7 +74,7 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
 
   const connect = () => {
     sink.mode('connecting');
-    const socket = new WebSocket(logSocketUrl(location, opts.id, opts.token));
+    const socket = new WebSocket(logSocketUrl(location, opts.id), logSocketProtocols(opts.token));
     ws = socket;
     socket.onopen = () => {
       backoff = 500;

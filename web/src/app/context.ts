@@ -9,7 +9,7 @@ export interface Services {
   http: Http;
   feed: ProgramFeed;
   history: UsageHistory;
-  /** The session's Bearer string (null in open mode), for the log WebSocket's `?token=`. */
+  /** The session's Bearer string (null in open mode), offered by the log WebSocket (api/log-follow.ts). */
   token: () => string | null;
   /** null in open mode (no auth: every action allowed). */
   role: Role | null;
