@@ -386,6 +386,38 @@ void test('editing a configuration: an unknown field is refused naming its line 
   await close(page);
 });
 
+void test('editing a configuration that svcd changed meanwhile: the save names the fields and overwrites them only when told to', { skip }, async () => {
+  const id = await add({ name: 'edited-twice', command: 'true', autostart: false, stopsecs: 5 });
+  const page = await open(`/#/programs/${id}/config`);
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  const editor = page.getByRole('textbox', { name: /Configuration/ });
+  await editor.fill((await editor.inputValue()).replace('"stopsecs": 5', '"stopsecs": 9'));
+  // Another client changes the environment while the text is being edited.
+  assert.equal((await d.request('PUT', `/api/v1/programs/${id}`, { env: { FROM_ELSEWHERE: '1' } })).status, 200);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const warning = page.locator('[role=alert]', { hasText: 'changed while you were editing' });
+  await warning.waitFor();
+  assert.match(await warning.innerText(), /\(([a-z_]+, )*env[,)]/, 'names the field changed elsewhere');
+  let config = (await d.request('GET', `/api/v1/programs/${id}`)).body.config as { stopsecs: number; env?: Record<string, string> };
+  assert.deepEqual([config.stopsecs, config.env], [5, { FROM_ELSEWHERE: '1' }], 'nothing saved over the other change');
+  // Loading svcd's copy keeps the other change; the edit made again on it saves both.
+  await page.getByRole('button', { name: "Discard my edit, load svcd's" }).click();
+  assert.match(await editor.inputValue(), /FROM_ELSEWHERE/);
+  await editor.fill((await editor.inputValue()).replace('"stopsecs": 5', '"stopsecs": 9'));
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+  config = (await d.request('GET', `/api/v1/programs/${id}`)).body.config as typeof config;
+  assert.deepEqual([config.stopsecs, config.env], [9, { FROM_ELSEWHERE: '1' }]);
+  // Told to, it overwrites.
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  assert.equal((await d.request('PUT', `/api/v1/programs/${id}`, { stopsecs: 3 })).status, 200);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save mine anyway' }).click();
+  await page.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}`)).body.config.stopsecs, 9);
+  await close(page);
+});
+
 void test('events and system pages; a dark theme follows the system; a phone width has no sideways scroll', { skip }, async () => {
   const page = await open('/#/events', { colorScheme: 'dark' });
   await page.locator('.event-table td', { hasText: 'system_startup' }).first().waitFor();

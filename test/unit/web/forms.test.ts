@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EMPTY_FORM, FormError, formFieldOfMessage, formToConfig, parseEnv, splitArgs, FORM_FIELDS } from '../../../web/src/logic/program-form.js';
 import { fieldOfMessage } from '../../../web/src/logic/field-error.js';
+import { changedSince } from '../../../web/src/logic/config-edit.js';
 import { DEFAULT_FILTERS, eventQuery, localToUnix, refreshesInPlace, toggleEventSort } from '../../../web/src/logic/event-filters.js';
 
 test('arguments split like a shell line: quotes group, backslash escapes, empty quotes are an argument', () => {
@@ -68,4 +69,12 @@ test('events auto-refresh keeps to pages whose rows new events cannot move: the 
   assert.equal(refreshesInPlace({ ...DEFAULT_FILTERS, offset: 100 }), false, 'page 2 of newest first: each new event shifts every row');
   assert.equal(refreshesInPlace({ ...DEFAULT_FILTERS, offset: 100, order: 'asc' }), true, 'new events go after the last page');
   assert.equal(refreshesInPlace({ ...DEFAULT_FILTERS, offset: 100, order: 'asc', sort_by: 'event' }), false);
+});
+
+test('the configuration editor: the fields svcd changed since the text was made, added and removed ones too', () => {
+  const opened = { name: 'web', command: 'x', env: { A: '1' }, stopsecs: 5 };
+  assert.deepEqual(changedSince(opened, { ...opened }), []);
+  assert.deepEqual(changedSince(opened, { ...opened, env: { A: '2' }, cron: '* * * * *' }), ['cron', 'env']);
+  const { stopsecs: _gone, ...rest } = opened;
+  assert.deepEqual(changedSince(opened, rest), ['stopsecs']);
 });

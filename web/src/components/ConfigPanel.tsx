@@ -2,12 +2,15 @@ import { useState } from 'react';
 import { errorText } from '../api/http.js';
 import type { ProgramDetail } from '../api/types.js';
 import { useServices } from '../app/context.js';
+import { changedSince } from '../logic/config-edit.js';
 import { may } from '../logic/permissions.js';
 
 /**
  * The stored configuration as JSON (the daemon redacts secrets for roles that may not see
  * them), and an editor that sends `PUT /api/v1/programs/{id}`: only the fields present change,
  * a field removed from the text is left as it is. The daemon's message shows under the editor.
+ * Before saving it reads the configuration again: when svcd's copy changed since the editor
+ * opened, it says which fields and saves only when told to (the text would undo that change).
  */
 export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDetail; onSaved: () => void; onRestart: () => void }) {
   const { http, role } = useServices();
@@ -15,8 +18,17 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The configuration the text was made from, and svcd's newer one when they differ at a save.
+  const [opened, setOpened] = useState<ProgramDetail['config'] | null>(null);
+  const [conflict, setConflict] = useState<{ config: ProgramDetail['config']; fields: string[] } | null>(null);
   const pretty = JSON.stringify(detail.config, null, 2);
-  const save = async () => {
+  const edit = (config: ProgramDetail['config']) => {
+    setText(JSON.stringify(config, null, 2));
+    setOpened(config);
+    setConflict(null);
+    setError(null);
+  };
+  const save = async (overwrite = false) => {
     if (text === null) return;
     let body: unknown;
     try {
@@ -26,12 +38,22 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
       return;
     }
     setBusy(true);
+    setConflict(null);
     try {
+      if (!overwrite && opened) {
+        const now = await http.get<ProgramDetail>(`/api/v1/programs/${detail.id}`);
+        const fields = changedSince(opened, now.config);
+        if (fields.length) {
+          setConflict({ config: now.config, fields });
+          return;
+        }
+      }
       // The write path is recorded as the program's source (spec: provenance label). Sent laid out
       // as the editor shows it, so that a daemon message's `JSON line N` is the editor's line N.
       const sent = JSON.stringify({ ...(body as object), source: 'web:update' }, null, 2);
       await http.send('PUT', `/api/v1/programs/${detail.id}`, sent, 'application/json');
       setText(null);
+      setOpened(null);
       setError(null);
       setSaved(true);
       onSaved();
@@ -59,7 +81,7 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
           <button
             type="button"
             onClick={() => {
-              setText(pretty);
+              edit(detail.config);
               setSaved(false);
             }}
           >
@@ -86,8 +108,23 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
           {errorText(error)}
         </p>
       )}
+      {conflict && (
+        <div className="error-note" role="alert">
+          <p>
+            svcd&apos;s configuration changed while you were editing ({conflict.fields.join(', ')}), by another client, a stack apply or a Git sync: saving this text would undo that change.
+          </p>
+          <div className="buttons">
+            <button type="button" onClick={() => edit(conflict.config)}>
+              Discard my edit, load svcd&apos;s
+            </button>
+            <button type="button" className="danger" disabled={busy} onClick={() => void save(true)}>
+              Save mine anyway
+            </button>
+          </div>
+        </div>
+      )}
       <div className="buttons">
-        <button type="button" onClick={() => (setText(null), setError(null))}>
+        <button type="button" onClick={() => (setText(null), setError(null), setConflict(null))}>
           Cancel
         </button>
         <button type="submit" className="primary" disabled={busy}>
