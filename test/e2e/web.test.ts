@@ -391,6 +391,9 @@ void test('editing a configuration that svcd changed meanwhile: the save names t
   const page = await open(`/#/programs/${id}/config`);
   await page.getByRole('button', { name: 'Edit configuration' }).click();
   const editor = page.getByRole('textbox', { name: /Configuration/ });
+  // The editor's name reads as one line (its <code> part stacked under the text, then the ')').
+  const [label, code] = await page.locator('form.config label').evaluate((l) => [l.getBoundingClientRect().top, l.querySelector('code')!.getBoundingClientRect().top]);
+  assert.ok(code - label < 8, `svc update on the label's first line (${code - label} px below its top)`);
   await editor.fill((await editor.inputValue()).replace('"stopsecs": 5', '"stopsecs": 9'));
   // Another client changes the environment while the text is being edited.
   assert.equal((await d.request('PUT', `/api/v1/programs/${id}`, { env: { FROM_ELSEWHERE: '1' } })).status, 200);

@@ -100,7 +100,10 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
       }}
     >
       <label>
-        Configuration (JSON; the same fields as <code>svc update</code>)
+        {/* One flex item: a label's items stack, and the name read as three lines. */}
+        <span>
+          Configuration (JSON; the same fields as <code>svc update</code>)
+        </span>
         <textarea className="code" rows={Math.min(30, text.split('\n').length + 2)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} aria-invalid={error !== null} aria-describedby={error !== null ? 'config-error' : undefined} />
       </label>
       {error !== null && (
