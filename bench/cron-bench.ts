@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     marks,
     spawnContext: { root, logDir: join(root, 'logs'), baseEnv: { PATH: process.env.PATH } },
-    boot: { epoch: store.epoch, adopted: new Set(), resumed: new Set() },
+    boot: { epoch: store.epoch, adopted: new Set(), crashed: false },
     wake: (id) => manager.enqueue('cron', id),
   });
   manager.register(cron);

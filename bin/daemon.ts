@@ -55,6 +55,7 @@ import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { machineBootId, SupervisionStore } from '../state/supervision-store.js';
+import { LiveMarker } from '../state/live-marker.js';
 import { ALIVE } from '../state/status.js';
 import { ProgramStore } from '../state/store.js';
 import type { ProgramRecord } from '../state/program.js';
@@ -114,6 +115,8 @@ export class Daemon {
     try {
       await daemon.boot();
     } catch (err) {
+      // Nothing ran: the next start is what this one would have been (a boot, or after a crash).
+      if (!daemon.startedAfterCrash) await daemon.liveMarker?.disarm();
       await daemon.teardown();
       throw err;
     }
@@ -127,6 +130,8 @@ export class Daemon {
   private eventLog!: EventLog;
   private logSocket: LogSocket | null = null;
   private notify: NotifyService | null = null;
+  private liveMarker: LiveMarker | null = null;
+  private startedAfterCrash = false;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -150,10 +155,16 @@ export class Daemon {
     const notify = notifyLib ? await openNotify(notifyLib, { root: config.root, bus: events, clock, log }) : null;
     if (notify) this.cleanups.push(() => notify.close());
     this.notify = notify?.service ?? null;
-    const boot: BootContext = { epoch: store.epoch, adopted: new Set(), resumed: new Set() };
+    const warnOf = (what: string) => (err: unknown) => log.warn(what, { error: String(err) });
+    // A crash of the previous svcd on this machine boot is not a boot for the programs (state/live-marker.ts).
+    const bootId = machineBootId();
+    this.liveMarker = new LiveMarker(store.meta, bootId, warnOf('live marker write failed'));
+    const crashed = await this.liveMarker.arm(process.pid, clock.now());
+    this.startedAfterCrash = crashed;
+    if (crashed) log.info('the previous svcd did not shut down gracefully: every stored start and stop holds');
+    const boot: BootContext = { epoch: store.epoch, adopted: new Set(), crashed };
     // A plain copy: reading process.env goes through getenv() key by key, on every spawn.
     const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: { ...process.env } };
-    const warnOf = (what: string) => (err: unknown) => log.warn(what, { error: String(err) });
 
     // Controllers: one registration each; they coordinate only through the store and the
     // observed state (docs/architecture.md). Registration order is start-up order.
@@ -162,7 +173,7 @@ export class Daemon {
     const isolation = createIsolation({ config, plugins: this.opts.plugins, store, observed, events, clock, wake: wake('isolation'), log });
     const os = withSpawnDecorators(port, [...openFilesLimit(config.supervisor.limit_nofile), ...(this.opts.spawnDecorators ?? []), isolation.hooks]);
     const runtime = new RuntimeStore(store.meta, warnOf('runtime record write failed'));
-    const supervision = new SupervisionStore(store.meta, machineBootId(), warnOf('supervision record write failed'));
+    const supervision = new SupervisionStore(store.meta, bootId, warnOf('supervision record write failed'));
     const processes = new ProcessController({ store, observed, events, os, clock, runtime, supervision, spawnContext, boot, wake: wake('process'), log });
     const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
     manager.register(processes);
@@ -292,6 +303,7 @@ export class Daemon {
       if (!stopped) log.warn('shutdown: some programs were still alive at the deadline', { bound_ms: boundMs });
       this.events.emit({ event: 'system_shutdown', msg: `svcd ${this.opts.version} stopped (${cause})` });
       await this.eventLog.flush(); // system_shutdown is on disk before exit; close() follows in teardown
+      await this.liveMarker?.disarm(); // graceful: the next start is a boot
       await this.teardown();
       log.info('svcd stopped');
       this.opts.onExit?.(0);

@@ -7,24 +7,24 @@ import { initialRun, type ProgramRecord } from './program.js';
  *   with the epoch it was made in;
  * - `adopted` holds the programs whose process survived the previous daemon and was re-adopted
  *   (filled in once, by the process controller's start-up, before any loop runs);
- * - `resumed` holds the programs whose Backoff or Fatal survived a crash of the previous daemon
- *   (state/supervision-store.ts), filled in at the same time: a crash is not a boot for them.
+ * - `crashed`: the previous daemon of this machine boot ended without a graceful shutdown.
  */
 export interface BootContext {
   readonly epoch: number;
   readonly adopted: Set<string>;
-  readonly resumed: Set<string>;
+  /** The previous svcd of this machine boot crashed (state/live-marker.ts): this start is not a boot. */
+  readonly crashed: boolean;
 }
 
 /**
  * The run intent in force for a program (docs/states.md, "Boot"). An intent written during this
- * daemon run wins. An older one is a boot: a program whose process survived, or whose Backoff or
- * Fatal survived a crash of svcd, keeps the intent it had; otherwise `autostart` decides
- * ("controls boot-time start only"). A cron program's stored intent always holds: its schedule is
+ * daemon run wins. After a crash of svcd every stored intent holds: a crash is not a boot. Otherwise
+ * an older one is a boot: a program whose process survived keeps the intent it had, and for the
+ * rest `autostart` decides ("controls boot-time start only"). A cron program's stored intent always holds: its schedule is
  * active unless the user paused it, and a pause survives a restart (docs/cron.md).
  */
 export function runIntent(record: ProgramRecord, boot: BootContext): 'running' | 'stopped' {
   const { intent, config } = record;
-  if (intent.epoch === boot.epoch || config.cron !== undefined || boot.adopted.has(record.id) || boot.resumed.has(record.id)) return intent.run;
+  if (intent.epoch === boot.epoch || config.cron !== undefined || boot.crashed || boot.adopted.has(record.id)) return intent.run;
   return initialRun(config);
 }

@@ -197,8 +197,6 @@ export class ProcessController implements ProgramController, ProcessRunner {
       const restored: ProcState = { ...initialProcState(record.intent), status: r.status, retries: r.retries, restarts: r.restarts, nextRetryAt: r.next_retry_at, lastExit: r.last_exit };
       this.states.set(id, restored);
       this.kept.set(id, JSON.stringify(supervisionOf(restored)));
-      // Its run intent holds as for a re-adopted process: an autostart = false program started by hand goes on retrying.
-      this.deps.boot.resumed.add(id);
       this.publish(id);
     }
   }

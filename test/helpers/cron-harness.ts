@@ -42,7 +42,7 @@ export async function cronHarness(opts: CronHarnessOptions = {}) {
     clock,
     marks,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
-    boot: { epoch: store.epoch, adopted: new Set(), resumed: new Set() },
+    boot: { epoch: store.epoch, adopted: new Set(), crashed: false },
     wake: m.wake('cron'),
     random: () => random,
   });

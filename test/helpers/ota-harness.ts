@@ -51,7 +51,7 @@ export async function otaHarness(limits: Partial<OtaLimits> = {}) {
     const emit = { emit: (e: EventInput) => events.push(e) };
     const spawnContext = { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } };
     const m = managerHarness(clock, store, observed);
-    const processes = new ProcessController({ store, observed, events: emit, os, clock, runtime: new RuntimeStore(store.meta), spawnContext, boot: { epoch: store.epoch, adopted: new Set(), resumed: new Set() }, wake: m.wake('process'), random: () => 0.5 });
+    const processes = new ProcessController({ store, observed, events: emit, os, clock, runtime: new RuntimeStore(store.meta), spawnContext, boot: { epoch: store.epoch, adopted: new Set(), crashed: false }, wake: m.wake('process'), random: () => 0.5 });
     const health = new HealthController({ store, observed, events: emit, clock, probes: fakeProbes, os, spawnContext, wake: m.wake('health') });
     const status = new ControllerStatusStore<OtaRecord>(store.meta, 'ota');
     const ota = new OtaController({

@@ -11,6 +11,7 @@ import type { ProgramConfig } from '../../state/program.js';
 import { ProgramStore } from '../../state/store.js';
 import { RuntimeStore } from '../../state/runtime-store.js';
 import { SupervisionStore } from '../../state/supervision-store.js';
+import { LiveMarker } from '../../state/live-marker.js';
 
 /**
  * The process controller wired to a fake OS, a fake clock and an in-memory LevelDB: the whole
@@ -26,6 +27,9 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
   const events: EventInput[] = [];
   let random = 0.5;
   const m = managerHarness(clock, store, observed);
+  // As svcd: with a machine boot id, a start after a crash (no graceful shutdown) is not a boot.
+  const marker = opts.bootId !== undefined ? new LiveMarker(store.meta, opts.bootId) : null;
+  const crashed = marker ? await marker.arm(4242, clock.now()) : false;
   const controller = new ProcessController({
     store,
     observed,
@@ -35,7 +39,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
     runtime: opts.runtime ? new RuntimeStore(store.meta) : null,
     supervision: opts.bootId !== undefined ? new SupervisionStore(store.meta, opts.bootId) : null,
     spawnContext: { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } },
-    boot: { epoch: store.epoch, adopted: new Set(), resumed: new Set() },
+    boot: { epoch: store.epoch, adopted: new Set(), crashed },
     wake: m.wake('process'),
     random: () => random,
   });
@@ -76,6 +80,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
       observed.beginShutdown();
       await settle();
       await m.stop();
+      await marker?.disarm();
       await store.close();
     },
     /** The daemon dies: nothing is stopped or flushed beyond what already reached the store. */

@@ -41,7 +41,7 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
   const spawnContext = { root: '/srv', logDir: '/srv/logs', baseEnv: { PATH: '/usr/bin' } };
   const m = managerHarness(clock, store, observed);
   const runtime = new RuntimeStore(store.meta);
-  const processes = new ProcessController({ store, observed, events: emit, os, clock, runtime, spawnContext, boot: { epoch: store.epoch, adopted: new Set(), resumed: new Set() }, wake: m.wake('process'), random: () => 0.5 });
+  const processes = new ProcessController({ store, observed, events: emit, os, clock, runtime, spawnContext, boot: { epoch: store.epoch, adopted: new Set(), crashed: false }, wake: m.wake('process'), random: () => 0.5 });
   const health = new HealthController({ store, observed, events: emit, clock, probes, os, spawnContext, wake: m.wake('health') });
   await m.start(processes, health);
   const add = async (config: Partial<ProgramConfig> & { name: string }) => {

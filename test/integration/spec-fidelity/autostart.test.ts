@@ -101,3 +101,24 @@ test('autostart controls boot-time start only: at boot a stopped program starts 
     removeRoot(root);
   }
 });
+
+test('a crash of svcd is not a boot: a program an operator stopped stays stopped after kill -9, and starts again after a graceful restart', async () => {
+  const root = tempRoot();
+  let d = await startDaemon(root);
+  try {
+    const web = await create(d, { name: 'web', command: process.execPath, args: [FOREVER] });
+    await eventually(async () => (await detail(d, web)).status === 'Running', 10_000, 'web running');
+    assert.equal((await d.request('POST', `/api/v1/programs/${web}/stop`)).status, 200);
+    await d.crash();
+    d = await startDaemon(root);
+    // The boot's own starts are done once system_startup is recorded (programs start after it).
+    await eventually(async () => ((await d.request('GET', '/api/v1/events?event_type=system_startup')).body as unknown[]).length >= 2, 10_000, 'the second start-up');
+    assert.equal((await detail(d, web)).status, 'Stopped', 'the stop holds across a crash');
+    assert.equal(await d.stop(), 0);
+    d = await startDaemon(root);
+    await eventually(async () => (await detail(d, web)).status === 'Running', 15_000, 'a graceful restart is a boot: autostart starts it');
+  } finally {
+    await d.stop();
+    removeRoot(root);
+  }
+});

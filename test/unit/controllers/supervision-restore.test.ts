@@ -102,3 +102,25 @@ test('a program that Exited (its expected exit: a one-shot job done) is not run 
   assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
   await after.close();
 });
+
+test('a program an operator stopped stays stopped after a crash of svcd; a graceful restart or another machine boot starts it (autostart)', async () => {
+  const h1 = await processHarness({ bootId: BOOT });
+  const id = await h1.add({ name: 'web' });
+  await h1.actions.stop([h1.store.get(id)!], false);
+  assert.equal(h1.status(id), 'Stopped');
+  await h1.crash();
+  const h2 = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h2.settle();
+  assert.equal(h2.status(id), 'Stopped', 'a crash is not a boot: the stop holds');
+  assert.equal(h2.os.spawnCount, 1);
+  await h2.shutdown();
+  const h3 = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
+  await h3.settle();
+  assert.equal(h3.status(id), 'Running', 'after a graceful shutdown the boot rules start it');
+  await h3.actions.stop([h3.store.get(id)!], false);
+  await h3.crash();
+  const h4 = await processHarness({ db: h1.db, bootId: 'boot-2' }); // another machine boot: a fresh OS
+  await h4.settle();
+  assert.equal(h4.status(id), 'Running', 'another machine boot: the boot rules start it');
+  await h4.close();
+});
