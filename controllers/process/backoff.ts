@@ -22,17 +22,19 @@ const MAX_EXPONENT = 30;
 
 /**
  * Delay before retry number `retry` (1-based): backoff_secs · 2^(retry-1), capped at
- * backoff_max_secs, then spread by ±20% with `random` in [0, 1) so that programs that crashed
+ * backoff_max_secs (a cap below backoff_secs is backoff_secs: the first retry waits what
+ * backoff_secs says, and the delay never shrinks as retries go on), then spread by ±20% with `random` in [0, 1) so that programs that crashed
  * together do not restart in lockstep. Finite for every retry count (no 2^1024 overflow into
  * Infinity · 0 = NaN). Quick ones are then paced daemon-wide (restartPacedAt).
  */
 export function backoffDelayMs(config: Pick<EffectiveConfig, 'backoff_secs' | 'backoff_max_secs'>, retry: number, random: number): number {
   const exponent = Math.min(MAX_EXPONENT, Math.max(0, retry - 1));
   const base = config.backoff_secs * 1000 * BACKOFF_FACTOR ** exponent;
-  const capped = Math.min(base, config.backoff_max_secs * 1000);
+  const cap = Math.max(config.backoff_secs, config.backoff_max_secs) * 1000;
+  const capped = Math.min(base, cap);
   const spread = 1 + BACKOFF_JITTER * (2 * random - 1);
   const delay = Math.round(capped * spread);
-  return Number.isFinite(delay) ? Math.max(0, delay) : config.backoff_max_secs * 1000;
+  return Number.isFinite(delay) ? Math.max(0, delay) : cap;
 }
 
 /**

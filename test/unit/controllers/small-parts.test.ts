@@ -20,6 +20,10 @@ test('backoff doubles from backoff_secs up to backoff_max_secs', () => {
   const c = { backoff_secs: 1, backoff_max_secs: 60 };
   assert.deepEqual([1, 2, 3, 4, 7, 20].map((n) => backoffDelayMs(c, n, 0.5)), [1000, 2000, 4000, 8000, 60000, 60000]);
   assert.equal(backoffDelayMs({ backoff_secs: 0, backoff_max_secs: 60 }, 5, 0.9), 0, 'backoff_secs 0: at once (quick restarts are paced daemon-wide instead)');
+  // A cap below backoff_secs (backoff_secs = 120 with the default cap of 60, or backoff_max_secs = 0)
+  // does not shorten the first delay: it is backoff_secs, and stays there.
+  assert.deepEqual([1, 2, 5].map((n) => backoffDelayMs({ backoff_secs: 120, backoff_max_secs: 60 }, n, 0.5)), [120_000, 120_000, 120_000]);
+  assert.deepEqual([1, 3].map((n) => backoffDelayMs({ backoff_secs: 2, backoff_max_secs: 0 }, n, 0.5)), [2000, 2000]);
 });
 
 test('restartPacedAt: quick retries keep RESTART_PACE_MS from the last quick one; others run when due', () => {
