@@ -89,6 +89,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
  */
 export const ROUTE_QUERY: Readonly<Record<string, readonly string[]>> = {
   'POST /api/v1/programs/:id/stop': ['force'],
+  'DELETE /api/v1/programs/:id': ['force'],
   'GET /api/v1/programs/:id/logs': ['tail', 'source'],
   // program_id may repeat the path's id (a different one is refused by the route).
   'GET /api/v1/programs/:id/events': ['program_id', ...EVENT_FILTER_PARAMS],

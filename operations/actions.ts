@@ -96,8 +96,14 @@ export class ProgramActions {
   }
 
   /** Removes programs (their processes are stopped gracefully by the controller). */
-  async remove(records: ProgramRecord[]): Promise<ActionOutcome[]> {
+  /**
+   * Removes programs; their processes stop as a stop does (SIGTERM, SIGKILL after stopsecs), or
+   * with `force` get SIGKILL at once. The kill follows the removal, so a refused removal (a
+   * dependant outside the set) leaves every process as it was.
+   */
+  async remove(records: ProgramRecord[], force = false): Promise<ActionOutcome[]> {
     await this.store.remove(records.map((r) => r.id));
+    if (force) for (const r of records) this.signaller.signal(r.id, 'SIGKILL');
     return Promise.all(records.map((r) => this.waitOutcome(r, (o) => o === null, stopWaitMs(r))));
   }
 

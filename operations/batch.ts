@@ -54,21 +54,21 @@ async function perform(req: BatchRequest, records: ProgramRecord[], actions: Pro
     case 'Signal':
       return actions.signal(records, req.action.payload?.signal);
     case 'Remove':
-      return removeTogetherOrEach(records, actions);
+      return removeTogetherOrEach(records, actions, req.action.payload?.force === true);
   }
 }
 
 /** Removes the whole set at once (so dependants may go together); on refusal, one by one. */
-async function removeTogetherOrEach(records: ProgramRecord[], actions: ProgramActions): Promise<ActionOutcome[]> {
+async function removeTogetherOrEach(records: ProgramRecord[], actions: ProgramActions, force: boolean): Promise<ActionOutcome[]> {
   try {
-    return await actions.remove(records);
+    return await actions.remove(records, force);
   } catch (err) {
     // Only a refusal (a dependant outside the set) falls back; any other failure is the answer.
     if (!(err instanceof SvcError && err.code === 'SVC_INVALID')) throw err;
     const out: ActionOutcome[] = [];
     for (const r of records) {
       try {
-        out.push(...(await actions.remove([r])));
+        out.push(...(await actions.remove([r], force)));
       } catch (err) {
         out.push({ id: r.id, name: r.config.name, ok: false, error: (err as Error).message });
       }

@@ -87,7 +87,7 @@ export function openApiDocument(version: string): Json {
           { parameters: [idParam], requestBody: { required: true, content: { 'application/json': { schema: ref('ProgramUpdate') } } } },
           { 400: 'Invalid configuration or unknown id', 409: 'Duplicate name', ...NOT_WRITTEN },
         ),
-        delete: action('Stop and remove'),
+        delete: action('Stop and remove', { parameters: [{ name: 'force', in: 'query', schema: { type: 'boolean', default: false }, description: 'SIGKILL at once instead of SIGTERM and stopsecs' }] }),
       },
       '/api/v1/programs/{id}/start': { post: action('Start') },
       '/api/v1/programs/{id}/stop': { post: action('Stop', { parameters: [{ name: 'force', in: 'query', schema: { type: 'boolean', default: false }, description: 'SIGKILL at once' }] }) },

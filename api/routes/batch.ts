@@ -3,8 +3,8 @@ import { BATCH_ACTIONS as ACTIONS, type BatchActionType, type BatchRequest } fro
 import { SIGNALS, isSignalKey } from '../../state/signals.js';
 
 const KNOWN = new Set(['target_ids', 'group_name', 'select_all', 'action']);
-/** The payload fields each action reads (spec: Stop {force}, Signal {signal}, the others null). */
-const PAYLOAD_FIELDS: Record<BatchActionType, readonly string[]> = { Start: [], Stop: ['force'], Restart: [], Reload: [], Remove: [], Signal: ['signal'] };
+/** The payload fields each action reads (spec: Stop {force}, Signal {signal}, the others null; Remove {force} is ours). */
+const PAYLOAD_FIELDS: Record<BatchActionType, readonly string[]> = { Start: [], Stop: ['force'], Restart: [], Reload: [], Remove: ['force'], Signal: ['signal'] };
 
 /** Checks a batch body; 400 naming the field. Action types are case-insensitive. */
 export function parseBatch(body: unknown): BatchRequest {
@@ -32,7 +32,7 @@ export function parseBatch(body: unknown): BatchRequest {
   for (const key of Object.keys(p)) {
     if (!reads.includes(key)) throw invalid(`action.payload.${key}: unknown field (${reads.length > 0 ? `${type} reads ${reads.join(', ')}` : `${type} takes no payload: null`})`);
   }
-  if (type === 'Stop' && p.force !== undefined && typeof p.force !== 'boolean') throw invalid('action.payload.force: must be true or false');
+  if ((type === 'Stop' || type === 'Remove') && p.force !== undefined && typeof p.force !== 'boolean') throw invalid('action.payload.force: must be true or false');
   if (type === 'Signal') {
     const names = Object.keys(SIGNALS).join(', ');
     if (p.signal === undefined || p.signal === null) throw invalid(`action.payload.signal: is required for Signal, one of ${names}`);

@@ -94,7 +94,7 @@ export function programsRouter(deps: ApiDeps): Router {
   router.delete('/programs/:id', async (ctx) => {
     const record = find(ctx);
     deps.gitops?.refuseDrift(record, 'remove');
-    const [outcome] = await actions.remove([record]);
+    const [outcome] = await actions.remove([record], booleanParam(ctx.query.force, 'force', false));
     ctx.body = outcome;
   });
 

@@ -89,6 +89,19 @@ test('svc flush empties the log files of one program or all', async () => {
   await svc('rm', 'tick-a', 'tick-b');
 });
 
+test('svc rm --force kills a program that ignores SIGTERM at once, instead of waiting its stopsecs', async () => {
+  const add = await svc('add', 'stubborn', 'sh', '--stopsecs', '600', '--', '-c', "trap '' TERM; while :; do sleep 1; done");
+  assert.equal(add.code, 0, add.stderr);
+  await eventually(async () => (await statusOf('stubborn')) === 'Running', 10_000, 'stubborn running');
+  const rm = await svc('rm', '--force', 'stubborn');
+  assert.equal(rm.code, 0, rm.stderr);
+  assert.equal(await statusOf('stubborn'), 'absent');
+  const exits = JSON.parse((await svc('--json', 'events', '--type', 'process_exit', '--limit', '5')).stdout) as { program_name: string; signal: number | null; msg: string }[];
+  const exit = exits.find((e) => e.program_name === 'stubborn');
+  assert.equal(exit?.signal, 9, JSON.stringify(exits));
+  assert.match(exit.msg, /removed/);
+});
+
 test('svc add of a command that cannot run warns at once; svc info and the events say why, no Backoff loop', async () => {
   const missing = await svc('add', 'ghost', '--', '/nonexistent/ghost-binary', '--flag');
   assert.equal(missing.code, 0, missing.stderr);

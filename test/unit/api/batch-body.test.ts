@@ -20,6 +20,8 @@ test('a batch action reads the payload the spec gives it; types are case-insensi
   assert.deepEqual(parseBatch(all({ type: 'Start', payload: null })).action, { type: 'Start', payload: null });
   assert.deepEqual(parseBatch(all({ type: 'Restart' })).action, { type: 'Restart', payload: null }, 'a missing payload is null');
   assert.deepEqual(parseBatch(all({ type: 'Remove', payload: {} })).action.type, 'Remove', 'an empty object reads as no payload');
+  assert.equal(parseBatch(all({ type: 'Remove', payload: { force: true } })).action.payload?.force, true, 'Remove {force}: an svc addition');
+  assert.equal(refusal(all({ type: 'Remove', payload: { force: 'yes' } })), 'action.payload.force: must be true or false');
 });
 
 test('a field the action does not read is a 400 naming it, not ignored', () => {

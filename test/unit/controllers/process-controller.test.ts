@@ -466,6 +466,26 @@ test('a service renamed in its stack starts only once the program it replaces ha
   await h.close();
 });
 
+test('a forced removal kills at once (SIGKILL) a process that ignores SIGTERM; a refused one signals nothing', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'stubborn', stopsecs: 30 });
+  const pid = h.pidOf(id);
+  h.os.ignoreTerm.add(pid);
+  const removing = h.actions.remove([h.store.get(id)!], true);
+  await h.settle();
+  const [outcome] = await removing;
+  assert.equal(outcome.ok, true);
+  assert.ok(h.os.processes.get(pid)!.signals.includes('SIGKILL'), 'killed without waiting for stopsecs');
+  assert.equal(h.observed.has(id), false, 'gone');
+  assert.match(h.events.at(-1)!.msg, /removed/);
+
+  const db = await h.add({ name: 'db' });
+  await h.add({ name: 'web', depends_on: ['db'] });
+  await assert.rejects(h.actions.remove([h.store.get(db)!], true), /web/);
+  assert.deepEqual(h.os.processes.get(h.pidOf(db))!.signals, [], 'a refused removal leaves the process alone');
+  await h.close();
+});
+
 test('many programs stop in descending priority, one level at a time', async () => {
   const h = await processHarness();
   const a = await h.add({ name: 'db', priority: 1 });

@@ -48,7 +48,9 @@ export function registerActions(program: Command, ctx: CliContext): void {
   selectable(program.command('reload [programs...]').description('restart without downtime: a new process beside the old one, which stops once the new one is Healthy (needs a health check; docs/reload.md)')).action(
     (refs: string[], o: Flags) => run(refs, o, 'Reload', null),
   );
-  selectable(program.command('rm [programs...]').aliases(['remove', 'delete']).description('stop and remove programs')).action((refs: string[], o: Flags) => run(refs, o, 'Remove', null));
+  selectable(program.command('rm [programs...]').aliases(['remove', 'delete']).description('stop and remove programs: SIGTERM, then SIGKILL after stopsecs').option('-f, --force', 'SIGKILL at once')).action(
+    (refs: string[], o: Flags & { force?: boolean }) => run(refs, o, 'Remove', o.force ? { force: true } : null),
+  );
   selectable(program.command('signal <signal> [programs...]').description('send hup, int, term, kill, quit, usr1 or usr2 (SIGHUP and HUP too) to the process group')).action(
     // SIGHUP and HUP as kill(1) takes them; the API takes the bare name (spec).
     (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal: signal.replace(/^sig(?=[a-z])/i, '') }),
