@@ -22,7 +22,7 @@ export const healthCheckSchema = {
     url: { type: 'string', pattern: '^https?://[^\\s]+$', maxLength: 2048 },
     host: { type: 'string', minLength: 1, maxLength: 255 },
     port: { type: 'integer', minimum: 1, maximum: 65535 },
-    command: { type: 'string', minLength: 1, maxLength: 4096 },
+    command,
     args: { type: 'array', items: text(0, 65536), maxItems: 256 },
     enabled: { type: 'boolean' },
     interval_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86400 },

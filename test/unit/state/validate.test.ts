@@ -160,6 +160,7 @@ test('strings handed to the kernel refuse a NUL byte, naming the field', () => {
     [{ hooks: { pre_start: 'x\0' } }, 'hooks.pre_start'],
     [{ stdout_logfile: 'a\0.log' }, 'stdout_logfile'],
     [{ health_check: { type: 'exec', command: 'true', args: ['\0'] } }, 'health_check.args[0]'],
+    [{ health_check: { type: 'exec', command: 'sh -c\0true' } }, 'health_check.command'],
   ];
   for (const [extra, field] of cases) {
     assert.equal(message(() => validateCreate({ name: 'a', command: 'x', ...extra }, ctx)), `program 'a': ${field}: must not contain a NUL byte`);
