@@ -145,11 +145,11 @@ export class HealthController implements ProgramController {
         case 'http':
           return await this.deps.probes.http(check.url!, timeoutMs);
         case 'exec': {
-          // The probe runs in the program's own environment and working directory.
-          const spec = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
+          // The probe runs as the program does: its user and groups, environment and working directory.
+          const { cwd, env, uid, gid, groups } = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
           const [file, ...args] = check.args ? [check.command!, ...check.args] : splitCommand(check.command!);
           // SVC_PROBE_PID: the process being judged (during a reload, two run: docs/reload.md).
-          return await this.deps.probes.exec({ file, args, cwd: spec.cwd, env: { ...spec.env, SVC_PROBE: 'exec', SVC_PROBE_PID: String(pid) } }, timeoutMs);
+          return await this.deps.probes.exec({ file, args, cwd, env: { ...env, SVC_PROBE: 'exec', SVC_PROBE_PID: String(pid) }, uid, gid, groups }, timeoutMs);
         }
       }
     } catch (err) {

@@ -9,6 +9,10 @@ export interface ExecProbeSpec {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** The program's identity (its user, group and that user's groups), as the program runs. */
+  uid?: number;
+  gid?: number;
+  groups?: number[];
 }
 
 /**

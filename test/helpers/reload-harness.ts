@@ -30,9 +30,12 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
   /** Pids whose probes never answer (a probe stuck past its timeout, as seen from the planner). */
   const hanging = new Set<number>();
   const probed: number[] = [];
+  /** Every exec probe's spec, in the order they started. */
+  const probeSpecs: ExecProbeSpec[] = [];
   const exec = async (spec: ExecProbeSpec): Promise<ProbeOutcome> => {
     const pid = Number(spec.env.SVC_PROBE_PID);
     probed.push(pid);
+    probeSpecs.push(spec);
     if (hanging.has(pid)) return new Promise<ProbeOutcome>(() => undefined);
     return healthy.has(pid) ? { ok: true, message: `pid ${pid} ready` } : { ok: false, message: `pid ${pid} not ready` };
   };
@@ -65,6 +68,7 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
     healthy,
     hanging,
     probed,
+    probeSpecs,
     runtime,
     actions: new ProgramActions(store, observed, signalOwner([processes])),
     settle: m.settle,
