@@ -127,9 +127,11 @@ export class HealthController implements ProgramController {
 
   private launch(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number, states: Map<string, HealthState>): void {
     const started = this.deps.clock.now();
+    const key = states.get(id)?.check;
     void this.probe(id, record, check, pid).then((outcome) => {
       const state = states.get(id);
-      if (!state || state.pid !== pid) return; // the process changed while probing
+      // The process or the check changed while probing: the result is not about what is judged now.
+      if (!state || state.pid !== pid || state.check !== key) return;
       const at = this.deps.clock.now();
       states.set(id, { ...state, pending: { at, ok: outcome.ok, latency_ms: at - started, message: outcome.message } });
       this.deps.wake(id);

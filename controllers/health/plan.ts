@@ -34,10 +34,20 @@ export function effectiveCheck(check: HealthCheck | undefined): EffectiveCheck |
   return merged.enabled ? merged : null;
 }
 
+/**
+ * What identifies a check's settings, whatever the order of its stored fields: a state scheduled
+ * for another key belongs to a check that has since been changed.
+ */
+export function checkKey(check: EffectiveCheck): string {
+  return JSON.stringify(check, Object.keys(check).sort());
+}
+
 /** The health controller's memory for one program's current process. */
 export interface HealthState {
   pid: number;
   startedAt: number;
+  /** checkKey of the check this state was planned with (a probe in flight runs that check). */
+  check: string;
   probing: boolean;
   nextProbeAt: number;
   /** A finished probe not yet judged. */
@@ -73,7 +83,13 @@ export interface HealthInput {
 export function planHealth(input: HealthInput): HealthPlan {
   const { check, alive, now } = input;
   if (!check || !alive) return { next: null, effects: [] };
-  let s = input.state && input.state.pid === alive.pid ? input.state : fresh(alive, now);
+  const key = checkKey(check);
+  let s = input.state && input.state.pid === alive.pid ? input.state : fresh(alive, now, key);
+  // A changed check applies at once: a result of the old one is dropped (as is the one in flight,
+  // when it lands), the counts start over and the new check probes now (the verdict stays until
+  // it speaks). Otherwise a new interval, URL or port waited for the probe the old interval had
+  // planned, up to interval_secs away.
+  if (s.check !== key) s = { ...s, check: key, probing: false, pending: null, nextProbeAt: now, view: { ...s.view, failures: 0, successes: 0 } };
   const effects: HealthEffect[] = [];
   if (s.pending) s = judge(input, check, s, effects);
   if (!s.probing && now >= s.nextProbeAt) {
@@ -83,10 +99,11 @@ export function planHealth(input: HealthInput): HealthPlan {
   return { next: s, effects, requeueAt: s.probing ? undefined : s.nextProbeAt };
 }
 
-function fresh(alive: { pid: number; startedAt: number }, now: number): HealthState {
+function fresh(alive: { pid: number; startedAt: number }, now: number, check: string): HealthState {
   return {
     pid: alive.pid,
     startedAt: alive.startedAt,
+    check,
     probing: false,
     nextProbeAt: now,
     pending: null,

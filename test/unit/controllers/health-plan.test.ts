@@ -118,3 +118,18 @@ test('recent results keep the last 10, newest last', () => {
   assert.equal(r.last.view.recent.length, 10);
   assert.equal(r.last.view.last, r.last.view.recent.at(-1));
 });
+
+test('a changed check probes at once, drops a result of the old one and counts its own results from zero', () => {
+  const r = run({ interval_secs: 3600, failure_threshold: 3 }, [true, false, false]);
+  assert.equal(r.last.view.healthy, true);
+  assert.equal(r.last.view.failures, 2);
+  const now = T0 + 5000; // long before the old check's next probe, an hour away
+  const changed = effectiveCheck({ type: 'tcp', port: 81, interval_secs: 3600, failure_threshold: 3 });
+  const stale = { at: now, ok: false, latency_ms: 1, message: 'port 80 refused' };
+  const next = planHealth({ ...base, check: changed, state: { ...r.last, probing: true, pending: stale }, now });
+  assert.deepEqual(next.effects, [{ kind: 'probe' }], 'the new check probes now; the old result is not judged');
+  assert.deepEqual({ healthy: next.next!.view.healthy, failures: next.next!.view.failures, last: next.next!.view.last?.message }, { healthy: true, failures: 0, last: r.last.view.last?.message });
+  // The same settings written in another order are no change.
+  const reordered = effectiveCheck({ failure_threshold: 3, interval_secs: 3600, port: 80, type: 'tcp' });
+  assert.deepEqual(planHealth({ ...base, check: reordered, state: r.last, now }).effects, []);
+});

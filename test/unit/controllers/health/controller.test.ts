@@ -15,3 +15,30 @@ void test('an exec probe runs as the program runs: its user, group and groups (r
     await h.close();
   }
 });
+
+void test('a changed health_check applies at once: neither the old interval nor a probe in flight of the old check holds it up', async () => {
+  const h = await reloadHarness();
+  try {
+    const id = await h.add({ name: 'app', health_check: { ...EXEC_CHECK, interval_secs: 3600 } });
+    const pid = h.pidOf(id);
+    h.healthy.add(pid);
+    await h.advance(1000);
+    assert.equal(h.observed.get(id).status, 'Healthy');
+    // The next probe is an hour away; the operator shortens the interval and fixes the command.
+    const before = h.probed.length;
+    await h.store.update(id, (c) => ({ ...c, health_check: { ...EXEC_CHECK, interval_secs: 2 } }));
+    await h.settle();
+    assert.equal(h.probed.length, before + 1, 'the new check probed without waiting for the old interval');
+    // A probe that hangs (until its timeout, in real life) does not hold up a newer check.
+    h.hanging.add(pid);
+    await h.advance(2000);
+    const stuck = h.probed.length;
+    h.hanging.delete(pid);
+    await h.store.update(id, (c) => ({ ...c, health_check: { ...EXEC_CHECK, command: 'ready-check --deep', interval_secs: 2 } }));
+    await h.settle();
+    assert.equal(h.probed.length, stuck + 1, 'the changed check probed beside the stuck probe of the old one');
+    assert.equal(h.probeSpecs.at(-1)?.args.join(' '), '--deep');
+  } finally {
+    await h.close();
+  }
+});
