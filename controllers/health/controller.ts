@@ -149,7 +149,9 @@ export class HealthController implements ProgramController {
         case 'exec': {
           // The probe runs as the program does: its user and groups, environment and working directory.
           const { cwd, env, uid, gid, groups } = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
-          const [file, ...args] = check.args ? [check.command!, ...check.args] : splitCommand(check.command!);
+          const words = check.args ? [check.command!, ...check.args] : commandWords(check.command!);
+          if (typeof words === 'string') return { ok: false, message: `health_check.command: ${words}` };
+          const [file, ...args] = words;
           // SVC_PROBE_PID: the process being judged (during a reload, two run: docs/reload.md).
           return await this.deps.probes.exec({ file, args, cwd, env: { ...env, SVC_PROBE: 'exec', SVC_PROBE_PID: String(pid) }, uid, gid, groups }, timeoutMs);
         }
@@ -157,5 +159,15 @@ export class HealthController implements ProgramController {
     } catch (err) {
       return { ok: false, message: `probe failed: ${(err as Error).message}` };
     }
+  }
+}
+
+/** The words of a check's command line, or why it has none (an empty line, an open quote). */
+function commandWords(command: string): string[] | string {
+  try {
+    const words = splitCommand(command);
+    return words.length > 0 ? words : 'is empty';
+  } catch (err) {
+    return (err as Error).message;
   }
 }

@@ -42,3 +42,17 @@ void test('a changed health_check applies at once: neither the old interval nor 
     await h.close();
   }
 });
+
+void test('an exec check whose command line has no command, or an open quote, fails naming health_check.command', async () => {
+  const h = await reloadHarness();
+  try {
+    const blank = await h.add({ name: 'blank', health_check: { ...EXEC_CHECK, command: '   ' } });
+    const quote = await h.add({ name: 'quote', health_check: { ...EXEC_CHECK, command: 'check "--deep' } });
+    await h.settle();
+    assert.equal(h.observed.get(blank).health?.last?.message, 'health_check.command: is empty');
+    assert.equal(h.observed.get(quote).health?.last?.message, 'health_check.command: unterminated double quote');
+    assert.deepEqual(h.probeSpecs, [], 'nothing was started');
+  } finally {
+    await h.close();
+  }
+});
