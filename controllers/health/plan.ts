@@ -133,10 +133,13 @@ function judge(input: HealthInput, check: EffectiveCheck, s: HealthState, effect
     if (!grace) {
       view.failures += 1;
       view.successes = 0;
-      if (view.healthy !== false && view.failures >= check.failure_threshold) {
-        // UNKNOWN|HEALTHY -> UNHEALTHY: recorded, so that notify and reactions can act on it
-        view.healthy = false;
-        event({ event: 'process_unhealthy', msg: `health check failing (${view.failures} in a row): ${result.message}` });
+      if (view.failures >= check.failure_threshold) {
+        if (view.healthy !== false) {
+          // UNKNOWN|HEALTHY -> UNHEALTHY: recorded, so that notify and reactions can act on it
+          view.healthy = false;
+          event({ event: 'process_unhealthy', msg: `health check failing (${view.failures} in a row): ${result.message}` });
+        }
+        // Also when already Unhealthy: restart_on_failure may have been turned on since.
         if (check.restart_on_failure && !restartRequested) {
           restartRequested = true;
           event({ event: 'health_restart', msg: `restarting after ${view.failures} failed health checks: ${result.message}` });

@@ -133,3 +133,21 @@ test('a changed check probes at once, drops a result of the old one and counts i
   const reordered = effectiveCheck({ failure_threshold: 3, interval_secs: 3600, port: 80, type: 'tcp' });
   assert.deepEqual(planHealth({ ...base, check: reordered, state: r.last, now }).effects, []);
 });
+
+test('restart_on_failure turned on while Unhealthy restarts at the changed check\'s failure_threshold failures', () => {
+  const r = run({ failure_threshold: 2 }, [false, false, false]);
+  assert.equal(r.last.view.healthy, false);
+  assert.equal(r.restarts, 0);
+  const check = effectiveCheck({ type: 'tcp', port: 80, failure_threshold: 2, restart_on_failure: true });
+  let now = T0 + 60_000;
+  let plan = planHealth({ ...base, check, state: r.last, now });
+  const effects: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    assert.ok(plan.effects.some((e) => e.kind === 'probe'));
+    plan = planHealth({ ...base, check, state: { ...plan.next!, pending: { at: now, ok: false, latency_ms: 1, message: 'refused' } }, now });
+    effects.push(...plan.effects.map((e) => (e.kind === 'event' ? e.event.event : e.kind)));
+    now = plan.requeueAt!;
+    plan = planHealth({ ...base, check, state: plan.next!, now });
+  }
+  assert.deepEqual(effects, ['health_restart', 'restart'], 'one restart, and no second process_unhealthy');
+});
