@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { invalid, forProgram } from '../errors.js';
 import { ARTIFACT_DEFAULTS, PROGRAM_DEFAULTS, type ProgramConfig } from '../program.js';
 import { NO_NUL, programCreateSchema, programUpdateSchema } from './program-schema.js';
@@ -155,6 +156,7 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (artifact && !isAllowedArtifactUrl(artifact.source)) {
     add('artifact.source: must use https (plain http is allowed only for loopback hosts)');
   }
+  for (const problem of healthCheckProblems(config.health_check)) add(problem);
   const checked = config.health_check !== undefined && config.health_check.enabled !== false;
   if (artifact?.restart_policy?.startsWith('signal') && !checked) {
     add(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);
@@ -167,6 +169,30 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
     add(`artifact.verify_timeout: must be longer than startsecs (${startsecs} s) when there is no health check (0 disables validation)`);
   }
   if (problems.length > 0) throw invalid(report(ctx, name, problems));
+}
+
+/** A host name (labels of letters, digits, '-' and '_', as resolvers take them), optionally ending in '.'. */
+const HOST_NAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+
+/**
+ * What the schema's patterns let through but a probe could never reach: a URL that does not parse
+ * (port 99999, an open '['), a tcp host written with its port, brackets or a scheme.
+ */
+function healthCheckProblems(check: ProgramConfig['health_check']): string[] {
+  const problems: string[] = [];
+  if (check?.url !== undefined && !URL.canParse(check.url)) {
+    problems.push('health_check.url: is not a valid URL (a host name or address, and a port from 1 to 65535 if any)');
+  }
+  const host = check?.host;
+  if (host !== undefined && isIP(host) === 0 && !HOST_NAME.test(host)) {
+    const bracketed = /^\[(.*)\]$/.exec(host);
+    const withPort = /^([^:/]+):(\d+)$/.exec(host);
+    const hint = bracketed && isIP(bracketed[1] ?? '') === 6 ? ` (write an IPv6 address without brackets: '${bracketed[1]}')` :
+      withPort ? ` (the port is a field of its own: host = '${withPort[1]}', port = ${withPort[2]})` :
+      host.includes('://') ? ' (a tcp check takes a host, not a URL; an http check takes url)' : '';
+    problems.push(`health_check.host: must be a host name or an IP address${hint}`);
+  }
+  return problems;
 }
 
 // cron-parser (and its date library) is loaded on first use: most daemons never see a cron field.

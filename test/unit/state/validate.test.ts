@@ -196,3 +196,21 @@ test('a limit written with a unit (512M, 50%) says what the number means instead
   assert.match(message(() => validateCreate(limits({ memory_limit: '512M' }), ctx)), /resource_limits\.memory_limit: must be a number of bytes, at least 4096 \(536870912 for 512 MiB; a unit such as 512M is not read\)/);
   assert.match(message(() => validateCreate(limits({ cpu_quota: '50%' }), ctx)), /resource_limits\.cpu_quota: must be a number, the percent of one core \(50 is half a core, 200 two cores/);
 });
+
+test('health_check: a url that does not parse and a tcp host no resolver takes are refused, saying how to write them', () => {
+  const check = (health_check: Record<string, unknown>) => message(() => validateCreate({ name: 'a', command: 'x', health_check }, ctx));
+  for (const url of ['http://127.0.0.1:99999/health', 'http://[::1/health', 'http://:80/']) {
+    assert.equal(check({ type: 'http', url }), "program 'a': health_check.url: is not a valid URL (a host name or address, and a port from 1 to 65535 if any)");
+  }
+  const tcp = (host: string) => check({ type: 'tcp', host, port: 5432 });
+  assert.equal(tcp('127.0.0.1:5432'), "program 'a': health_check.host: must be a host name or an IP address (the port is a field of its own: host = '127.0.0.1', port = 5432)");
+  assert.equal(tcp('[::1]'), "program 'a': health_check.host: must be a host name or an IP address (write an IPv6 address without brackets: '::1')");
+  assert.equal(tcp('http://db'), "program 'a': health_check.host: must be a host name or an IP address (a tcp check takes a host, not a URL; an http check takes url)");
+  assert.equal(tcp('db host'), "program 'a': health_check.host: must be a host name or an IP address");
+  for (const host of ['::1', 'fe80::1%eth0', '10.0.0.7', 'localhost', 'db', 'my_db', 'db-1.internal.example.com', 'example.com.']) {
+    assert.equal(validateCreate({ name: 'a', command: 'x', health_check: { type: 'tcp', host, port: 5432 } }, ctx).health_check?.host, host);
+  }
+  for (const url of ['http://[::1]:8080/health', 'https://user:pw@db.example.com/x?y=1#z', 'http://localhost/']) {
+    assert.equal(validateCreate({ name: 'a', command: 'x', health_check: { type: 'http', url } }, ctx).health_check?.url, url);
+  }
+});
