@@ -38,6 +38,11 @@ export class HealthController implements ProgramController {
   private readonly states = new Map<string, HealthState>();
   /** Probing of reload successors (docs/reload.md), beside the program's own process. */
   private readonly successors = new Map<string, HealthState>();
+  /** Probes in flight, by slot (`states` or `successors`) and id: what they judge, and how to end them. */
+  private readonly inFlight = new Map<Map<string, HealthState>, Map<string, { pid: number; check: string; abort: AbortController }>>([
+    [this.states, new Map()],
+    [this.successors, new Map()],
+  ]);
 
   constructor(private readonly deps: HealthControllerDeps) {}
 
@@ -76,6 +81,7 @@ export class HealthController implements ProgramController {
     const plan = planHealth({ id, name: record?.config.name ?? '', check, alive, state: before, now: clock.now() });
     if (plan.next) this.states.set(id, plan.next);
     else this.states.delete(id);
+    this.abandon(this.states, id);
     for (const effect of plan.effects) {
       switch (effect.kind) {
         case 'event':
@@ -110,6 +116,7 @@ export class HealthController implements ProgramController {
     const plan = planHealth({ id, name: record?.config.name ?? '', check, alive, state: before, now: this.deps.clock.now() });
     if (plan.next) this.successors.set(id, plan.next);
     else this.successors.delete(id);
+    this.abandon(this.successors, id);
     if (plan.effects.some((e) => e.kind === 'probe')) this.launch(id, record!, check!, plan.next!.pid, this.successors);
     if (before?.view !== plan.next?.view && this.deps.observed.has(id)) {
       this.deps.observed.update(id, { successor_health: plan.next ? { ...plan.next.view, pid: plan.next.pid } : null });
@@ -125,10 +132,28 @@ export class HealthController implements ProgramController {
     this.deps.observed.update(id, { health: after?.view ?? null });
   }
 
+  /**
+   * Ends the probe in flight for a slot when what it judges is gone: the process stopped or was
+   * replaced, the program was removed or its check changed. Its result would be dropped anyway,
+   * and it would otherwise hold its process group or socket until its timeout (up to an hour).
+   */
+  private abandon(states: Map<string, HealthState>, id: string): void {
+    const running = this.inFlight.get(states)!;
+    const probe = running.get(id);
+    const state = states.get(id);
+    if (!probe || (state && state.pid === probe.pid && state.check === probe.check)) return;
+    running.delete(id);
+    probe.abort.abort();
+  }
+
   private launch(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number, states: Map<string, HealthState>): void {
     const started = this.deps.clock.now();
-    const key = states.get(id)?.check;
-    void this.probe(id, record, check, pid).then((outcome) => {
+    const key = states.get(id)!.check;
+    const running = this.inFlight.get(states)!;
+    const abort = new AbortController();
+    running.set(id, { pid, check: key, abort });
+    void this.probe(id, record, check, pid, abort.signal).then((outcome) => {
+      if (running.get(id)?.abort === abort) running.delete(id);
       const state = states.get(id);
       // The process or the check changed while probing: the result is not about what is judged now.
       if (!state || state.pid !== pid || state.check !== key) return;
@@ -138,14 +163,14 @@ export class HealthController implements ProgramController {
     });
   }
 
-  private async probe(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number): Promise<ProbeOutcome> {
+  private async probe(id: string, record: ProgramRecord, check: EffectiveCheck, pid: number, abort: AbortSignal): Promise<ProbeOutcome> {
     const timeoutMs = check.timeout_secs * 1000;
     try {
       switch (check.type) {
         case 'tcp':
-          return await this.deps.probes.tcp(check.host, check.port!, timeoutMs);
+          return await this.deps.probes.tcp(check.host, check.port!, timeoutMs, abort);
         case 'http':
-          return await this.deps.probes.http(check.url!, timeoutMs);
+          return await this.deps.probes.http(check.url!, timeoutMs, abort);
         case 'exec': {
           // The probe runs as the program does: its user and groups, environment and working directory.
           const { cwd, env, uid, gid, groups } = buildSpawnSpec(id, withDefaults(record.config), this.deps.spawnContext, this.deps.os);
@@ -153,7 +178,7 @@ export class HealthController implements ProgramController {
           if (typeof words === 'string') return { ok: false, message: `health_check.command: ${words}` };
           const [file, ...args] = words;
           // SVC_PROBE_PID: the process being judged (during a reload, two run: docs/reload.md).
-          return await this.deps.probes.exec({ file, args, cwd, env: { ...env, SVC_PROBE: 'exec', SVC_PROBE_PID: String(pid) }, uid, gid, groups }, timeoutMs);
+          return await this.deps.probes.exec({ file, args, cwd, env: { ...env, SVC_PROBE: 'exec', SVC_PROBE_PID: String(pid) }, uid, gid, groups }, timeoutMs, abort);
         }
       }
     } catch (err) {

@@ -11,21 +11,24 @@ import type { ExecProbeSpec, ProbeOutcome, ProbePort } from './probe-port.js';
  * other process (the spawner when there is one).
  */
 export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
-  tcp(host, port, timeoutMs) {
+  tcp(host, port, timeoutMs, abort) {
     return new Promise<ProbeOutcome>((resolve) => {
       const socket = connect({ host, port });
       const done = (outcome: ProbeOutcome) => {
         clearTimeout(timer);
+        abort?.removeEventListener('abort', aborted);
         socket.destroy();
         resolve(outcome);
       };
       const timer = setTimeout(() => done({ ok: false, message: `tcp ${host}:${port}: no connection within ${timeoutMs} ms` }), timeoutMs);
+      const aborted = () => done({ ok: false, message: `tcp ${host}:${port}: abandoned` });
+      onAbort(abort, aborted);
       socket.once('connect', () => done({ ok: true, message: `tcp ${host}:${port}: connected` }));
       socket.once('error', (err: NodeJS.ErrnoException) => done({ ok: false, message: `tcp ${host}:${port}: ${err.code ?? err.message}` }));
     });
   },
 
-  http(url, timeoutMs) {
+  http(url, timeoutMs, abort) {
     // node:http rather than undici: the daemon already has it loaded, which keeps svcd small.
     // Each probe is a connection of its own (no keep-alive: a probe tests that the server still
     // accepts), closed once the status line is read: a body that never ends (an event stream, a
@@ -35,6 +38,7 @@ export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
       const request = url.startsWith('https:') ? httpsRequest : httpRequest;
       const done = (outcome: ProbeOutcome) => {
         clearTimeout(timer);
+        abort?.removeEventListener('abort', aborted);
         req.destroy();
         resolve(outcome);
       };
@@ -43,17 +47,25 @@ export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
         done({ ok: status >= 200 && status < 400, message: `GET ${redactUrl(url)}: HTTP ${status}` });
       });
       const timer = setTimeout(() => done({ ok: false, message: `GET ${redactUrl(url)}: no answer within ${timeoutMs} ms` }), timeoutMs);
+      const aborted = () => done({ ok: false, message: `GET ${redactUrl(url)}: abandoned` });
+      onAbort(abort, aborted);
       req.once('error', (err: NodeJS.ErrnoException) => done({ ok: false, message: `GET ${redactUrl(url)}: ${err.code ?? err.message}` }));
       req.end();
     });
   },
 
-  exec: (spec, timeoutMs) => execProbe(os, spec, timeoutMs),
+  exec: (spec, timeoutMs, abort) => execProbe(os, spec, timeoutMs, abort),
 });
 
+/** Calls `fn` when `abort` fires, or at once when it already has. */
+function onAbort(abort: AbortSignal | undefined, fn: () => void): void {
+  if (abort?.aborted) fn();
+  else abort?.addEventListener('abort', fn, { once: true });
+}
+
 /** Exit 0 passes; the message ends with the last line of output (of the first CAPTURE_LIMIT bytes). */
-export async function execProbe(os: Pick<OsPort, 'capture'>, spec: ExecProbeSpec, timeoutMs: number): Promise<ProbeOutcome> {
-  const run = await os.capture(spec, timeoutMs);
+export async function execProbe(os: Pick<OsPort, 'capture'>, spec: ExecProbeSpec, timeoutMs: number, abort?: AbortSignal): Promise<ProbeOutcome> {
+  const run = await os.capture(spec, timeoutMs, abort);
   const text = run.output.trim();
   const tail = text ? `: ${text.split('\n').slice(-1)[0]?.slice(0, 200)}` : '';
   if (run.error) return { ok: false, message: `exec ${spec.file}: ${run.error}` };

@@ -45,9 +45,9 @@ export function withSpawnDecorators(os: OsPort, decorators: readonly (SpawnDecor
   const decoratedMembers: Partial<OsPort> = {
     spawn,
     runToCompletion: async (spec: SpawnSpec, timeoutMs: number, abort?: AbortSignal) => os.runToCompletion(await decorate(spec), timeoutMs, abort),
-    capture: async (spec: CaptureSpec, timeoutMs: number) => {
+    capture: async (spec: CaptureSpec, timeoutMs: number, abort?: AbortSignal) => {
       const { stdoutPath: _out, stderrPath: _err, ...decorated } = await decorate({ ...spec, stdoutPath: '', stderrPath: '' });
-      return os.capture(decorated, timeoutMs);
+      return os.capture(decorated, timeoutMs, abort);
     },
   };
   // Every other member is the port itself, called on the port (its own state stays its own).

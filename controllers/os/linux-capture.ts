@@ -4,8 +4,8 @@ import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { childProcessPlan, describeHelperFailure } from './exec-helper.js';
 
-/** OsPort.capture with Node's child_process: pipes for fds 1 and 2, the group killed at the timeout. */
-export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+/** OsPort.capture with Node's child_process: pipes for fds 1 and 2, the group killed at the timeout (or `abort`). */
+export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean; output: string }> {
   return new Promise((resolve) => {
     const plan = childProcessPlan(spec);
     if (plan instanceof Error) {
@@ -42,6 +42,7 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
     };
     const finish = () => {
       clearTimeout(timer);
+      abort?.removeEventListener('abort', expire);
       const { code, signal } = exited!;
       const failure = describeHelperFailure(spec, report);
       if (failure) {
@@ -50,7 +51,7 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
       }
       resolve({ code, signal: signal ? (constants.signals[signal] ?? null) : null, timedOut, output: output.toString('utf8') });
     };
-    const timer = setTimeout(() => {
+    const expire = () => {
       if (exited) {
         // A descendant in a session of its own still holds the pipes: do not wait for it.
         child.stdout?.destroy();
@@ -60,9 +61,13 @@ export function captureWithChildProcess(spec: CaptureSpec, timeoutMs: number): P
       }
       timedOut = true;
       killGroup();
-    }, timeoutMs);
+    };
+    const timer = setTimeout(expire, timeoutMs);
+    if (abort?.aborted) expire();
+    else abort?.addEventListener('abort', expire, { once: true });
     child.once('error', (err) => {
       clearTimeout(timer);
+      abort?.removeEventListener('abort', expire);
       resolve({ code: null, signal: null, error: (err as NodeJS.ErrnoException).code ?? err.message, timedOut, output: '' });
     });
     // As the spawner does (KILL_GROUP_ON_EXIT): when the command ends, what it left in its process

@@ -120,8 +120,8 @@ export class LinuxOs implements OsPort {
     }
   }
 
-  capture(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
-    return captureWithChildProcess(spec, timeoutMs);
+  capture(spec: CaptureSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+    return captureWithChildProcess(spec, timeoutMs, abort);
   }
 
   /** Child_process keeps nothing across a daemon restart. */

@@ -135,10 +135,11 @@ export interface OsPort {
   signal(pid: number, signal: SignalName, group: boolean): void;
   /**
    * Runs a command with its output captured (first CAPTURE_LIMIT bytes of fds 1 and 2 together)
-   * in its own process group, and waits for it; at the timeout the group is killed. Never rejects:
-   * a command that cannot start resolves with `error`.
+   * in its own process group, and waits for it; at the timeout the group is killed and `timedOut`
+   * is set, and so it is when `abort` fires first (the caller no longer wants the result). Never
+   * rejects: a command that cannot start resolves with `error`.
    */
-  capture(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }>;
+  capture(spec: CaptureSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean; output: string }>;
   /**
    * The start time of a live pid, or null when no such process exists. A process listed in
    * `recover().exited` counts as existing until watchAdopted has reported its exit (like a

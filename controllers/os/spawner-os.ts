@@ -183,14 +183,14 @@ export class SpawnerOs extends LinuxOs implements OsPort {
     return result;
   }
 
-  override async capture(spec: CaptureSpec, timeoutMs: number): Promise<ExitInfo & { timedOut: boolean; output: string }> {
-    return this.runWithTimeout({ ...spec, tag: undefined }, timeoutMs, true);
+  override async capture(spec: CaptureSpec, timeoutMs: number, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean; output: string }> {
+    return this.runWithTimeout({ ...spec, tag: undefined }, timeoutMs, true, abort);
   }
 
   private async runWithTimeout(spec: CaptureSpec & Partial<SpawnSpec>, timeoutMs: number, capture: boolean, abort?: AbortSignal): Promise<ExitInfo & { timedOut: boolean; output: string }> {
     const conn = await this.connection();
     if (!conn) {
-      if (capture) return super.capture(spec, timeoutMs);
+      if (capture) return super.capture(spec, timeoutMs, abort);
       return { ...(await super.runToCompletion(spec as SpawnSpec, timeoutMs, abort)), output: '' };
     }
     let handle: ProcessHandle;

@@ -32,11 +32,20 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
   const probed: number[] = [];
   /** Every exec probe's spec, in the order they started. */
   const probeSpecs: ExecProbeSpec[] = [];
-  const exec = async (spec: ExecProbeSpec): Promise<ProbeOutcome> => {
+  /** The judged pids of hanging probes the controller abandoned (aborted), in that order. */
+  const abandoned: number[] = [];
+  const exec = async (spec: ExecProbeSpec, _timeoutMs: number, abort?: AbortSignal): Promise<ProbeOutcome> => {
     const pid = Number(spec.env.SVC_PROBE_PID);
     probed.push(pid);
     probeSpecs.push(spec);
-    if (hanging.has(pid)) return new Promise<ProbeOutcome>(() => undefined);
+    if (hanging.has(pid)) {
+      return new Promise<ProbeOutcome>((resolve) =>
+        abort?.addEventListener('abort', () => {
+          abandoned.push(pid);
+          resolve({ ok: false, message: `pid ${pid} probe abandoned` });
+        }),
+      );
+    }
     return healthy.has(pid) ? { ok: true, message: `pid ${pid} ready` } : { ok: false, message: `pid ${pid} not ready` };
   };
   const probes: ProbePort = { tcp: async () => ({ ok: false, message: 'no tcp here' }), http: async () => ({ ok: false, message: 'no http here' }), exec };
@@ -69,6 +78,7 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
     hanging,
     probed,
     probeSpecs,
+    abandoned,
     runtime,
     actions: new ProgramActions(store, observed, signalOwner([processes])),
     settle: m.settle,

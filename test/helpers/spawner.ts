@@ -1,10 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { pidAlive, eventually, removeRoot, tempRoot, TIME_SCALE } from './daemon.js';
 import { sanitizerReports, spawnerBinary } from './spawner-binary.js';
 import { connectSocket, startSpawner } from '../../controllers/os/spawner/launch.js';
 import { encodeFrame, FrameDecoder, Field, Msg, WIRE_VERSION, type FieldList, type Frame } from '../../controllers/os/spawner/protocol.js';
+import type { OsPort } from '../../controllers/os/port.js';
 
 export { killSpawnerOf, sanitizerReports, spawnerBinary } from './spawner-binary.js';
 
@@ -142,4 +144,29 @@ export function openFilesLimits(pid: number): [string, string] {
   const row = /^Max open files\s+(\S+)\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
   if (!row) throw new Error(`no open-files row in /proc/${pid}/limits`);
   return [row[1] ?? '', row[2] ?? ''];
+}
+
+/**
+ * A capture with an hour's timeout, aborted once its command and a background child it started
+ * run: it must end at once with its whole process group (an exec probe whose program stopped).
+ * Whatever is left is killed afterwards.
+ */
+export async function captureEndsAtAbort(os: Pick<OsPort, 'capture'>, dir: string): Promise<void> {
+  const bgFile = join(dir, 'abort-bg.pid');
+  const abort = new AbortController();
+  let result: Awaited<ReturnType<OsPort['capture']>> | undefined;
+  void os.capture({ file: 'sh', args: ['-c', `sleep 300 & echo $! > ${bgFile}; echo $$ >> ${bgFile}; exec sleep 301`], cwd: dir, env: { PATH: '/usr/bin:/bin' } }, 3_600_000, abort.signal).then((r) => (result = r));
+  const [bg, leader] = await eventually(() => {
+    const pids = existsSync(bgFile) ? readFileSync(bgFile, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+    return pids.length === 2 ? pids : null;
+  }, 5000, 'the command and its background child run');
+  try {
+    abort.abort();
+    const ended = await eventually(() => result, 10_000, 'the capture ended at the abort');
+    assert.equal(ended.signal, 9);
+    await eventually(() => !pidAlive(leader) && !pidAlive(bg), 5000, 'the command and its background child are gone');
+  } finally {
+    killPid(bg);
+    killPid(leader);
+  }
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { eventually, fixture, removeRoot, startDaemon, tempRoot } from '../../helpers/daemon.js';
 import { LinuxOs } from '../../../controllers/os/linux.js';
+import { captureEndsAtAbort } from '../../helpers/spawner.js';
 
 const ownFds = () => readdirSync('/proc/self/fd').length;
 
@@ -92,6 +93,10 @@ test('LinuxOs capture, as the spawner: a background child left holding the outpu
     await os.close();
     removeRoot(root);
   }
+});
+
+test('LinuxOs capture, as the spawner: an abort ends the command and its process group at once', async () => {
+  await withLinuxOs(captureEndsAtAbort);
 });
 
 test('LinuxOs: uid, gid and the supplementary groups are switched (as root), for programs and captures', { skip: process.getuid?.() !== 0 ? 'needs root' : false }, async () => {

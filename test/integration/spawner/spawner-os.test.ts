@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually, fixture, pidAlive, removeRoot } from '../../helpers/daemon.js';
-import { killPid, parentOf, sanitizerReports, spawnerBinary, spawnerPaths, waitGone } from '../../helpers/spawner.js';
+import { captureEndsAtAbort, killPid, parentOf, sanitizerReports, spawnerBinary, spawnerPaths, waitGone } from '../../helpers/spawner.js';
 import { SpawnerOs } from '../../../controllers/os/spawner-os.js';
 import type { ExitInfo, SpawnSpec } from '../../../controllers/os/port.js';
 
@@ -108,6 +108,10 @@ test('runToCompletion kills the group at the timeout; capture returns output and
   assert.equal(chatty.code, 0);
   const missing = await os.capture({ file: 'no-such-probe', args: [], cwd: paths.root, env }, 5000);
   assert.match(missing.error ?? '', /^command not found: no-such-probe/);
+});
+
+test('capture: an abort ends the command and its process group at once (an exec probe whose program stopped)', async () => {
+  await captureEndsAtAbort(os, paths.root);
 });
 
 test('stdinPath: the file is the child\'s fd 0 (read-only); a missing one fails the spawn with the step named', async () => {

@@ -56,3 +56,32 @@ void test('an exec check whose command line has no command, or an open quote, fa
     await h.close();
   }
 });
+
+void test('a probe in flight is ended when its process stops, its check changes or its program is removed (it ran on to its timeout)', async () => {
+  const h = await reloadHarness();
+  try {
+    const id = await h.add({ name: 'app', health_check: { ...EXEC_CHECK, timeout_secs: 3600 } });
+    const first = h.pidOf(id);
+    h.hanging.add(first);
+    await h.advance(1000);
+    assert.deepEqual(h.abandoned, []);
+    await h.store.update(id, (c) => ({ ...c, health_check: { ...EXEC_CHECK, timeout_secs: 3600, command: 'ready-check --deep' } }));
+    await h.settle();
+    assert.deepEqual(h.abandoned, [first], 'the old check\'s probe ended');
+    await h.actions.stop([h.store.get(id)!], false);
+    await h.settle();
+    assert.deepEqual(h.abandoned, [first, first], 'the stopped process\'s probe ended');
+    await h.actions.start([h.store.get(id)!]);
+    await h.settle();
+    const second = h.pidOf(id);
+    h.hanging.add(second);
+    await h.advance(1000);
+    const probes = h.probed.filter((p) => p === second).length;
+    assert.ok(probes > 0);
+    await h.store.remove([id]);
+    await h.settle();
+    assert.deepEqual(h.abandoned, [first, first, second], 'the removed program\'s probe ended');
+  } finally {
+    await h.close();
+  }
+});

@@ -61,3 +61,26 @@ test('an HTTP probe fails at its timeout when the server sends its headers a byt
     server.close();
   }
 });
+
+test('an HTTP probe that is abandoned (its program stopped) ends at once and closes its connection', async () => {
+  const sockets: Socket[] = [];
+  const server = createTcpServer((socket) => {
+    sockets.push(socket);
+    socket.resume(); // reads the request, never answers
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const abort = new AbortController();
+    const outcome = probes.http(`http://127.0.0.1:${port}/health`, 3_600_000, abort.signal);
+    while (sockets.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const closed = once(sockets[0], 'close').then(() => 'closed');
+    abort.abort();
+    assert.deepEqual(await within(outcome, 10_000), { ok: false, message: `GET http://127.0.0.1:${port}/health: abandoned` });
+    assert.equal(await within(closed, 10_000), 'closed');
+  } finally {
+    for (const s of sockets) s.destroy();
+    server.close();
+  }
+});
