@@ -32,10 +32,12 @@ export const healthCheckSchema = {
     start_period_secs: { type: 'number', minimum: 0, maximum: 86400 },
     restart_on_failure: { type: 'boolean' },
   },
+  // `required: ['type']` in each `if`: without a type no branch applies (else all three did, and
+  // a check missing its type was told that url and command were required too).
   allOf: [
-    { if: { properties: { type: { const: 'http' } } }, then: { required: ['url'] } },
-    { if: { properties: { type: { const: 'tcp' } } }, then: { required: ['port'] } },
-    { if: { properties: { type: { const: 'exec' } } }, then: { required: ['command'] } },
+    { if: { required: ['type'], properties: { type: { const: 'http' } } }, then: { required: ['url'] } },
+    { if: { required: ['type'], properties: { type: { const: 'tcp' } } }, then: { required: ['port'] } },
+    { if: { required: ['type'], properties: { type: { const: 'exec' } } }, then: { required: ['command'] } },
   ],
 } as const;
 

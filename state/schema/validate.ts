@@ -86,6 +86,9 @@ const FIELD_HINTS: Record<string, string> = {
   'artifact.destination': 'must be an absolute path',
   'artifact.restart_policy': "must be 'immediate', 'manual', 'signal' or 'signal:<hup|int|term|quit|usr1|usr2>'",
   'resource_limits.memory_limit': 'must be a number of bytes, at least 4096 (536870912 for 512 MiB; a unit such as 512M is not read)',
+  'health_check.interval_secs': "must be a number of seconds (10, or 0.5; a unit such as '10s' is not read)",
+  'health_check.timeout_secs': "must be a number of seconds (5, or 0.5; a unit such as '5s' is not read)",
+  'health_check.start_period_secs': "must be a number of seconds (30, or 0.5; a unit such as '30s' is not read)",
   'resource_limits.cpu_quota': "must be a number, the percent of one core (50 is half a core, 200 two cores; not a string such as '50%')",
 };
 

@@ -214,3 +214,12 @@ test('health_check: a url that does not parse and a tcp host no resolver takes a
     assert.equal(validateCreate({ name: 'a', command: 'x', health_check: { type: 'http', url } }, ctx).health_check?.url, url);
   }
 });
+
+test('health_check: a missing type is the one problem named; a duration with a unit says how to write seconds', () => {
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', health_check: { port: 5432 } }, ctx)), "program 'a': health_check.type: is required");
+  assert.equal(
+    message(() => validateCreate({ name: 'a', command: 'x', health_check: { type: 'tcp', port: 5432, interval_secs: '10s' } }, ctx)),
+    "program 'a': health_check.interval_secs: must be a number of seconds (10, or 0.5; a unit such as '10s' is not read)",
+  );
+  assert.match(message(() => validateCreate({ name: 'a', command: 'x', health_check: { type: 'tcp', port: 5432, timeout_secs: '5s', start_period_secs: '1m' } }, ctx)), /health_check\.timeout_secs: must be a number of seconds .*health_check\.start_period_secs: must be a number of seconds/s);
+});
