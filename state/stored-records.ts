@@ -73,7 +73,7 @@ function problemOf(id: string, value: unknown, logDir: string | undefined): stri
   if (r.id !== id) return `id: '${String(r.id).slice(0, 80)}' does not match the key it is stored under`;
   if (r.config === null || typeof r.config !== 'object') return 'config: is required';
   try {
-    validateCreate(r.config, { logDir: logDir ?? '/', logDirUnknown: logDir === undefined });
+    validateCreate(r.config, { logDir: logDir ?? '/', logDirUnknown: logDir === undefined, stored: true });
   } catch (err) {
     return (err as Error).message;
   }

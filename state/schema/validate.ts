@@ -24,6 +24,12 @@ export interface ValidationContext {
   /** Skip the log path check (offline checks that do not know the daemon's log_dir). */
   logDirUnknown?: boolean;
   /**
+   * A record svcd stored before (loading the store): the checks of what a probe can reach are
+   * left out. An older svcd took such a health check; quarantined, its program would no longer
+   * run at all, where it ran with a probe that always fails (which `state.health` shows).
+   */
+  stored?: boolean;
+  /**
    * The prefix of a problem with one field, given the field's path inside the body (a stack
    * service: `path:line:col` of that field, then the service). Each problem is then its own line,
    * and `prefix` is not used.
@@ -159,7 +165,7 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (artifact && !isAllowedArtifactUrl(artifact.source)) {
     add('artifact.source: must use https (plain http is allowed only for loopback hosts)');
   }
-  for (const problem of healthCheckProblems(config.health_check)) add(problem);
+  if (!ctx.stored) for (const problem of healthCheckProblems(config.health_check)) add(problem);
   const checked = config.health_check !== undefined && config.health_check.enabled !== false;
   if (artifact?.restart_policy?.startsWith('signal') && !checked) {
     add(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);

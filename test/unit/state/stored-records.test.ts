@@ -31,6 +31,14 @@ void test('valid records load unchanged', () => {
   assert.deepEqual(out.rejected, []);
 });
 
+void test('a health check an older svcd stored with a host or URL no probe can reach still loads (its program runs; the 400 is for new writes)', () => {
+  const tcp = record({ name: 'tcp', health_check: { type: 'tcp', host: '127.0.0.1:5432', port: 5432 } });
+  const http = record({ name: 'http', health_check: { type: 'http', url: 'http://127.0.0.1:99999/' } });
+  const out = sort(entries(tcp, http));
+  assert.deepEqual(out.rejected, []);
+  assert.deepEqual(out.records, [tcp, http]);
+});
+
 void test('finding 12: an unknown health_check.type is quarantined by name, with the API message', () => {
   const out = sort(entries(record({ name: 'ok' }), record({ name: 'bad', health_check: { type: 'grpc', port: 1 } })));
   assert.deepEqual(out.records.map((r) => r.config.name), ['ok']);
