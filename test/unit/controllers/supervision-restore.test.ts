@@ -5,6 +5,13 @@ import { processHarness } from '../../helpers/process-harness.js';
 
 const BOOT = 'boot-1';
 
+/** svcd started again over the same store and processes (after h1 crashed or shut down), its first passes done. */
+async function restarted(h1: Pick<Awaited<ReturnType<typeof processHarness>>, 'db' | 'os'>, bootId = BOOT) {
+  const h = await processHarness({ db: h1.db, os: h1.os, bootId });
+  await h.settle();
+  return h;
+}
+
 async function fatalThenCrash() {
   const h1 = await processHarness({ bootId: BOOT });
   const id = await h1.add({ name: 'doomed', retry_limit: 0 });
@@ -17,16 +24,14 @@ async function fatalThenCrash() {
 
 test('a Fatal program is Fatal again after a crash of svcd, with its last exit; a start clears it', async () => {
   const { h1, id } = await fatalThenCrash();
-  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h.settle();
+  const h = await restarted(h1);
   assert.equal(h.status(id), 'Fatal');
   assert.equal(h.observed.get(id).last_exit?.exit_code, 3);
   assert.equal(h.os.spawnCount, 1, 'not started again by the boot rules');
   await h.actions.start([h.store.get(id)!]);
   assert.equal(h.status(id), 'Running');
   await h.crash();
-  const h3 = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h3.settle();
+  const h3 = await restarted(h1);
   assert.notEqual(h3.status(id), 'Fatal', 'the start ended the Fatal record');
   await h3.close();
 });
@@ -39,8 +44,7 @@ test('a program in Backoff keeps its retry count and waits for its retry after a
   assert.equal(h1.status(id), 'Backoff');
   const retryAt = h1.observed.get(id).next_retry_at!;
   await h1.crash();
-  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h.settle();
+  const h = await restarted(h1);
   assert.equal(h.status(id), 'Backoff');
   assert.equal(h.observed.get(id).retries, 1);
   assert.equal(h.observed.get(id).next_retry_at, retryAt);
@@ -53,15 +57,13 @@ test('a program in Backoff keeps its retry count and waits for its retry after a
 
 test('another machine boot or a graceful shutdown starts programs afresh (the boot rules)', async () => {
   const { h1, id } = await fatalThenCrash();
-  const rebooted = await processHarness({ db: h1.db, os: h1.os, bootId: 'boot-2' });
-  await rebooted.settle();
+  const rebooted = await restarted(h1, 'boot-2');
   assert.equal(rebooted.status(id), 'Running', 'a reboot is a boot');
   rebooted.os.exit(rebooted.pidOf(id), 3);
   await rebooted.settle();
   assert.equal(rebooted.status(id), 'Fatal');
   await rebooted.shutdown();
-  const after = await processHarness({ db: h1.db, os: h1.os, bootId: 'boot-2' });
-  await after.settle();
+  const after = await restarted(h1, 'boot-2');
   assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
   await after.close();
 });
@@ -75,8 +77,7 @@ test('an autostart = false program started by hand and in Backoff still retries 
   assert.equal(h1.status(id), 'Backoff');
   const retryAt = h1.observed.get(id).next_retry_at!;
   await h1.crash();
-  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h.settle();
+  const h = await restarted(h1);
   assert.equal(h.status(id), 'Backoff', 'the boot rule (autostart = false: stopped) does not apply');
   await h.advance(retryAt - h.clock.now());
   assert.equal(h.status(id), 'Running');
@@ -91,14 +92,12 @@ test('a program that Exited (its expected exit: a one-shot job done) is not run 
   await h1.settle();
   assert.equal(h1.status(id), 'Exited');
   await h1.crash();
-  const h = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h.settle();
+  const h = await restarted(h1);
   assert.equal(h.status(id), 'Exited');
   assert.equal(h.observed.get(id).last_exit?.exit_code, 0);
   assert.equal(h.os.spawnCount, 1, 'not run a second time');
   await h.shutdown();
-  const after = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await after.settle();
+  const after = await restarted(h1);
   assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
   await after.close();
 });
@@ -109,13 +108,11 @@ test('a program an operator stopped stays stopped after a crash of svcd; a grace
   await h1.actions.stop([h1.store.get(id)!], false);
   assert.equal(h1.status(id), 'Stopped');
   await h1.crash();
-  const h2 = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h2.settle();
+  const h2 = await restarted(h1);
   assert.equal(h2.status(id), 'Stopped', 'a crash is not a boot: the stop holds');
   assert.equal(h2.os.spawnCount, 1);
   await h2.shutdown();
-  const h3 = await processHarness({ db: h1.db, os: h1.os, bootId: BOOT });
-  await h3.settle();
+  const h3 = await restarted(h1);
   assert.equal(h3.status(id), 'Running', 'after a graceful shutdown the boot rules start it');
   await h3.actions.stop([h3.store.get(id)!], false);
   await h3.crash();
