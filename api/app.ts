@@ -15,6 +15,8 @@ import { authRouter } from './routes/auth.js';
 import { eventsRouter } from './routes/events.js';
 import { docsRouter } from './routes/docs.js';
 import { licenseRouter } from './routes/license.js';
+import { uiRouter } from './routes/ui-extensions.js';
+import { featuresOf } from '../plugins/license/features.js';
 import { metricsRouter } from './routes/metrics.js';
 import { notifyRouter } from './routes/notify.js';
 import { otaRouter } from './routes/ota.js';
@@ -75,6 +77,8 @@ export function createApp(deps: ApiDeps): WebSocketApp {
   }
   if (deps.notify) routers.push(notifyRouter(deps.notify, deps.config.server.max_body_bytes));
   if (security) routers.push(tokensRouter(security.tokens, deps.config.server.max_body_bytes), auditRouter(security.audit));
+  // The dashboard's extension panels, while ui.so is loaded (docs/web.md); without it the route is a 404.
+  if (plugins.ui) routers.push(uiRouter({ pluginVersion: plugins.ui.version, features: () => featuresOf(plugins.license?.claims.grants ?? []), panels: plugins.ui.panels }));
   for (const router of routers) v1.use(router.routes(), router.allowedMethods());
 
   app.use(root.routes());

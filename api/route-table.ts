@@ -43,6 +43,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/v1/watch': 'read',
   // Notify plugin (404 without it); webhook URLs and header values redacted below admin (api/routes/notify.ts).
   'GET /api/v1/system/notify': 'read',
+  'GET /api/v1/system/ui': 'read',
   'WS /ws': 'read',
 
   'POST /api/v1/programs': 'program.create',

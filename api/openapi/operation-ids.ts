@@ -40,6 +40,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/system/storage/quarantine/{id}/restore': 'restoreQuarantined',
   'GET /api/v1/system/license': 'getLicense',
   'GET /api/v1/system/plugins': 'listPlugins',
+  'GET /api/v1/system/ui': 'listUiPanels',
   'GET /api/v1/system/notify': 'getNotify',
   'PUT /api/v1/system/notify': 'updateNotify',
   'POST /api/v1/system/notify/test': 'testNotify',

@@ -77,6 +77,19 @@ export function securityPaths(): Json {
         404: err,
       }),
     },
+    '/api/v1/system/ui': {
+      get: route('The web dashboard\'s extension panels the license unlocks (only while ui.so is loaded; docs/web.md)', 'system', {
+        200: ok({
+          type: 'object',
+          properties: {
+            plugin_version: { type: 'string' },
+            features: { type: 'array', items: { type: 'string' } },
+            panels: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, min_role: { enum: ['viewer', 'operator', 'admin'] }, feature: { type: 'string' } } } },
+          },
+        }),
+        404: err,
+      }),
+    },
     '/api/v1/system/plugins': { get: route('Plugin libraries loaded, and those found but not loaded', 'system', { 200: ok({ type: 'object', properties: { mode: { enum: ['open', 'secret', 'licensed'] }, loaded: { type: 'array' }, skipped: { type: 'array' } } }) }) },
   };
 }

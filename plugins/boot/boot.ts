@@ -1,6 +1,7 @@
 import type { SvcConfig } from '../../conf/keys.js';
 import { isLoopbackHost } from '../../state/loopback.js';
-import { SECURITY, pluginSpec } from '../host/catalog.js';
+import { SECURITY, UI, pluginSpec } from '../host/catalog.js';
+import { uiPanelsOf } from '../ui/native.js';
 import { discoverPlugins, pluginDir } from '../host/discover.js';
 import { openPluginLibrary, type PluginLibrary } from '../host/open-library.js';
 import { librarySafety } from '../host/file-safety.js';
@@ -52,6 +53,7 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
     libraries,
     skipped: plan.skipped,
     security: null,
+    ui: null,
     warnings: [...plan.warnings, ...ownerWarnings],
   };
   const security = libraries.find((l) => l.name === SECURITY);
@@ -65,6 +67,14 @@ export async function bootPlugins(input: BootInput): Promise<PluginRuntime> {
     }
   } else {
     runtime.warnings.push(...(await securityLeftBehind(config.storage.data_dir, config.server.auth_secret !== '')));
+  }
+  const ui = libraries.find((l) => l.name === UI);
+  if (ui) {
+    try {
+      runtime.ui = { version: ui.version, panels: uiPanelsOf(ui) };
+    } catch (err) {
+      throw new StartupRefusal(`plugin library refused: ${ui.file}: ${(err as Error).message}`);
+    }
   }
   return runtime;
 }

@@ -2,6 +2,7 @@ import type { LicenseClaims } from '../license/claims.js';
 import type { PluginLibrary } from '../host/open-library.js';
 import type { SecurityRuntime } from '../security/open-security.js';
 import type { Mode } from './plan.js';
+import type { UiPanel } from '../../api/routes/ui-extensions.js';
 
 /** What start-up decided and loaded; the API reads it (license info, plugin list, auth). */
 export interface PluginRuntime {
@@ -16,10 +17,12 @@ export interface PluginRuntime {
   skipped: { name: string; file: string; reason: string }[];
   /** The security plugin when loaded: it replaces core auth. */
   security: SecurityRuntime | null;
+  /** The ui plugin when loaded: the dashboard's extension panels it brings (GET /api/v1/system/ui). */
+  ui: { version: string; panels: UiPanel[] } | null;
   warnings: string[];
 }
 
 /** The runtime of a daemon without plugins (tests, and the default before boot). */
 export function noPlugins(mode: Mode): PluginRuntime {
-  return { mode, license: null, licenseProblem: null, libraries: [], skipped: [], security: null, warnings: [] };
+  return { mode, license: null, licenseProblem: null, libraries: [], skipped: [], security: null, ui: null, warnings: [] };
 }

@@ -42,10 +42,19 @@ export const PLUGIN_CATALOG: Readonly<Record<string, PluginSpec>> = {
       svc_isolation_remove: 'int32_t svc_isolation_remove(const char *path)',
     },
   },
+  // The web dashboard's extension panels (plugins/ui/ui.h, docs/web.md).
+  ui: {
+    grant: 'ui',
+    exports: {
+      svc_ui_panels: 'int32_t svc_ui_panels(_Out_ uint8_t *out, uint32_t cap)',
+    },
+  },
 };
 
 /** The plugin that must load first when a license verifies (spec: Licensed startup requirements). */
 export const SECURITY = 'security';
+/** The plugin that brings the web dashboard's extension panels. */
+export const UI = 'ui';
 
 export function pluginSpec(name: string): PluginSpec | undefined {
   return Object.hasOwn(PLUGIN_CATALOG, name) ? PLUGIN_CATALOG[name] : undefined;

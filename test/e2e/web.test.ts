@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page, BrowserContextOptions } from 'playwright-core';
-import { useDaemon, startDaemon, removeRoot, fixture, eventually } from '../helpers/daemon.js';
+import { useDaemon, startDaemon, removeRoot, fixture, eventually, tempRoot } from '../helpers/daemon.js';
+import { licensedRoot, testSigner } from '../helpers/license.js';
 import { browserSkip, PAGE_TIMEOUT, screenshotDir, useBrowser } from '../helpers/browser.js';
 
 // The web dashboard in a real browser (Debian's chromium through playwright-core) against a real
@@ -475,9 +476,9 @@ void test('without the ui plugin no extension panel appears and their routes are
   await close(page);
 });
 
-// Until ui.so exists the daemon side is simulated with page.route (the browser never reaches
-// svcd for these paths). Once the plugin is built, the same checks run against a real daemon
-// with ui.so and a license: see docs/web.md, "Testing with the ui plugin".
+// The panels' own pages with the daemon side simulated (page.route): their answers are fixed, so
+// each panel's table, form and secret display are checked exactly. The test after it runs them
+// against a real svcd with ui.so and a license (docs/web.md, "Testing with the ui plugin").
 void test('when the daemon lists extension panels they appear and call the spec routes (daemon side simulated)', { skip }, async () => {
   const context = await browser().newContext({ viewport: { width: 1280, height: 760 } });
   const page = await context.newPage();
@@ -507,6 +508,54 @@ void test('when the daemon lists extension panels they appear and call the spec 
   await page.locator('nav a.ext', { hasText: 'Notify' }).click();
   await page.locator('li', { hasText: 'ops-chat' }).getByRole('button', { name: 'Send a test' }).waitFor();
   await context.close();
+});
+
+void test('with ui.so and a license granting ui: each role sees the extension panels it may use, and they work against svcd', { skip }, async () => {
+  const secret = 'ui-plugin-admin-secret';
+  const root = tempRoot('svc-web-ui-');
+  const signer = testSigner();
+  const licensed = await startDaemon(root, { config: licensedRoot(root, signer, { key: signer.issue({ grants: ['security', 'ui', 'notify'] }), secret, plugins: ['security', 'ui', 'notify'] }) });
+  const signIn = async (bearer: string) => {
+    const page = await open('/', { viewport: { width: 1280, height: 760 } }, licensed.url);
+    await page.getByLabel('Secret or token').fill(bearer);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.badge.role').waitFor();
+    return page;
+  };
+  const panels = async (page: Page) => {
+    await page.goto(`${licensed.url}/#/system`);
+    await page.locator('h1').first().waitFor();
+    // The nav is drawn once GET /api/v1/system/ui has answered; the System page asks it too.
+    await eventually(async () => (await page.locator('nav a.ext').count()) > 0 || (await page.locator('text=needs the ui plugin').count()) > 0 || null, 10_000, 'the panels read');
+    return page.locator('nav a.ext').allInnerTexts();
+  };
+  try {
+    const admin = await signIn(secret);
+    assert.deepEqual(await panels(admin), ['Tokens', 'Audit log', 'Notify']);
+    await admin.locator('nav a.ext', { hasText: 'Tokens' }).click();
+    await admin.getByLabel('Name').fill('deploy');
+    await admin.getByLabel('Role').selectOption('operator');
+    await admin.getByRole('button', { name: 'Create token' }).click();
+    const operatorSecret = (await admin.locator('code.secret').innerText()).trim();
+    assert.match(operatorSecret, /^sk-/);
+    await admin.locator('nav a.ext', { hasText: 'Audit log' }).click();
+    await admin.locator('td', { hasText: 'deploy' }).first().waitFor(); // the token creation, audited
+    await close(admin);
+
+    const viewerSecret = (await licensed.request('POST', '/api/v1/auth/tokens', { name: 'reader', role: 'viewer' }, { authorization: `Bearer ${secret}` })).body.secret as string;
+    const operator = await signIn(operatorSecret);
+    assert.deepEqual(await panels(operator), ['Notify']);
+    await close(operator);
+    const viewer = await signIn(viewerSecret);
+    await viewer.goto(`${licensed.url}/#/system`);
+    await viewer.locator('h1').first().waitFor();
+    await eventually(async () => (await viewer.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/v1/system/ui')))) || null, 10_000, 'the panels asked for');
+    assert.equal(await viewer.locator('nav a.ext').count(), 0, 'a viewer has no panel');
+    await close(viewer);
+  } finally {
+    await licensed.stop();
+    removeRoot(root);
+  }
 });
 
 void test('with auth_secret: the prompt refuses a wrong secret, accepts the right one and shows the role; logs stream with it', { skip }, async () => {

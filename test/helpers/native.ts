@@ -8,6 +8,8 @@ export const PLUGIN_INCLUDE = join(REPO, 'plugins', 'include');
 export const SECURITY_SO = join(REPO, 'dist', 'plugins', 'security.so');
 /** The real isolation plugin as `npm run build` made it. */
 export const ISOLATION_SO = join(REPO, 'dist', 'plugins', 'isolation.so');
+/** The real ui plugin as `npm run build` made it. */
+export const UI_SO = join(REPO, 'dist', 'plugins', 'ui.so');
 
 /** Compiles C sources with the system compiler (as scripts/build-native.mjs does); throws with cc's output. */
 export function compileC(out: string, sources: string[], flags: string[]): string {

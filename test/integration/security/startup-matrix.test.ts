@@ -109,9 +109,18 @@ describe('spec: Licensed startup requirements', () => {
       },
       async (d) => {
         const plugins = await d.request('GET', '/api/v1/system/plugins', undefined, bearer);
-        assert.deepEqual(plugins.body.loaded.map((p: { name: string }) => p.name), ['security']);
-        assert.deepEqual(plugins.body.skipped.map((p: { name: string; reason: string }) => [p.name, p.reason]), [['extra', 'not a plugin this svcd knows'], ['ui', 'not a plugin this svcd knows']]);
-        assert.ok(d.stderr.some((l) => /plugin .*\/plugins\/ui\.so not loaded/.test(l)), 'a warning names the library');
+        assert.deepEqual(plugins.body.loaded.map((p: { name: string }) => p.name), ['security', 'ui']);
+        assert.deepEqual(plugins.body.skipped.map((p: { name: string; reason: string }) => [p.name, p.reason]), [['extra', 'not a plugin this svcd knows']]);
+        assert.ok(d.stderr.some((l) => /plugin .*\/plugins\/extra\.so not loaded/.test(l)), 'a warning names the library');
+        // ui.so brings the dashboard's extension panels, each unlocked by its license feature:
+        // this license grants security (tokens, audit log) and ui, not notify.
+        const ui = await d.request('GET', '/api/v1/system/ui', undefined, bearer);
+        assert.equal(ui.status, 200);
+        assert.equal(ui.body.plugin_version, '1.0.0');
+        assert.deepEqual(ui.body.panels.map((p: { id: string; min_role: string }) => [p.id, p.min_role]), [['tokens', 'admin'], ['audit', 'admin']]);
+        // Any role reads it (the dashboard draws a panel for its min_role and up); it answered 403 below admin.
+        const viewer = (await d.request('POST', '/api/v1/auth/tokens', { name: 'reader', role: 'viewer' }, bearer)).body.secret as string;
+        assert.equal((await d.request('GET', '/api/v1/system/ui', undefined, { authorization: `Bearer ${viewer}` })).status, 200);
       },
     ));
 

@@ -8,7 +8,7 @@ import { permissionFor, ROUTE_PERMISSIONS, ROUTE_QUERY, routeOf } from '../../..
 import { loadConfig } from '../../../conf/load-config.js';
 import { noPlugins } from '../../../plugins/boot/runtime.js';
 
-/** Every route of an app with every optional part on (docs, metrics, the security and notify plugins). */
+/** Every route of an app with every optional part on (docs, metrics, the security, notify and ui plugins). */
 function registeredRoutes(): string[] {
   const config = loadConfig('/nonexistent-root', '/nonexistent-root/svc.toml');
   config.server.enable_docs = true;
@@ -24,7 +24,7 @@ function registeredRoutes(): string[] {
     version: '0.0.0',
     requestShutdown: () => undefined,
     metrics: { http: { middleware: () => (_ctx: unknown, next: () => Promise<void>) => next() }, metrics: {} },
-    plugins: { ...noPlugins('licensed'), security },
+    plugins: { ...noPlugins('licensed'), security, ui: { version: '1.0.0', panels: [] } },
     auditRecorder: {},
     notify: {},
   } as unknown as ApiDeps;
