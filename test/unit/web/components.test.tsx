@@ -12,6 +12,7 @@ import { ProgramsPage } from '../../../web/src/pages/ProgramsPage.js';
 import { parsePlan } from '../../../web/src/logic/plan.js';
 import { UsageHistory } from '../../../web/src/logic/usage-history.js';
 import { row } from './rows.js';
+import { idleOtaView } from '../../helpers/ota-fakes.js';
 
 /** Services whose every HTTP call fails the test: a rendered piece must not call the daemon. */
 function services(over: Partial<Services> = {}): Services {
@@ -90,6 +91,15 @@ test('the overview shows whether resource_limits are enforced, and why not', () 
   assert.match(not, /<dt>Limits<\/dt><dd>limits not enforced: isolation plugin not loaded<\/dd>/);
   const yes = withServices(<ProgramOverview detail={detail({ enforced: true, reason: null, cgroup: '/sys/fs/cgroup/svc/x', oom_kills: 2, status: 'enforced (cgroup /sys/fs/cgroup/svc/x)' })} now={1000} />);
   assert.match(yes, /enforced \(cgroup \/sys\/fs\/cgroup\/svc\/x\) · 2 OOM kill\(s\)/);
+});
+
+test('the overview shows an OTA update, with how far its download has come', () => {
+  const state = { status: 'Running', pid: 42, started_at: 0, uptime_secs: 1, retries: 0, restarts: 0, next_retry_at: null, last_exit: null, detail: null, health: null, cpu_usage: 0, mem_usage: 0 };
+  const ota = idleOtaView('a'.repeat(64), { phase: 'downloading', target: 'b'.repeat(64), download: { received_bytes: 3 * 1024 * 1024, total_bytes: 12 * 1024 * 1024 } });
+  const html = withServices(<ProgramOverview detail={{ ...row('app'), config: { name: 'app', command: '/opt/app' }, state: { ...state, ota } }} now={1000} />);
+  assert.match(html, /<dt>Update \(OTA\)<\/dt><dd>downloading 3\.0 MiB of 12 MiB \(25%\) +installed: aaaaaaaaaaaa -&gt; bbbbbbbbbbbb/);
+  const none = withServices(<ProgramOverview detail={{ ...row('plain'), config: { name: 'plain', command: 'x' }, state }} now={1000} />);
+  assert.doesNotMatch(none, /Update \(OTA\)/, 'no artifact, no line');
 });
 
 test('an empty table says whether there are no programs at all or none matches the filter', () => {

@@ -2,6 +2,7 @@
  * The shapes the dashboard reads from the daemon. Type-only imports from where the daemon defines
  * them: nothing of the daemon is bundled, the dashboard only talks HTTP and WebSocket.
  */
+import type { OtaView } from '../../../state/ota.js';
 import type { ActionOutcome } from '../../../operations/actions.js';
 import type { EventRecord } from '../../../state/events/types.js';
 import type { CronObserved, HealthView, LastExit } from '../../../state/observed.js';
@@ -45,6 +46,8 @@ export interface ProgramDetail extends ProgramSummary {
     cron?: CronObserved;
     /** Programs with resource_limits (docs/isolation.md): enforced, or why not. */
     isolation?: { enforced: boolean; reason: string | null; cgroup: string | null; oom_kills: number; status: string };
+    /** Programs with an artifact (docs/ota.md, "Status"): the update's phase, checksums and progress. */
+    ota?: OtaView | null;
   };
   revision?: number;
   created_at?: number;

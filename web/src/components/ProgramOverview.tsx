@@ -3,6 +3,7 @@ import type { ProgramDetail } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { bytes, dateTime, duration, percent, relative } from '../logic/format.js';
 import { Chart } from './Chart.js';
+import { otaSummary } from '../../../tui/client/ota-format.js';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -43,6 +44,12 @@ export function ProgramOverview({ detail, now }: { detail: ProgramDetail; now: n
           <Fact label="Limits">
             {s.isolation.status}
             {s.isolation.oom_kills > 0 ? ` · ${s.isolation.oom_kills} OOM kill(s)` : ''}
+          </Fact>
+        )}
+        {s.ota && (
+          <Fact label="Update (OTA)">
+            {otaSummary(s.ota)}
+            {s.ota.last ? ` · last: ${s.ota.last.result} at ${dateTime(s.ota.last.at)}: ${s.ota.last.reason}` : ''}
           </Fact>
         )}
         {cron && (
