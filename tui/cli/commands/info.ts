@@ -52,11 +52,21 @@ function reloadLines(s: ProgramDetail['state']): string[] {
   return lines;
 }
 
-function describeHealth(h: ProgramDetail['state']['health']): string {
+export function describeHealth(h: ProgramDetail['state']['health']): string {
   if (!h) return '-';
-  const verdict = h.healthy === null ? 'pending' : h.healthy ? 'healthy' : `unhealthy (${h.failures} failures in a row)`;
+  const verdict = h.healthy === null ? 'pending' : h.healthy ? 'healthy' : `unhealthy (${unhealthyCount(h)})`;
   const last = h.last ? `; last probe ${h.last.ok ? 'passed' : 'failed'} at ${timestamp(h.last.at)} in ${h.last.latency_ms} ms: ${h.last.message}` : '';
   return `${verdict}${last}`;
+}
+
+/**
+ * Why an Unhealthy verdict stands: the failures in a row, or, when the count started over (the
+ * check changed) and no probe has failed since, that it holds until the check passes enough.
+ */
+function unhealthyCount(h: NonNullable<ProgramDetail['state']['health']>): string {
+  if (h.failures > 0) return `${h.failures} ${h.failures === 1 ? 'failure' : 'failures'} in a row`;
+  const passes = h.successes;
+  return `until the check passes; ${passes} ${passes === 1 ? 'pass' : 'passes'} so far`;
 }
 
 /** The schedule of a cron program (docs/cron.md). */
