@@ -49,13 +49,20 @@ export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
       const timer = setTimeout(() => done({ ok: false, message: `GET ${redactUrl(url)}: no answer within ${timeoutMs} ms` }), timeoutMs);
       const aborted = () => done({ ok: false, message: `GET ${redactUrl(url)}: abandoned` });
       onAbort(abort, aborted);
-      req.once('error', (err: NodeJS.ErrnoException) => done({ ok: false, message: `GET ${redactUrl(url)}: ${err.code ?? err.message}` }));
+      req.once('error', (err: NodeJS.ErrnoException) => done({ ok: false, message: `GET ${redactUrl(url)}: ${HTTP_ERRORS[err.code ?? ''] ?? err.code ?? err.message}` }));
       req.end();
     });
   },
 
   exec: (spec, timeoutMs, abort) => execProbe(os, spec, timeoutMs, abort),
 });
+
+/** What node:http's parser codes mean, for the ones a misbehaving server can cause. */
+const HTTP_ERRORS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'the response headers are larger than 16 KiB (HPE_HEADER_OVERFLOW)',
+  HPE_INVALID_CONSTANT: 'the answer is not HTTP (HPE_INVALID_CONSTANT)',
+  HPE_INVALID_STATUS: 'the status line is not HTTP (HPE_INVALID_STATUS)',
+};
 
 /** Calls `fn` when `abort` fires, or at once when it already has. */
 function onAbort(abort: AbortSignal | undefined, fn: () => void): void {

@@ -84,3 +84,24 @@ test('an HTTP probe that is abandoned (its program stopped) ends at once and clo
     server.close();
   }
 });
+
+test('an HTTP probe of a server that answers with huge headers or not in HTTP says so in words', async () => {
+  const answers = [
+    `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    'SSH-2.0-OpenSSH_9.2\r\n',
+  ];
+  const server = createTcpServer((socket: Socket) => {
+    socket.once('data', () => socket.end(answers.shift() ?? ''));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const huge = await probes.http(`http://127.0.0.1:${port}/`, 5_000);
+    assert.deepEqual(huge, { ok: false, message: `GET http://127.0.0.1:${port}/: the response headers are larger than 16 KiB (HPE_HEADER_OVERFLOW)` });
+    const ssh = await probes.http(`http://127.0.0.1:${port}/`, 5_000);
+    assert.equal(ssh.ok, false);
+    assert.match(ssh.message, /: the (answer|status line) is not HTTP \(HPE_INVALID_(CONSTANT|STATUS)\)$/);
+  } finally {
+    server.close();
+  }
+});
