@@ -92,6 +92,7 @@ function recipes(): Record<string, Recipe> {
     'GET /api/v1/audit': { path: '/api/v1/audit?limit=3', ok: [200] },
     'GET /api/v1/audit/verify': { path: '/api/v1/audit/verify', ok: [200] },
     'GET /api/v1/system/notify': { path: '/api/v1/system/notify', ok: [200] },
+    'GET /api/v1/system/ui': { path: '/api/v1/system/ui', ok: [200] },
     'PUT /api/v1/system/notify': { path: '/api/v1/system/notify', body: { channels: [{ name: 'x' }] }, ok: [400] },
     'POST /api/v1/system/notify/test': { path: '/api/v1/system/notify/test', body: { channel: 'none' }, ok: [404] },
   };
@@ -136,11 +137,11 @@ async function runColumn(cred: Cred): Promise<string[]> {
   return failures;
 }
 
-describe('auth matrix: every route x every credential, real daemon, security.so and notify.so', () => {
+describe('auth matrix: every route x every credential, real daemon, security.so, notify.so and ui.so', () => {
   const signer = testSigner();
   before(async () => {
     const root = tempRoot('svc-matrix-');
-    d = await startDaemon(root, { config: licensedRoot(root, signer, { secret: SECRET, extra: '', key: signer.issue({ grants: ['security', 'notify'] }), plugins: ['security', 'notify'] }).replace('[license]', 'enable_docs = true\n[license]') });
+    d = await startDaemon(root, { config: licensedRoot(root, signer, { secret: SECRET, extra: '', key: signer.issue({ grants: ['security', 'notify', 'ui'] }), plugins: ['security', 'notify', 'ui'] }).replace('[license]', 'enable_docs = true\n[license]') });
     const bearer = { authorization: `Bearer ${SECRET}` };
     for (const [name, role] of [['viewer', 'viewer'], ['operator', 'operator'], ['admin', 'admin'], ['spare', 'viewer']] as const) {
       const res = await d.request('POST', '/api/v1/auth/tokens', { name, role }, bearer);
