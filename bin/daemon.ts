@@ -115,8 +115,7 @@ export class Daemon {
     try {
       await daemon.boot();
     } catch (err) {
-      // Nothing ran: the next start is what this one would have been (a boot, or after a crash).
-      if (!daemon.startedAfterCrash) await daemon.liveMarker?.disarm();
+      await daemon.liveMarker?.abandon();
       await daemon.teardown();
       throw err;
     }
@@ -131,7 +130,6 @@ export class Daemon {
   private logSocket: LogSocket | null = null;
   private notify: NotifyService | null = null;
   private liveMarker: LiveMarker | null = null;
-  private startedAfterCrash = false;
 
   private async boot(): Promise<void> {
     const { config, log } = this.opts;
@@ -160,7 +158,6 @@ export class Daemon {
     const bootId = machineBootId();
     this.liveMarker = new LiveMarker(store.meta, bootId, warnOf('live marker write failed'));
     const crashed = await this.liveMarker.arm(process.pid, clock.now());
-    this.startedAfterCrash = crashed;
     if (crashed) log.info('the previous svcd did not shut down gracefully: every stored start and stop holds');
     const boot: BootContext = { epoch: store.epoch, adopted: new Set(), crashed };
     // A plain copy: reading process.env goes through getenv() key by key, on every spawn.

@@ -159,7 +159,9 @@ export class StackDirectory {
   private enqueue(file: string): void {
     this.pending++;
     this.queue = this.queue.then(async () => {
-      await this.handle(file);
+      this.heldBack.delete(file); // decided again now
+      await this.handle(file); // never throws: a failure is recorded as the file's result
+      this.lastChance.delete(file);
       this.pending--;
       this.releaseHeldBack();
     });
@@ -223,15 +225,6 @@ export class StackDirectory {
   }
 
   private async handle(file: string): Promise<void> {
-    this.heldBack.delete(file); // decided again now
-    try {
-      await this.handleNow(file);
-    } finally {
-      this.lastChance.delete(file);
-    }
-  }
-
-  private async handleNow(file: string): Promise<void> {
     const { read, applier, log, clock } = this.deps;
     const path = join(this.deps.dir, file);
     const source = `stack:${file}`;
@@ -346,7 +339,6 @@ export class StackDirectory {
       this.deps.log.info('stack file refused while other files are pending; tried again once they are handled', { file, error: message });
       return;
     }
-    this.heldBack.delete(file);
     const last = this.results.get(file);
     // Recorded once per distinct error, not at every retry of the same refusal.
     if (last?.state !== 'error' || last.message !== message) this.deps.events?.emit({ event: 'stack_apply_failed', msg: `stack:${file}: refused, the last good state keeps running: ${message}` });

@@ -15,6 +15,8 @@ interface Live {
  */
 export class LiveMarker {
   private readonly writer: KeyedWriter<Live>;
+  /** What `arm` found: the previous svcd of this machine boot crashed. */
+  private crashed = false;
 
   constructor(
     meta: MetaLevel,
@@ -28,10 +30,18 @@ export class LiveMarker {
   /** Whether the previous svcd of this machine boot crashed; then marks this one live (durably). */
   async arm(pid: number, now: number): Promise<boolean> {
     const found = (await this.writer.loadAll(parseLive)).get('live');
-    const crashed = this.bootId !== '' && found?.boot_id === this.bootId;
+    this.crashed = this.bootId !== '' && found?.boot_id === this.bootId;
     this.writer.set('live', { boot_id: this.bootId, pid, started_at: now });
     await this.writer.flush();
-    return crashed;
+    return this.crashed;
+  }
+
+  /**
+   * A start that failed ran nothing: the next start is what this one would have been, a boot or
+   * a start after a crash, so the mark stays only if this one found it.
+   */
+  async abandon(): Promise<void> {
+    if (!this.crashed) await this.disarm();
   }
 
   /** A graceful shutdown: the next start is a boot. */

@@ -52,7 +52,7 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
   private readonly seen = new Set<string>();
   private readonly fingerprints = new Map<string, string>();
   /** How far each download in flight has come, and when it was last published. */
-  private readonly downloads = new Map<string, OtaDownloadProgress & { publishedAt: number }>();
+  private readonly downloads = new Map<string, { progress: OtaDownloadProgress; publishedAt: number }>();
 
   readonly watches = {
     // Programs with an artifact before or after the write (intents too: run, ota_rollback_seq), or an update record.
@@ -90,12 +90,11 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
   reconcile = async (id: string): Promise<Result | void> => {
     const { store, observed, clock, status } = this.deps;
     const program = store.get(id);
-    const artifact = program?.config.artifact;
     const outcome = this.outcomes.get(id) ?? null;
     const input: OtaInput = {
       id,
       name: program?.config.name ?? '',
-      desired: artifact ? desiredOf(artifact) : null,
+      desired: this.desiredOf(id),
       program: program ? programFacts(withDefaults(program.config)) : null,
       observed: observedFacts(observed.get(id)),
       runWanted: program?.intent.run === 'running',
@@ -152,7 +151,7 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
     const abort = new AbortController();
     const onProgress = effect.step === 'download' ? (received: number, total: number | null) => this.progress(id, received, total) : undefined;
     const job = { id, effect, record, desired, limits: this.deps.limits, streamed: this.streamed.get(id) ?? null, signal: abort.signal, onProgress };
-    if (onProgress) this.downloads.set(id, { received_bytes: 0, total_bytes: null, publishedAt: this.deps.clock.now() });
+    if (onProgress) this.downloads.set(id, { progress: { received_bytes: 0, total_bytes: null }, publishedAt: this.deps.clock.now() });
     const done = runStep(this.deps.ports, job).then((result) => {
       this.running.delete(id);
       this.downloads.delete(id);
@@ -172,7 +171,7 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
     const last = this.downloads.get(id);
     if (!last) return;
     const due = now - last.publishedAt >= 1000;
-    this.downloads.set(id, { received_bytes: received, total_bytes: total, publishedAt: due ? now : last.publishedAt });
+    this.downloads.set(id, { progress: { received_bytes: received, total_bytes: total }, publishedAt: due ? now : last.publishedAt });
     if (due) this.publish(id, this.deps.status.get(id) ?? null, this.desiredOf(id));
   }
 
@@ -186,8 +185,7 @@ export class OtaController implements Controller<string, DesiredChange, OtaObser
     const { observed, store } = this.deps;
     if (!store.get(id)) return; // removed: the process controller drops the entry
     const o = observed.get(id);
-    const download = this.downloads.get(id);
-    const view = record ? otaView(record, desired, o, download ? { received_bytes: download.received_bytes, total_bytes: download.total_bytes } : null) : undefined;
+    const view = record ? otaView(record, desired, o, this.downloads.get(id)?.progress ?? null) : undefined;
     const requests = { ...o.restart_requests };
     if (record?.restart) requests.ota = { pid: record.restart.pid, reason: record.restart.reason, planned: true };
     else delete requests.ota;

@@ -73,9 +73,10 @@ test('an HTTP probe that is abandoned (its program stopped) ends at once and clo
   try {
     const { port } = server.address() as AddressInfo;
     const abort = new AbortController();
+    const accepted = once(server, 'connection') as Promise<[Socket]>;
     const outcome = probes.http(`http://127.0.0.1:${port}/health`, 3_600_000, abort.signal);
-    while (sockets.length === 0) await new Promise((r) => setTimeout(r, 10));
-    const closed = once(sockets[0], 'close').then(() => 'closed');
+    const [socket] = await accepted;
+    const closed = once(socket, 'close').then(() => 'closed');
     abort.abort();
     assert.deepEqual(await within(outcome, 10_000), { ok: false, message: `GET http://127.0.0.1:${port}/health: abandoned` });
     assert.equal(await within(closed, 10_000), 'closed');
