@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
 import { startDaemon, removeRoot, fixture, tempRoot, type RunningDaemon } from '../helpers/daemon.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -79,6 +80,25 @@ test('svc apply prints the plan as a diff; --dry-run changes nothing; --prune re
   const err = await svc('apply', 'bad.toml');
   assert.equal(err.code, 2, 'an invalid input file is a usage-class error (docs/cli.md)');
   assert.match(err.stderr, /^svc: bad\.toml:3:\d+: /);
+});
+
+test('svc apply reads its file once: a stack from a named pipe (a generator writing to a FIFO) applies', async () => {
+  const fifo = join(work, 'piped.toml');
+  execFileSync('mkfifo', [fifo]);
+  // The writer opens the FIFO, writes the stack once and closes it: a second read of the file
+  // would wait for a writer that never comes.
+  const writer = spawn('sh', ['-c', `cat > '${fifo}'`], { stdio: ['pipe', 'ignore', 'ignore'] });
+  writer.stdin.end(svcToml('fifo-web'));
+  // Should svc open the pipe again, an empty writer lets that read end (with no text) rather than hang the test.
+  const release = setTimeout(() => spawn('sh', ['-c', `: > '${fifo}'`], { stdio: 'ignore' }), 20_000);
+  try {
+    const applied = await svc('apply', 'piped.toml', '--dry-run');
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.equal(applied.stdout, '+ created fifo-web\n(dry run: nothing was changed)\n');
+  } finally {
+    clearTimeout(release);
+    if (writer.exitCode === null && writer.pid) process.kill(writer.pid, 'SIGKILL');
+  }
 });
 
 test('svc apply resolves includes locally (sources include:<file>)', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
 import type { LoadedStack } from '../../../stacks/load.js';
@@ -13,6 +13,21 @@ import { planText } from '../plan-lines.js';
 const tools = () => import('../stack-tools.js');
 
 const read = (path: string) => readFileSync(path, 'utf8');
+
+/**
+ * A reader that reads each file once: the check, the body sent and the places given to svcd's
+ * answers are then of one text, even when the file changes meanwhile, and a stack that comes
+ * through a named pipe can be applied at all.
+ */
+function readEachOnce(): (path: string) => string {
+  const texts = new Map<string, string>();
+  return (path) => {
+    const abs = resolve(path);
+    const text = texts.get(abs) ?? read(abs);
+    texts.set(abs, text);
+    return text;
+  };
+}
 
 /** `svc apply` and `svc check` (offline): stacks as files. `svc export` is in export.ts. */
 export function registerStack(program: Command, ctx: CliContext): void {
@@ -28,9 +43,10 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const { checkStackFile } = await tools();
       const directory = directoryProblem(file);
       if (directory) throw new CliError(directory, 2);
-      const checked = checkStackFile(file, read);
+      const readFile = readEachOnce();
+      const checked = checkStackFile(file, readFile);
       if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
-      const { body, stack } = await stackBody(file, source);
+      const { body, stack } = await stackBody(file, source, readFile);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
       // An included file that lists no service now still owns its programs: svcd learns the files here.
       for (const file of stack.includes) query.append('include', file);
@@ -77,13 +93,13 @@ export function registerStack(program: Command, ctx: CliContext): void {
  * included services labelled `include:<file>`. With the loaded stack, whose services are the
  * body's, in order.
  */
-async function stackBody(file: string, source: string): Promise<{ body: RawBody; stack: LoadedStack }> {
+async function stackBody(file: string, source: string, readFile: (path: string) => string): Promise<{ body: RawBody; stack: LoadedStack }> {
   const { formatFromName, loadStackFile, contentTypeOf, validateServices } = await tools();
   const format = formatFromName(file);
   if (!format) throw unknownFormat(file);
   try {
-    const stack = loadStackFile(file, read);
-    if (stack.includes.length === 0) return { body: new RawBody(read(file), contentTypeOf(format)), stack };
+    const stack = loadStackFile(file, readFile);
+    if (stack.includes.length === 0) return { body: new RawBody(readFile(file), contentTypeOf(format)), stack };
     validateServices(stack, { logDir: '/', logDirUnknown: true, source });
     const services = stack.services.map((s) => {
       const body = s.body as Record<string, unknown>;
