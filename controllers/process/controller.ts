@@ -173,24 +173,25 @@ export class ProcessController implements ProgramController, ProcessRunner {
   }
 
   async close(): Promise<void> {
-    // A graceful shutdown ends supervision: the next svcd starts programs by the boot rules.
-    if (this.deps.observed.shuttingDown) for (const id of this.kept.keys()) this.deps.supervision?.set(id, null);
+    // Records stay as they are at a graceful shutdown too: the next svcd restores them only if
+    // this one crashed (the live marker says which), and deletes them otherwise.
     await this.deps.runtime?.flush();
     await this.deps.supervision?.flush();
   }
 
   /**
-   * After a crash of svcd (same machine boot, no graceful shutdown): a program that was Fatal is
-   * Fatal again, one that Exited stays so, one in Backoff waits for the retry it had, with its
-   * retry count. Not for a program whose process was re-adopted (its state is its process's) or
-   * that is gone.
+   * After a crash of svcd (the live marker's verdict: same machine boot, no graceful shutdown): a
+   * program that was Fatal is Fatal again, one that Exited stays so, one in Backoff waits for the
+   * retry it had, with its retry count. Not for a program whose process was re-adopted (its state
+   * is its process's) or that is gone. After a boot or a graceful shutdown the records are only
+   * deleted: the boot rules decide.
    */
   private async restoreSupervision(adopted: ReadonlySet<string>): Promise<void> {
-    const { supervision, store } = this.deps;
+    const { supervision, store, boot } = this.deps;
     if (!supervision) return;
     for (const [id, r] of await supervision.loadCurrent()) {
       const record = store.get(id);
-      if (!record || !runsHere(record) || adopted.has(id)) {
+      if (!boot.crashed || !record || !runsHere(record) || adopted.has(id)) {
         supervision.set(id, null);
         continue;
       }

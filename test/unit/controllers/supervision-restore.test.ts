@@ -63,6 +63,10 @@ test('another machine boot or a graceful shutdown starts programs afresh (the bo
   await rebooted.settle();
   assert.equal(rebooted.status(id), 'Fatal');
   await rebooted.shutdown();
+  // The record is still on disk: only the live marker tells a crash from a graceful shutdown.
+  await h1.db.open();
+  assert.ok((await h1.db.keys().all()).some((k) => k.endsWith(`sup:${id}`)), 'the Fatal record outlives the shutdown');
+  await h1.db.close();
   const after = await restarted(h1, 'boot-2');
   assert.equal(after.status(id), 'Running', 'a graceful shutdown ends supervision: autostart runs it again');
   await after.close();
