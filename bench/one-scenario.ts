@@ -99,7 +99,7 @@ for (let rep = 0; rep < Number(args.reps); rep++) {
         const ms = await stopAll(m);
         await perf?.stop();
         const stopUsed = cpu().map((v, i) => ((v - cpu1[i]) * 1000).toFixed(0));
-        console.log(`S5 stop all ${n}: ${ms.toFixed(0)} ms, CPU svcd ${stopUsed[0]} ms, svc-spawner ${stopUsed[1]} ms (load average before: ${before}, after: ${load()})`);
+        console.log(`S5 stop all ${n}: children gone after ${ms.gone.toFixed(0)} ms, answered after ${ms.answered.toFixed(0)} ms, CPU svcd ${stopUsed[0]} ms, svc-spawner ${stopUsed[1]} ms (load average before: ${before}, after: ${load()})`);
       }
     } else {
       const dir = scratchDir('s3-');

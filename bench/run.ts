@@ -114,6 +114,7 @@ results.define(S3, 'added delay over floor', 'ms', '≤5 ms');
 results.define(S4, 'API: svc GET /api/v1/programs; pm2 API list(); supervisord XML-RPC', 'ms', '<5 ms');
 results.define(S4, 'CLI: svc list; pm2 jlist; supervisorctl status', 'ms', '<150 ms');
 results.define(S5, 'time until every child is gone', 'ms', '≤1.5x floor');
+results.define(S5, 'time until the stop request is answered', 'ms');
 const S6 = `S6 stack apply (svc only), N=${bigN}`;
 results.define(S6, 'PUT /api/v1/stack to all running', 'ms');
 
@@ -188,7 +189,9 @@ async function runContender(c: Contender, work: string, floorGap: number): Promi
         for (const t of await listLatency(api, plan.queries)) results.add(S4, 'API: svc GET /api/v1/programs; pm2 API list(); supervisord XML-RPC', who, t);
         for (const t of await listLatency(cli, plan.queries)) results.add(S4, 'CLI: svc list; pm2 jlist; supervisorctl status', who, t);
         log(`${m.variant}: S5 stop all`);
-        results.add(S5, 'time until every child is gone', who, await stopAll(m));
+        const stopped = await stopAll(m);
+        results.add(S5, 'time until every child is gone', who, stopped.gone);
+        results.add(S5, 'time until the stop request is answered', who, stopped.answered);
       }
     });
   }
