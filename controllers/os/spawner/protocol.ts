@@ -168,7 +168,9 @@ export function i32(f: Frame, key: number): number {
 export function u64(f: Frame, key: number): number {
   const b = one(f, key);
   if (b?.length !== 8) throw new ProtocolError(`frame ${f.type}: field ${key} is not 8 bytes`);
-  return Number(b.readBigUInt64LE(0));
+  // Two 32-bit halves: exact below 2^53 (every time, serial and size the spawner sends), rounded
+  // to the nearest double above it as Number(BigInt) would, without a BigInt per field (7 per EXIT).
+  return b.readUInt32LE(0) + b.readUInt32LE(4) * 0x1_0000_0000;
 }
 
 export function text(f: Frame, key: number): string {

@@ -28,6 +28,13 @@ test('frames round-trip through the decoder, split at any byte', () => {
   }
 });
 
+test('u64 fields read exactly across the 32-bit boundary and up to 2^53 - 1, and as the nearest double above', () => {
+  for (const value of [0n, 1n, 0xffff_ffffn, 0x1_0000_0000n, 0x1_0000_0005n, 1_795_546_472_123n, 2n ** 53n - 1n, 2n ** 64n - 1n]) {
+    const [frame] = new FrameDecoder().push(encodeFrame(Msg.OK, 1, [[Field.SERIAL, { u64: value }]]));
+    assert.equal(u64(frame, Field.SERIAL), Number(value), String(value));
+  }
+});
+
 test('a frame is laid out byte for byte as PROTOCOL.md says: length, type, seq, then key-length-value fields', () => {
   const bytes = encodeFrame(Msg.SIGNAL, 0x01020304, [[Field.PID, { i32: -2 }], [Field.MESSAGE, 'é'], [Field.OUTPUT, Buffer.from([0xff])], [Field.TAG, ''], [Field.SERIAL, { u64: 258 }]]);
   // prettier-ignore
