@@ -119,6 +119,8 @@ export interface StackApplyResult {
   source: string;
   /** `created web`, `updated api (restart)`, `unchanged db`, `pruned old-job`. */
   lines: string[];
+  /** The plan's id: `?plan=` with it applies exactly this plan, or nothing (409). */
+  plan: string;
 }
 
 /** `GET /api/v1/stack`: the desired state as a stack that re-applies to no change. */

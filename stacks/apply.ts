@@ -5,6 +5,7 @@ import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
 import type { LoadedStack } from './load.js';
 import { applyLine, planStack, type PlanEntry, type PruneScope, type StackPlan } from './plan.js';
+import { checkPlan, planId } from './plan-id.js';
 import { checkStackDependencies, validateServices, type DesiredService } from './validate-stack.js';
 import { dependantsOf } from '../state/dependencies.js';
 import { invalid } from '../state/errors.js';
@@ -24,6 +25,8 @@ export interface ApplyRequest {
   pruneAll?: boolean;
   /** Compute and report only; nothing is written. */
   dryRun?: boolean;
+  /** The plan id of the dry run this apply carries out: refused (409, nothing written) when the plan differs now. */
+  expectPlan?: string;
   /** More sources the stack owns for its prune: the `include:<file>` sources of its last good apply (an include dropped since). */
   alsoOwned?: string[];
   /** Names the prune leaves alone: another file of the watched directory lists them and takes them over. */
@@ -35,6 +38,8 @@ export interface ApplyResult {
   /** One line per program, see `applyLine`. */
   lines: string[];
   entries: PlanEntry[];
+  /** The plan's id (stacks/plan-id.ts): a dry run's, to apply exactly that plan with `expectPlan`. */
+  plan: string;
 }
 
 /**
@@ -60,7 +65,7 @@ export class StackApplier {
       const { boot } = this.opts;
       const prune: PruneScope = req.prune !== true && !req.stack.prune ? { kind: 'none' } : req.pruneAll ? { kind: 'all' } : { kind: 'owned', sources: owned };
       const keep = new Set(req.keep); // an iterator, read once
-      const planAgainst = (existing: ProgramRecord[]): StackPlan => {
+      const planAgainst = (existing: ProgramRecord[]): StackPlan & { id: string } => {
         const plan = planStack(desired, existing, {
           prune,
           now: this.opts.now(),
@@ -80,19 +85,23 @@ export class StackApplier {
         checkStackDependencies(desired, staying);
         // Judged here, not only by the store's commit: a dry run must refuse what the apply would.
         checkPruned(plan.entries, desired, staying);
-        return plan;
+        return { ...plan, id: planId(plan, new Map(existing.map((r) => [r.id, r]))) };
       };
       let plan = planAgainst(this.store.list());
       const writes = plan.change.put.length + plan.change.del.length;
       // Planned again when the write is made: a stop, create or update that the API wrote in
-      // between is what the change applies to, not a copy of the program from before it.
+      // between is what the change applies to, not a copy of the program from before it. That
+      // plan is the one held to the dry run's.
       if (!req.dryRun && writes > 0) {
         plan = await this.store.commitPlanned((records) => {
           const planned = planAgainst([...records.values()]);
+          checkPlan(req.expectPlan, planned.id);
           return { change: planned.change, value: planned };
         });
+      } else {
+        checkPlan(req.expectPlan, plan.id);
       }
-      return { dryRun: req.dryRun === true, lines: plan.entries.map(applyLine), entries: plan.entries };
+      return { dryRun: req.dryRun === true, lines: plan.entries.map(applyLine), entries: plan.entries, plan: plan.id };
     });
   }
 

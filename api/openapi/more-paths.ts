@@ -54,6 +54,12 @@ export const morePaths: Json = {
         { name: 'prune', in: 'query', schema: { type: 'boolean' } },
         { name: 'dry_run', in: 'query', schema: { type: 'boolean' } },
         {
+          name: 'plan',
+          in: 'query',
+          schema: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+          description: 'The plan id a dry run answered: the apply goes ahead only if its plan is still that one (409 and nothing changed otherwise)',
+        },
+        {
           name: 'include',
           in: 'query',
           schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 4096 }, maxItems: 1000 },
@@ -67,8 +73,12 @@ export const morePaths: Json = {
         content: { 'application/json': { schema: stackBody }, 'application/toml': { schema: { type: 'string' } }, 'application/yaml': { schema: { type: 'string' } } },
       },
       responses: {
-        ...ok({ type: 'object', properties: { status: { const: 'ok' }, dry_run: { type: 'boolean' }, source: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } } } }),
+        ...ok({
+          type: 'object',
+          properties: { status: { const: 'ok' }, dry_run: { type: 'boolean' }, source: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } }, plan: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
+        }),
         400: errorBody('Invalid stack (nothing changed)'),
+        409: errorBody('The plan is no longer the one given in ?plan= (nothing changed)'),
         413: errorBody('Body too large, or too large to parse'),
         415: errorBody('Unsupported Content-Type'),
         503: errorBody('Too many large stacks being parsed; retry'),

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { invalid } from '../../state/errors.js';
 import { StackApplier } from '../../stacks/apply.js';
+import { planParam } from '../../stacks/plan-id.js';
 import { stackFromDocument } from '../../stacks/load.js';
 import { sharedDocumentParser } from '../../stacks/parse-worker/parser.js';
 import { formatFromContentType } from '../../stacks/media-type.js';
@@ -38,8 +39,9 @@ export function stackRouter(deps: ApiDeps): Router {
       dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),
       // The files `svc apply` resolved for this stack: their programs are its own even when a file lists none now.
       alsoOwned: includeParam(ctx.query.include).map((file) => `include:${file}`),
+      expectPlan: planParam(ctx.query.plan),
     });
-    ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines } satisfies StackApplyResult;
+    ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines, plan: result.plan } satisfies StackApplyResult;
   });
 
   router.get('/stack', (ctx) => {

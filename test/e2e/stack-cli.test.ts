@@ -70,7 +70,7 @@ test('svc apply prints the plan as a diff; --dry-run changes nothing; --prune re
   assert.equal(first.stdout, '+ created e-web\n+ created e-db\n+ created e-old\n');
   writeFileSync(file, svcToml('e-web', 'env = { V = "2" }\n') + svcToml('e-db'));
   const dry = await svc('apply', 'app.toml', '--prune', '--dry-run');
-  assert.equal(dry.stdout, '~ updated e-web (restart)\n= unchanged e-db\n- pruned e-old\n(dry run: nothing was changed)\n');
+  assert.match(dry.stdout, /^~ updated e-web \(restart\)\n= unchanged e-db\n- pruned e-old\n\(dry run: nothing was changed; --plan [0-9a-f]{16} applies exactly this plan\)\n$/);
   const real = await svc('apply', 'app.toml', '--prune');
   assert.equal(real.stdout, '~ updated e-web (restart)\n= unchanged e-db\n- pruned e-old\n');
   const info = await svc('info', 'e-web');
@@ -94,11 +94,33 @@ test('svc apply reads its file once: a stack from a named pipe (a generator writ
   try {
     const applied = await svc('apply', 'piped.toml', '--dry-run');
     assert.equal(applied.code, 0, applied.stderr);
-    assert.equal(applied.stdout, '+ created fifo-web\n(dry run: nothing was changed)\n');
+    assert.match(applied.stdout, /^\+ created fifo-web\n\(dry run: nothing was changed; --plan [0-9a-f]{16} applies exactly this plan\)\n$/);
   } finally {
     clearTimeout(release);
     if (writer.exitCode === null && writer.pid) process.kill(writer.pid, 'SIGKILL');
   }
+});
+
+test('svc apply --plan ID applies the plan a dry run showed, and refuses (exit 1, nothing changed) once a program it names changed', async () => {
+  writeFileSync(join(work, 'planned.toml'), svcToml('p-web') + svcToml('p-db', 'priority = 2\n'));
+  const planOf = (stdout: string) => /--plan ([0-9a-f]{16}) applies exactly this plan/.exec(stdout)?.[1] ?? assert.fail(stdout);
+  const dry = await svc('apply', 'planned.toml', '--dry-run');
+  assert.equal(dry.code, 0, dry.stderr);
+  const plan = planOf(dry.stdout);
+  // Between the review and the deploy, someone adds p-db by hand: the reviewed plan created it.
+  assert.equal((await svc('add', 'p-db', '--no-autostart', '--', process.execPath, FOREVER)).code, 0);
+  const stale = await svc('apply', 'planned.toml', '--plan', plan);
+  assert.equal(stale.code, 1);
+  assert.match(stale.stderr, /plan: the plan is [0-9a-f]{16} now, not [0-9a-f]{16} \(the stack or a program it names changed since that dry run\); nothing was changed/);
+  assert.equal((await svc('info', 'p-web')).code, 1, 'p-web was not created');
+  const again = await svc('apply', 'planned.toml', '--dry-run');
+  assert.match(again.stdout, /^\+ created p-web\n~ updated p-db\n/);
+  const applied = await svc('apply', 'planned.toml', '--plan', planOf(again.stdout));
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.equal(applied.stdout, '+ created p-web\n~ updated p-db\n');
+  const bad = await svc('apply', 'planned.toml', '--plan', 'latest');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--plan: 'latest' is not a plan id \(16 hex digits, as svc apply --dry-run prints it\)/);
 });
 
 test('svc apply resolves includes locally (sources include:<file>)', async () => {

@@ -325,6 +325,24 @@ void test('the stack page shows the dry-run plan first, then applies exactly tha
   await close(page);
 });
 
+void test('the stack page applies the plan it showed or nothing: a program changed meanwhile refuses the apply and asks for a new plan', { skip }, async () => {
+  const page = await open('/#/stack');
+  await page.getByRole('textbox', { name: 'Stack' }).fill('[[services]]\nname = "reviewed-web"\ncommand = "true"\nautostart = false\n');
+  await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+  await page.locator('.plan-summary', { hasText: 'Dry run: 1 to create' }).waitFor();
+  // Someone else adds reviewed-web before the Apply: the plan shown (create) is no longer what would happen.
+  assert.equal((await d.request('POST', '/api/v1/programs', { name: 'reviewed-web', command: 'true', autostart: false, cwd: '/' })).status, 201);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.locator('#stack-error', { hasText: /plan: the plan is [0-9a-f]{16} now, not [0-9a-f]{16}.*nothing was changed/ }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Apply' }).isDisabled(), true, 'the refused plan is gone: plan again');
+  assert.equal(((await d.request('GET', '/api/v1/stack')).body as { services: { name: string; cwd?: string }[] }).services.find((x) => x.name === 'reviewed-web')?.cwd, '/', 'nothing was changed');
+  await page.getByRole('button', { name: 'Plan (dry run)' }).click();
+  await page.locator('.plan-summary', { hasText: 'Dry run: 1 to update' }).waitFor();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.locator('.plan-summary', { hasText: 'Applied: 1 updated' }).waitFor();
+  await close(page);
+});
+
 void test('a pasted stack with errors: its places read "line L, column C" (no file) and each puts the caret there', { skip }, async () => {
   const page = await open('/#/stack');
   const editor = page.getByRole('textbox', { name: 'Stack' });

@@ -9,12 +9,18 @@ const svc = (name: string, extra: Record<string, unknown> = {}) => ({ name, comm
 const put = (body: unknown, query = '', type?: string) => d.request('PUT', `/api/v1/stack${query}`, body, type ? { 'content-type': type } : {});
 const programs = async () => (await d.request('GET', '/api/v1/programs')).body as { name: string; status: string; pid: number | null; id: string }[];
 const byName = async (name: string) => (await programs()).find((p) => p.name === name);
+/** An apply answer with its plan id checked for form and left out (it depends on the programs). */
+const planless = (body: { plan?: unknown }) => {
+  const { plan, ...rest } = body;
+  assert.match(String(plan), /^[0-9a-f]{16}$/);
+  return rest;
+};
 
 test('JSON stack: created, then unchanged; new programs run; source is stack:api', async () => {
   const stack = { services: [svc('j-web'), svc('j-db'), svc('j-api', { depends_on: ['j-db'] })] };
   const first = await put(stack);
   assert.equal(first.status, 200, JSON.stringify(first.body));
-  assert.deepEqual(first.body, { status: 'ok', dry_run: false, source: 'stack:api', lines: ['created j-web', 'created j-db', 'created j-api'] });
+  assert.deepEqual(planless(first.body), { status: 'ok', dry_run: false, source: 'stack:api', lines: ['created j-web', 'created j-db', 'created j-api'] });
   await eventually(async () => (await programs()).filter((p) => p.name.startsWith('j-') && p.status === 'Running').length === 3, 15_000, 'all running');
   const again = await put(stack);
   assert.deepEqual(again.body.lines, ['unchanged j-web', 'unchanged j-db', 'unchanged j-api']);
@@ -36,7 +42,7 @@ test('a process-field change restarts the running program; prune removes what th
 test('TOML and YAML bodies by Content-Type; ?source= labels them', async () => {
   const toml = `[[services]]\nname = "t-one"\ncommand = "${process.execPath}"\nargs = ["${FOREVER}"]\nautostart = false\n`;
   const res = await put(toml, '?source=stack:t.toml', 'application/toml');
-  assert.deepEqual(res.body, { status: 'ok', dry_run: false, source: 'stack:t.toml', lines: ['created t-one'] });
+  assert.deepEqual(planless(res.body), { status: 'ok', dry_run: false, source: 'stack:t.toml', lines: ['created t-one'] });
   const yaml = `services:\n  - name: y-one\n    command: ${process.execPath}\n    args: ["${FOREVER}"]\n    autostart: false\n`;
   for (const type of ['application/yaml', 'application/x-yaml', 'text/yaml']) {
     const y = await put(yaml, '', type);
@@ -75,8 +81,28 @@ test('dry_run reports the plan and changes nothing', async () => {
   const beforeList = (await programs()).map((p) => p.name).sort();
   // No ?source=: the stack is the whole desired state, so t-one (stack:t.toml) would go too.
   const res = await put({ prune: true, services: [svc('j-web', { env: { V: '3' } }), svc('dry-new')] }, '?dry_run=true');
-  assert.deepEqual(res.body, { status: 'ok', dry_run: true, source: 'stack:api', lines: ['updated j-web (restart)', 'created dry-new', 'pruned j-db', 'pruned t-one', 'pruned y-one'] });
+  assert.deepEqual(planless(res.body), { status: 'ok', dry_run: true, source: 'stack:api', lines: ['updated j-web (restart)', 'created dry-new', 'pruned j-db', 'pruned t-one', 'pruned y-one'] });
   assert.deepEqual((await programs()).map((p) => p.name).sort(), beforeList);
+});
+
+test('?plan= applies the plan a dry run answered, and only that one: 409 (nothing changed) once a program it names changed; 400 for a malformed id', async () => {
+  const stack = { services: [svc('plan-web', { autostart: false }), svc('plan-db', { autostart: false, priority: 4 })] };
+  const dry = await put(stack, '?source=stack:plan.json&dry_run=true');
+  assert.equal(dry.status, 200, JSON.stringify(dry.body));
+  const created = await d.request('POST', '/api/v1/programs', svc('plan-db', { autostart: false }));
+  assert.equal(created.status, 201);
+  const stale = await put(stack, `?source=stack:plan.json&plan=${dry.body.plan}`);
+  assert.equal(stale.status, 409);
+  assert.match(stale.body.message, /^plan: the plan is [0-9a-f]{16} now, not [0-9a-f]{16} /);
+  assert.equal(await byName('plan-web'), undefined, 'nothing was created');
+  const again = await put(stack, '?source=stack:plan.json&dry_run=true');
+  const applied = await put(stack, `?source=stack:plan.json&plan=${again.body.plan}`);
+  assert.equal(applied.status, 200, JSON.stringify(applied.body));
+  assert.deepEqual(applied.body.lines, ['created plan-web', 'updated plan-db']);
+  assert.equal(applied.body.plan, again.body.plan);
+  const bad = await put(stack, '?source=stack:plan.json&plan=HEAD');
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.message, /^plan: must be the 16-hex-digit plan id a dry run answered/);
 });
 
 test('a program added by the API is not pruned by a stack with another source', async () => {

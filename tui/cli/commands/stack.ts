@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SvcError } from '../../../state/errors.js';
 import type { LoadedStack } from '../../../stacks/load.js';
+import { PLAN_ID_PATTERN } from '../../../stacks/plan-id.js';
 import { ApiError } from '../../client/errors.js';
 import { RawBody } from '../../client/http.js';
 import { routes } from '../../client/routes.js';
@@ -36,8 +37,10 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .description('apply a stack file (JSON, TOML or YAML); prints + created, ~ updated, = unchanged, - pruned')
     .option('--prune', 'remove programs of this stack (source stack:<file>) that the file no longer lists')
     .option('--dry-run', 'show what would change and change nothing')
-    .action(async (file: string, o: { prune?: boolean; dryRun?: boolean }) => {
+    .option('--plan <id>', 'apply only if the plan is still the one a dry run showed (its plan id); otherwise change nothing and exit 1')
+    .action(async (file: string, o: { prune?: boolean; dryRun?: boolean; plan?: string }) => {
       const source = `stack:${basename(file)}`;
+      if (o.plan !== undefined && !PLAN_ID_PATTERN.test(o.plan)) throw new CliError(`--plan: '${o.plan}' is not a plan id (16 hex digits, as svc apply --dry-run prints it)`, 2);
       // Validate here first, as `svc check` does, so problems keep their `path:line:col:` prefix
       // (the daemon sees only the text, not the file); what only svcd can judge comes after.
       const { checkStackFile } = await tools();
@@ -47,7 +50,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const checked = checkStackFile(file, readFile);
       if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
       const { body, stack } = await stackBody(file, source, readFile);
-      const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}) });
+      const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}), ...(o.plan !== undefined ? { plan: o.plan } : {}) });
       // An included file that lists no service now still owns its programs: svcd learns the files here.
       for (const file of stack.includes) query.append('include', file);
       const res = await routes.applyStack(ctx.client(), query, body).catch(async (err: unknown) => {
@@ -56,7 +59,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
         throw new ApiError((await tools()).locateAnswer(err.message, stack), err.kind, err.status);
       });
       if (ctx.json()) return ctx.print(JSON.stringify(res));
-      ctx.print(planText(res));
+      ctx.print(planText(res, true));
     });
 
   program

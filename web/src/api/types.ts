@@ -113,4 +113,6 @@ export interface StackResponse {
   dry_run: boolean;
   source: string;
   lines: string[];
+  /** The plan's id; an apply sent with it as `?plan=` does exactly this plan or nothing (409). */
+  plan?: string;
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { errorText } from '../api/http.js';
+import { ApiError, errorText } from '../api/http.js';
 import type { StackResponse } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { PlanView } from '../components/PlanView.js';
@@ -53,7 +53,10 @@ export function StackPage() {
     setError(null);
     setSentAs(stackFileLabel(req.source, req.format));
     try {
+      // The apply carries the plan it was shown: svcd refuses it (409, nothing changed) if
+      // programs changed since, rather than doing something nobody reviewed.
       const q = new URLSearchParams({ dry_run: String(dryRun), prune: String(req.prune), source: req.source });
+      if (!dryRun && plan?.res.plan) q.set('plan', plan.res.plan);
       const res = await http.send<StackResponse>('PUT', `/api/v1/stack?${q}`, req.text, CONTENT_TYPES[req.format]);
       if (dryRun) {
         setPlan({ req, res });
@@ -65,7 +68,8 @@ export function StackPage() {
       }
     } catch (err) {
       setError(err);
-      if (dryRun) setPlan(null);
+      // A refused dry run has no plan; an apply refused because the plan changed needs a new one.
+      if (dryRun || (err instanceof ApiError && err.status === 409)) setPlan(null);
     } finally {
       setBusy(false);
     }
