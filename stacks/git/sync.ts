@@ -152,7 +152,7 @@ export class GitSync {
     const { cfg, status } = s;
     let fetchFailed = false;
     try {
-      let head: string;
+      let head: string | null;
       try {
         head = await git.fetch(cfg);
         status.head = head;
@@ -164,11 +164,15 @@ export class GitSync {
         status.last_fetch = { at: clock.now(), ok: false };
         // Reported in the status (and the answer of a manual sync), never thrown: other sources go on.
         this.failed(s, null, `fetch failed: ${(err as Error).message}`, 'stack_sync_failed');
-        return;
+        // Pinning needs no fetch: the commit is in the cache. An emergency rollback must work
+        // while the remote is down; unpinning goes back to the head fetched last.
+        if (req.to === undefined && !req.unpin) return;
+        head = status.head;
       }
       if (req.unpin) await this.pin(s, null);
       if (req.to !== undefined) await this.pin(s, await git.resolve(cfg, req.to));
       const target = status.pinned ?? head;
+      if (target === null) return;
       const decision = planSync({ applied: status.applied?.commit ?? null, refused: s.refused, allowDrift: cfg.allow_drift }, target, trigger);
       if (decision === 'apply') await this.apply(s, target);
     } finally {

@@ -182,6 +182,28 @@ test('pin to an older commit until unpinned; the pin survives a restart', async 
   await assert.rejects(again.sync.sync('nope'), /git source 'nope' not found/);
 });
 
+test('pin and unpin work while the remote is down: the commits are in the cache', async () => {
+  const t = await setup();
+  const c1 = t.remote.push({ 'a.toml': svc('a') }, 'one');
+  await t.sync.start();
+  await t.settle();
+  const c2 = t.remote.push({ 'a.toml': svc('a') + svc('b') }, 'two');
+  await t.settle(60_000);
+  assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+  t.remote.down = true;
+  const [pinned] = await t.sync.sync('fleet', { to: c1.slice(0, 6) });
+  assert.equal(pinned?.pinned, c1);
+  assert.equal(pinned?.applied?.commit, c1, 'the pinned commit is applied without a fetch');
+  assert.equal(pinned?.last_error, null);
+  assert.equal(pinned?.last_fetch?.ok, false, 'the failed fetch still shows');
+  assert.deepEqual(t.names(), ['a<git:fleet>']);
+  await assert.rejects(t.sync.sync('fleet', { to: 'abcdef' }), /not found/);
+  const [unpinned] = await t.sync.sync('fleet', { unpin: true });
+  assert.equal(unpinned?.pinned, null);
+  assert.equal(unpinned?.applied?.commit, c2, 'back to the head fetched last');
+  assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+});
+
 test('signed-only: an unsigned commit is refused', async () => {
   const t = await setup({ allowed_signers: '/keys/allowed' });
   t.remote.push({ 'a.toml': svc('a') }, 'signed');
