@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../../state/errors.js';
@@ -8,23 +8,75 @@ import type { GitSourceConfig } from './source-config.js';
 
 const TIMEOUT_MS = 120_000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
+/** After SIGTERM (git removes its lock files), the process group gets SIGKILL this much later. */
+const KILL_GRACE_MS = 5_000;
 
 /**
  * The system `git` on svcd's own bare cache `<cacheDir>/<name>.git`, one per source: the user's
  * working copies are never read or written. The ref followed is fetched to `refs/svc/head`;
  * older commits stay reachable through it for `svc sync --to`.
+ *
+ * Each git runs in its own process group, so that a command past `timeoutMs` (a server that
+ * never answers) or still running at `close()` ends with every process it started
+ * (git-remote-https, ssh), not only git itself.
  */
-export function gitCli(cacheDir: string): GitPort {
+export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): GitPort & { close(): void } {
+  const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
   const repo = (src: GitSourceConfig) => join(cacheDir, `${src.name}.git`);
+  const running = new Map<ChildProcess, (why: string) => void>();
+  let closed = false;
 
-  const git = (src: GitSourceConfig, args: string[], opts: { env?: Record<string, string> } = {}): Promise<string> =>
+  const git = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string> } = {}): Promise<string> =>
     new Promise((resolve, reject) => {
-      const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', LC_ALL: 'C', ...opts.env };
-      execFile('git', ['--git-dir', repo(src), ...args], { env, timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: 'utf8' }, (err, stdout, stderr) => {
-        if (err) {
-          const detail = (stderr || err.message).trim().split('\n').filter((l) => l !== '').slice(-3).join('; ');
-          reject(new SvcError('SVC_INVALID', (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed (scripts/install-system-deps.sh)' : `git ${args[0] ?? ''}: ${detail}`));
-        } else resolve(stdout);
+      const what = `git ${args[0] ?? ''}`;
+      if (closed) return reject(new SvcError('SVC_UNAVAILABLE', `${what}: svcd is stopping`));
+      const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', LC_ALL: 'C', ...o.env };
+      const child = spawn('git', ['--git-dir', repo(src), ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      let outBytes = 0;
+      let err = '';
+      let ended: string | null = null;
+      let killTimer: NodeJS.Timeout | undefined;
+      const signalGroup = (signal: NodeJS.Signals) => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, signal);
+        } catch {
+          // the group is gone already
+        }
+      };
+      const end = (why: string) => {
+        if (ended !== null) return;
+        ended = why;
+        signalGroup('SIGTERM');
+        killTimer = setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS);
+        killTimer.unref();
+      };
+      running.set(child, end);
+      const timer = setTimeout(() => end(`no answer within ${Math.round(timeoutMs / 1000)} s (timed out; is the remote reachable?)`), timeoutMs);
+      child.stdout.on('data', (b: Buffer) => {
+        outBytes += b.length;
+        if (outBytes > MAX_OUTPUT) end(`output larger than ${MAX_OUTPUT} bytes`);
+        else out.push(b);
+      });
+      child.stderr.on('data', (b: Buffer) => {
+        if (err.length < 64 * 1024) err += b.toString('utf8');
+      });
+      child.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        running.delete(child);
+        reject(new SvcError('SVC_INVALID', e.code === 'ENOENT' ? 'git is not installed (scripts/install-system-deps.sh)' : `${what}: ${e.message}`));
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        running.delete(child);
+        if (ended !== null) {
+          // Whatever git left behind in its group (a remote helper, ssh) goes too.
+          signalGroup('SIGKILL');
+          clearTimeout(killTimer);
+          return reject(new SvcError(closed ? 'SVC_UNAVAILABLE' : 'SVC_INVALID', `${what}: ${ended}`));
+        }
+        if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
+        reject(new SvcError('SVC_INVALID', `${what}: ${errorDetail(err) || (signal ? `killed by ${signal}` : `exit code ${String(code)}`)}`));
       });
     });
 
@@ -34,6 +86,10 @@ export function gitCli(cacheDir: string): GitPort {
   };
 
   return {
+    close() {
+      closed = true;
+      for (const end of running.values()) end('svcd is stopping');
+    },
     async fetch(src) {
       await ensureRepo(src);
       const ref = src.ref.kind === 'tag' ? `refs/tags/${src.ref.name}` : `refs/heads/${src.ref.name}`;
@@ -72,6 +128,11 @@ export function gitCli(cacheDir: string): GitPort {
       return files;
     },
   };
+}
+
+/** The last lines of git's stderr. */
+function errorDetail(stderr: string): string {
+  return stderr.trim().split('\n').filter((l) => l !== '').slice(-3).join('; ');
 }
 
 /** The token or SSH key of a source, by reference: read at each fetch, passed through the environment. */

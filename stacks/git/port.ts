@@ -23,4 +23,6 @@ export interface GitPort {
   verify(src: GitSourceConfig, commit: string): Promise<string | null>;
   /** The stack files (.json/.toml/.yaml/.yml) under `src.path` at `commit`: path in repo -> text. */
   snapshot(src: GitSourceConfig, commit: string): Promise<Map<string, string>>;
+  /** Ends every git command under way (svcd stopping); later calls fail at once. */
+  close?(): void;
 }

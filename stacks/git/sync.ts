@@ -120,9 +120,11 @@ export class GitSync {
     await Promise.all([...this.sources.values()].map((s) => s.queue));
   }
 
+  /** Stops the timers and ends the git commands under way: a remote that never answers does not hold up svcd's stop. */
   close(): void {
     this.closed = true;
     for (const s of this.sources.values()) s.cancelPoll?.();
+    this.deps.git.close?.();
   }
 
   private source(name: string): Source {
@@ -160,6 +162,8 @@ export class GitSync {
         // A fetch error is over once a fetch works; a refused commit stays reported until replaced.
         if (status.last_error && status.last_error.commit === null) status.last_error = null;
       } catch (err) {
+        // Ended by close(): svcd is stopping, which is no failure of the source.
+        if (this.closed) return;
         fetchFailed = true;
         status.last_fetch = { at: clock.now(), ok: false };
         // Reported in the status (and the answer of a manual sync), never thrown: other sources go on.
@@ -194,6 +198,7 @@ export class GitSync {
       info = await git.info(cfg, commit);
       result = await applier.apply(this.request(cfg, await git.snapshot(cfg, commit)));
     } catch (err) {
+      if (this.closed) return;
       s.refused = commit;
       const kept = status.applied ? `${status.applied.commit.slice(0, 12)} keeps running` : 'nothing applied yet';
       this.failed(s, commit, `commit ${short} refused (${kept}): ${(err as Error).message}`, 'stack_apply_failed');

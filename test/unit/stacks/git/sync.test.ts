@@ -16,7 +16,10 @@ class FakeRemote implements GitPort {
   commits = new Map<string, { files: Record<string, string>; time: number; subject: string; signed: boolean }>();
   head = '';
   down = false;
+  /** fetch() never answers until close(). */
+  hang = false;
   fetches = 0;
+  private closed: (() => void)[] = [];
   private n = 0;
 
   push(files: Record<string, string>, subject: string, signed = true): string {
@@ -28,7 +31,11 @@ class FakeRemote implements GitPort {
   async fetch() {
     this.fetches++;
     if (this.down) throw new Error('could not read from remote repository');
+    if (this.hang) await new Promise<void>((_, reject) => this.closed.push(() => reject(new Error('svcd is stopping'))));
     return this.head;
+  }
+  close() {
+    for (const end of this.closed.splice(0)) end();
   }
   async resolve(_src: GitSourceConfig, rev: string) {
     const id = [...this.commits.keys()].find((c) => c.startsWith(rev));
@@ -202,6 +209,19 @@ test('pin and unpin work while the remote is down: the commits are in the cache'
   assert.equal(unpinned?.pinned, null);
   assert.equal(unpinned?.applied?.commit, c2, 'back to the head fetched last');
   assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+});
+
+test('close() ends a fetch that never answers: idle() resolves and nothing is reported as failed', { timeout: 10_000 }, async () => {
+  const t = await setup();
+  t.remote.push({ 'a.toml': svc('a') }, 'one');
+  t.remote.hang = true;
+  await t.sync.start();
+  t.clock.advance(0);
+  while (t.remote.fetches === 0) await new Promise((r) => setImmediate(r));
+  t.sync.close();
+  await t.sync.idle();
+  assert.deepEqual(t.events, []);
+  assert.equal(t.status().last_error, null);
 });
 
 test('signed-only: an unsigned commit is refused', async () => {

@@ -1,0 +1,71 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { gitCli } from '../../../../stacks/git/git-cli.js';
+import type { GitSourceConfig } from '../../../../stacks/git/source-config.js';
+import { eventually, removeRoot, tempRoot } from '../../../helpers/daemon.js';
+
+// The real git against a server that accepts connections and never answers.
+const work = tempRoot('svc-git-cli-');
+const held: Socket[] = [];
+let server: Server;
+after(() => {
+  for (const s of held) s.destroy();
+  server?.close();
+  removeRoot(work);
+});
+
+async function silentServer(): Promise<number> {
+  server = createServer((s) => held.push(s));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as { port: number }).port;
+}
+
+const source = (name: string, url: string): GitSourceConfig => ({
+  name,
+  url,
+  ref: { kind: 'branch', name: 'main' },
+  path: '',
+  interval_secs: 60,
+  token_file: '',
+  ssh_key: '',
+  allowed_signers: '',
+  host: 'alpha',
+  allow_drift: false,
+});
+
+/** Pids of the processes whose command line names `needle` (git, git-remote-http). */
+function processesNaming(needle: string): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(join('/proc', d, 'cmdline'), 'utf8').includes(needle)) pids.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+test('a fetch from a server that never answers times out, says so, and leaves none of its processes', async () => {
+  const port = await silentServer();
+  const url = `http://127.0.0.1:${port}/timeout.git`;
+  const git = gitCli(join(work, 'cache-a'), { timeoutMs: 500 });
+  await assert.rejects(git.fetch(source('timeout', url)), /git fetch: no answer within 1 s \(timed out; is the remote reachable\?\)/);
+  await eventually(() => processesNaming(url).length === 0, 10_000, `no process left for ${url} (left: ${processesNaming(url).join(', ')})`);
+});
+
+test('close() ends a fetch under way with its remote helper, and later commands fail at once', async () => {
+  const port = server ? (server.address() as { port: number }).port : await silentServer();
+  const url = `http://127.0.0.1:${port}/closed.git`;
+  const git = gitCli(join(work, 'cache-b'), { timeoutMs: 600_000 });
+  const fetching = git.fetch(source('closed', url));
+  await eventually(() => processesNaming(url).length >= 2, 10_000, 'git and its remote helper running');
+  git.close();
+  await assert.rejects(fetching, /git fetch: svcd is stopping/);
+  await eventually(() => processesNaming(url).length === 0, 10_000, `no process left for ${url} (left: ${processesNaming(url).join(', ')})`);
+  await assert.rejects(git.fetch(source('closed', url)), /svcd is stopping/);
+});
