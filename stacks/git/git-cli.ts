@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../../state/errors.js';
 import { isStackFileName } from '../file-names.js';
@@ -28,7 +28,7 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): Git
 
   const git = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string> } = {}): Promise<string> =>
     new Promise((resolve, reject) => {
-      const what = `git ${args[0] ?? ''}`;
+      const what = `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? ''}`;
       if (closed) return reject(new SvcError('SVC_UNAVAILABLE', `${what}: svcd is stopping`));
       const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', LC_ALL: 'C', ...o.env };
       const child = spawn('git', ['--git-dir', repo(src), ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -82,6 +82,7 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): Git
 
   const ensureRepo = async (src: GitSourceConfig) => {
     mkdirSync(cacheDir, { recursive: true });
+    removeStaleLocks(repo(src));
     await git(src, ['init', '--bare', '--quiet']);
   };
 
@@ -93,7 +94,10 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): Git
     async fetch(src) {
       await ensureRepo(src);
       const ref = src.ref.kind === 'tag' ? `refs/tags/${src.ref.name}` : `refs/heads/${src.ref.name}`;
-      await git(src, ['fetch', '--quiet', '--no-tags', '--force', src.url, `+${ref}:refs/svc/head`], { env: credentials(src) });
+      // An automatic gc runs inside the fetch (under its timeout), not detached: no git of this
+      // cache outlives its command, so a lock file found before the next one is stale.
+      const inline = ['-c', 'gc.autoDetach=false', '-c', 'maintenance.autoDetach=false'];
+      await git(src, [...inline, 'fetch', '--quiet', '--no-tags', '--force', src.url, `+${ref}:refs/svc/head`], { env: credentials(src) });
       return (await git(src, ['rev-parse', '--verify', 'refs/svc/head^{commit}'])).trim();
     },
     async resolve(src, rev) {
@@ -128,6 +132,31 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): Git
       return files;
     },
   };
+}
+
+/**
+ * Removes the lock files a git killed mid-write left in the cache (svcd killed -9 or the machine
+ * losing power during a fetch; a git past its timeout that ignored SIGTERM): git refuses every
+ * later fetch while `refs/svc/head.lock` exists. Only svcd uses the cache, one command of a
+ * source at a time (syncs of a source are serialized; the others only read), so any lock found
+ * before a fetch is stale.
+ */
+function removeStaleLocks(dir: string): void {
+  const sweep = (folder: string, deep: boolean) => {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return; // no cache yet
+    }
+    for (const e of entries) {
+      const path = join(folder, e.name);
+      if (e.isFile() && e.name.endsWith('.lock')) rmSync(path, { force: true });
+      else if (deep && e.isDirectory()) sweep(path, true);
+    }
+  };
+  sweep(dir, false);
+  sweep(join(dir, 'refs'), true);
 }
 
 /** The last lines of git's stderr. */

@@ -1,11 +1,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gitCli } from '../../../../stacks/git/git-cli.js';
 import type { GitSourceConfig } from '../../../../stacks/git/source-config.js';
 import { eventually, removeRoot, tempRoot } from '../../../helpers/daemon.js';
+import { createRepo } from '../../../helpers/git-repo.js';
 
 // The real git against a server that accepts connections and never answers.
 const work = tempRoot('svc-git-cli-');
@@ -68,4 +69,21 @@ test('close() ends a fetch under way with its remote helper, and later commands 
   await assert.rejects(fetching, /git fetch: svcd is stopping/);
   await eventually(() => processesNaming(url).length === 0, 10_000, `no process left for ${url} (left: ${processesNaming(url).join(', ')})`);
   await assert.rejects(git.fetch(source('closed', url)), /svcd is stopping/);
+});
+
+test('lock files a killed git left in the cache do not stop later fetches', async () => {
+  const remote = createRepo(join(work, 'remotes'), 'locked');
+  remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run"\n');
+  const first = remote.commit('first');
+  const cacheDir = join(work, 'cache-c');
+  const git = gitCli(cacheDir);
+  const src = source('locked', remote.url);
+  assert.equal(await git.fetch(src), first);
+  // What svcd killed -9 during a fetch leaves behind.
+  writeFileSync(join(cacheDir, 'locked.git', 'refs', 'svc', 'head.lock'), '');
+  writeFileSync(join(cacheDir, 'locked.git', 'packed-refs.lock'), '');
+  writeFileSync(join(cacheDir, 'locked.git', 'config.lock'), '');
+  remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run2"\n');
+  const second = remote.commit('second');
+  assert.equal(await git.fetch(src), second);
 });
