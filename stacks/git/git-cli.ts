@@ -20,18 +20,21 @@ const KILL_GRACE_MS = 5_000;
  * never answers) or still running at `close()` ends with every process it started
  * (git-remote-https, ssh), not only git itself.
  */
-export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): GitPort & { close(): void } {
+export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileBytes?: number } = {}): GitPort & { close(): void } {
   const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
+  const maxFileBytes = opts.maxFileBytes ?? 1024 * 1024;
   const repo = (src: GitSourceConfig) => join(cacheDir, `${src.name}.git`);
   const running = new Map<ChildProcess, (why: string) => void>();
   let closed = false;
 
-  const git = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string> } = {}): Promise<string> =>
+  const git = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<string> =>
     new Promise((resolve, reject) => {
       const what = `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? ''}`;
       if (closed) return reject(new SvcError('SVC_UNAVAILABLE', `${what}: svcd is stopping`));
       const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', LC_ALL: 'C', ...o.env };
-      const child = spawn('git', ['--git-dir', repo(src), ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('git', ['--git-dir', repo(src), ...args], { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.on('error', () => undefined); // git ended early: its exit says why
+      child.stdin.end(o.input ?? '');
       const out: Buffer[] = [];
       let outBytes = 0;
       let err = '';
@@ -124,14 +127,45 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number } = {}): Git
     async snapshot(src, commit) {
       const prefix = src.path === '' ? [] : ['--', `${src.path}/`];
       const listing = await git(src, ['ls-tree', '-r', '-z', '--name-only', commit, ...prefix]);
+      const paths = listing.split('\0').filter((path) => path !== '' && isStackFileName(path.split('/').pop() ?? ''));
       const files = new Map<string, string>();
-      for (const path of listing.split('\0')) {
-        if (path === '' || !isStackFileName(path.split('/').pop() ?? '')) continue;
-        files.set(path, await git(src, ['cat-file', 'blob', `${commit}:${path}`]));
-      }
+      if (paths.length === 0) return files;
+      const bad = paths.find((path) => path.includes('\n'));
+      if (bad !== undefined) throw new SvcError('SVC_INVALID', `${JSON.stringify(bad)}: a file name with a line break`);
+      // One look-up for all: each file's blob and size, symbolic links followed inside the commit.
+      const check = await git(src, ['cat-file', '--batch-check', '--follow-symlinks'], { input: paths.map((path) => `${commit}:${path}\n`).join('') });
+      const blobs = stackBlobs(paths, check.split('\n'), maxFileBytes);
+      for (const [path, blob] of blobs) files.set(path, await git(src, ['cat-file', 'blob', blob]));
       return files;
     },
   };
+}
+
+/**
+ * The blob of each stack file from `git cat-file --batch-check --follow-symlinks` (one answer
+ * per path, in order). A file is refused, naming it, when it is larger than `maxBytes` (the
+ * watched directory's limit), a symbolic link that leaves the repository (`/etc/passwd`) or
+ * leads nowhere, or not a file (a submodule).
+ */
+function stackBlobs(paths: string[], lines: string[], maxBytes: number): Map<string, string> {
+  const out = new Map<string, string>();
+  let at = 0;
+  for (const path of paths) {
+    const line = lines[at++] ?? '';
+    const refuse = (problem: string): never => {
+      throw new SvcError('SVC_INVALID', `${path}: ${problem}`);
+    };
+    const [first = '', second = '', third = ''] = line.split(' ');
+    if (first === 'symlink') refuse(`a symbolic link to ${lines[at] ?? '?'}, outside the repository (commit the file itself)`);
+    if (first === 'dangling' || first === 'notdir') refuse('a symbolic link to a file that is not in the commit');
+    if (first === 'loop') refuse('a loop of symbolic links');
+    if (second === 'missing' || second === 'commit') refuse('not a file of the commit (a submodule?)');
+    if (second !== 'blob') refuse(`not a file (${second || 'unknown'})`);
+    const size = Number(third);
+    if (size > maxBytes) refuse(`larger than ${maxBytes} bytes (server.max_body_bytes)`);
+    out.set(path, first);
+  }
+  return out;
 }
 
 /**

@@ -27,7 +27,7 @@ export async function startGitSources(opts: {
   const { config, clock, applier } = opts;
   const sync = new GitSync({
     sources: config.git ?? [],
-    git: opts.git ?? gitCli(join(config.storage.data_dir, 'git')),
+    git: opts.git ?? gitCli(join(config.storage.data_dir, 'git'), { maxFileBytes: config.server.max_body_bytes }),
     applier,
     clock,
     events: opts.events,

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gitCli } from '../../../../stacks/git/git-cli.js';
@@ -86,4 +86,39 @@ test('lock files a killed git left in the cache do not stop later fetches', asyn
   remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run2"\n');
   const second = remote.commit('second');
   assert.equal(await git.fetch(src), second);
+});
+
+test('snapshot: symbolic links inside the commit are followed; links out of it, submodules and files over the size limit are refused by name', async () => {
+  const remote = createRepo(join(work, 'remotes'), 'shapes');
+  const git = gitCli(join(work, 'cache-d'), { maxFileBytes: 2048 });
+  const src = { ...source('shapes', remote.url), path: 'svc' };
+  const a = '[[services]]\nname = "a"\ncommand = "run"\n';
+  const common = '[[services]]\nname = "common"\ncommand = "run"\n';
+  remote.write('svc/base/a.toml', a);
+  remote.write('lib/common.toml', common);
+  symlinkSync('../../lib/common.toml', join(remote.work, 'svc/base/common.toml'));
+  const inside = remote.commit('a link inside the repository');
+  await git.fetch(src);
+  const files = await git.snapshot(src, inside);
+  assert.deepEqual([...files.keys()].sort(), ['svc/base/a.toml', 'svc/base/common.toml']);
+  assert.equal(files.get('svc/base/common.toml'), common, 'the file the link points at, not the link text');
+
+  symlinkSync('/etc/passwd', join(remote.work, 'svc/base/passwd.toml'));
+  const out = remote.commit('a link out of the repository');
+  await git.fetch(src);
+  await assert.rejects(git.snapshot(src, out), /svc\/base\/passwd\.toml: a symbolic link to \/etc\/passwd, outside the repository \(commit the file itself\)/);
+
+  remote.remove('svc/base/passwd.toml');
+  mkdirSync(join(remote.work, 'svc/base/sub.toml'));
+  remote.git('update-index', '--add', '--cacheinfo', `160000,${inside},svc/base/sub.toml`);
+  const sub = remote.commit('a submodule named like a stack file');
+  await git.fetch(src);
+  await assert.rejects(git.snapshot(src, sub), /svc\/base\/sub\.toml: not a file of the commit \(a submodule\?\)/);
+
+  remote.git('rm', '--cached', '--quiet', 'svc/base/sub.toml');
+  rmSync(join(remote.work, 'svc/base/sub.toml'), { recursive: true });
+  remote.write('svc/base/big.toml', `# ${'x'.repeat(4096)}\n`);
+  const big = remote.commit('a file over the limit');
+  await git.fetch(src);
+  await assert.rejects(git.snapshot(src, big), /svc\/base\/big\.toml: larger than 2048 bytes \(server\.max_body_bytes\)/);
 });
