@@ -52,6 +52,7 @@ export function parseGitSources(raw: unknown, ctx: { root: string; defaultHost: 
     const url = str('url', '');
     if (url === '') fail('url', 'required (https://, ssh://, file:// or a local path)');
     if (/^[a-z][a-z0-9+.-]*:\/\/[^/]*:[^/@]*@/i.test(url)) fail('url', 'must not carry a password; use token_file');
+    if (url.startsWith('-')) fail('url', "must not start with '-' (git would read it as an option)");
     if (e.branch !== undefined && e.tag !== undefined) fail('tag', 'give branch or tag, not both');
     const ref = e.tag !== undefined ? { kind: 'tag' as const, name: str('tag', '') } : { kind: 'branch' as const, name: str('branch', 'main') };
     if (!/^[A-Za-z0-9][A-Za-z0-9_./-]*$/.test(ref.name) || ref.name.includes('..')) fail(ref.kind, 'not a valid ref name');
@@ -82,7 +83,13 @@ export function parseGitSources(raw: unknown, ctx: { root: string; defaultHost: 
   });
 }
 
-/** A URL without a scheme and not scp-like (`user@host:path`) is a local path. */
+/**
+ * A local path, as git decides it: no colon, or a slash before the first colon. Anything else
+ * is a URL (`https://…`) or scp-like (`git@host:path`, `host:path` with the user from
+ * ~/.ssh/config) and is left as written.
+ */
 function isLocalPath(url: string): boolean {
-  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/]+@[^/]+:/.test(url);
+  const colon = url.indexOf(':');
+  const slash = url.indexOf('/');
+  return colon === -1 || (slash !== -1 && slash < colon);
 }

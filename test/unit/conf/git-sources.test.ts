@@ -45,6 +45,20 @@ test('[[stacks.git]]: defaults, local paths under SVC_ROOT, host from [stacks] h
   assert.deepEqual(load('[server]\nport = 0\n').config.git, []);
 });
 
+test('[[stacks.git]]: url is a local path only as git reads one (no colon, or a slash before it); scp-like addresses are kept', () => {
+  const url = (u: string) => {
+    const { root, config } = load(`[[stacks.git]]\nname = "a"\nurl = "${u}"\n`);
+    return config.git?.[0]?.url.replace(root, '$ROOT');
+  };
+  assert.equal(url('git.example.com:ops/fleet.git'), 'git.example.com:ops/fleet.git', 'host:path is ssh (user from ~/.ssh/config)');
+  assert.equal(url('git@git.example.com:ops/fleet.git'), 'git@git.example.com:ops/fleet.git');
+  assert.equal(url('ssh://git@host:22/x.git'), 'ssh://git@host:22/x.git');
+  assert.equal(url('repos/a:b.git'), '$ROOT/repos/a:b.git', 'a slash before the colon: a local path');
+  assert.equal(url('/srv/fleet.git'), '/srv/fleet.git');
+  assert.equal(url('fleet.git'), '$ROOT/fleet.git');
+  assert.match(problem('[[stacks.git]]\nname = "a"\nurl = "--upload-pack=touch x:y"\n'), /svc\.toml:3: stacks\.git\[0\]\.url: must not start with '-'/);
+});
+
 test('[[stacks.git]]: bad entries name the entry, the key and the line', () => {
   assert.match(problem('[[stacks.git]]\nname = "a"\n'), /svc\.toml:1: stacks\.git\[0\]\.url: required/);
   assert.match(problem('[[stacks.git]]\nname = "a"\nurl = "x"\nbogus = 1\n'), /svc\.toml:4: stacks\.git\[0\]\.bogus: unknown key/);
