@@ -110,7 +110,7 @@ export const morePaths: Json = {
       tags: ['stacks'],
       parameters: [{ name: 'source', in: 'query', schema: { type: 'string' } }],
       responses: {
-        ...ok({ type: 'object', properties: { sources: { type: 'array', items: { type: 'object', properties: { source: { type: 'string' }, commit: { type: 'string' }, applied: { type: ['string', 'null'] }, in_sync: { type: 'boolean' }, changes: { type: 'array', items: { type: 'object' } } } } } } }),
+        ...ok({ type: 'object', properties: { sources: { type: 'array', items: { type: 'object', properties: { source: { type: 'string' }, commit: { type: ['string', 'null'] }, applied: { type: ['string', 'null'] }, in_sync: { type: 'boolean' }, changes: { type: 'array', items: { type: 'object' } }, error: { type: ['string', 'null'] } } } } } }),
         400: errorBody('Bad parameter'),
         404: errorBody('No git sources, or no such source'),
       },

@@ -35,11 +35,21 @@ export function gitopsRouter(deps: ApiDeps, applier: StackApplier): Router {
     const plain = seesSecrets(ctx);
     const out = [];
     for (const name of chosen) {
-      const { commit, request } = await g.target(name);
-      const result = await applier.apply({ ...request, dryRun: true });
-      const desired = validateServices(request.stack, { logDir: deps.config.storage.log_dir, source: request.source }).map((d) => d.config);
-      const changes = diffPrograms(result.entries, desired, deps.store.list(), plain ? (c) => c : redactConfig);
-      out.push({ source: `git:${name}`, commit, applied: g.status().find((s) => s.name === name)?.applied?.commit ?? null, in_sync: changes.length === 0, changes });
+      const status = g.status().find((s) => s.name === name);
+      const applied = status?.applied?.commit ?? null;
+      try {
+        const { commit, request } = await g.target(name);
+        const result = await applier.apply({ ...request, dryRun: true });
+        const desired = validateServices(request.stack, { logDir: deps.config.storage.log_dir, source: request.source }).map((d) => d.config);
+        const changes = diffPrograms(result.entries, desired, deps.store.list(), plain ? (c) => c : redactConfig);
+        out.push({ source: `git:${name}`, commit, applied, in_sync: changes.length === 0, changes, error: null });
+      } catch (err) {
+        // One source that cannot be compared (nothing fetched, a commit that does not load, a
+        // program another source owns) is reported in its entry; the others are still shown.
+        if (source !== undefined) throw err;
+        const commit = status?.pinned ?? status?.head ?? applied;
+        out.push({ source: `git:${name}`, commit, applied, in_sync: false, changes: [], error: (err as Error).message });
+      }
     }
     ctx.body = { sources: out };
   });

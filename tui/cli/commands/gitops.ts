@@ -7,7 +7,7 @@ import type { StackStatusBody } from '../../../stacks/stack-problems.js';
 import { stackStatusText } from '../stack-status-text.js';
 
 interface DiffBody {
-  sources: { source: string; commit: string; applied: string | null; in_sync: boolean; changes: ProgramDiff[] }[];
+  sources: { source: string; commit: string | null; applied: string | null; in_sync: boolean; changes: ProgramDiff[]; error?: string | null }[];
 }
 
 /** `svc stack status`, `svc sync [NAME]` and `svc diff [SOURCE]` (docs/gitops.md, docs/stacks.md). */
@@ -43,13 +43,19 @@ export function registerGitops(program: Command, ctx: CliContext): void {
       if (ctx.json()) return ctx.print(JSON.stringify(res, null, 2));
       const out: string[] = [];
       for (const s of res.sources) {
-        out.push(`${s.source} at ${s.commit.slice(0, 12)}${s.applied && s.applied !== s.commit ? ` (applied ${s.applied.slice(0, 12)})` : ''}: ${s.in_sync ? 'in sync' : `${s.changes.length} program${s.changes.length === 1 ? '' : 's'} differ`}`);
+        if (s.error) {
+          out.push(`${s.source}${s.commit ? ` at ${s.commit.slice(0, 12)}` : ''}: cannot compare: ${s.error}`);
+          continue;
+        }
+        out.push(`${s.source} at ${(s.commit ?? '').slice(0, 12)}${s.applied && s.applied !== s.commit ? ` (applied ${s.applied.slice(0, 12)})` : ''}: ${s.in_sync ? 'in sync' : `${s.changes.length} program${s.changes.length === 1 ? '' : 's'} differ`}`);
         for (const c of s.changes) {
           out.push(`  ${c.action === 'created' ? '+' : c.action === 'pruned' ? '-' : '~'} ${c.name}${c.action === 'created' ? ' (only in the repository)' : c.action === 'pruned' ? ' (only live)' : ''}`);
           for (const f of c.fields) out.push(`      ${f.field}: live ${JSON.stringify(f.live) ?? '(unset)'}, repository ${JSON.stringify(f.repo) ?? '(unset)'}`);
         }
       }
       ctx.print(out.join('\n'));
+      const failed = res.sources.filter((s) => s.error);
+      if (failed.length > 0) throw new CliError(`${failed.length} source${failed.length === 1 ? '' : 's'} not compared`, 1);
     });
 }
 
