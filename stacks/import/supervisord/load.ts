@@ -2,6 +2,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { invalid } from '../../../state/errors.js';
 import { expandGlob } from '../common/glob.js';
 import type { ImportPorts } from '../types.js';
+import { expand, type Expansions } from './expand.js';
 import { parseIni, type IniSection } from './ini.js';
 
 /** A supervisord configuration with its `[include] files` read, sections in file order. */
@@ -13,7 +14,8 @@ export interface LoadedSupervisord {
 
 /**
  * Reads the main file, then the files its `[include] files` patterns name (space-separated
- * globs, relative to the including file's folder, expanded and sorted like supervisord does).
+ * globs, relative to the including file's folder, expanded and sorted like supervisord does;
+ * `%(here)s` and `%(ENV_X)s` in them are expanded first, as supervisord expands them).
  * Included files may include others; a file is read once. Labels of included files are relative
  * to the main file's folder.
  */
@@ -23,6 +25,8 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
   const sections: IniSection[] = [];
   const dirs = new Map<string, string>();
   const seen = new Set<string>();
+  const envExpansions: Expansions = {};
+  for (const [k, v] of Object.entries(ports.env)) if (v !== undefined) envExpansions[`ENV_${k}`] = v;
   const visit = (abs: string, name: string): void => {
     if (seen.has(abs)) return;
     seen.add(abs);
@@ -41,7 +45,13 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
       if (earlier) for (const [key, option] of section.options) earlier.options.set(key, option);
       else sections.push(section);
       if (!files) continue;
-      for (const pattern of files.value.split(/\s+/).filter(Boolean)) {
+      let value: string;
+      try {
+        value = expand(files.value, { ...envExpansions, here: dirname(abs) }, 'files').value;
+      } catch (err) {
+        throw invalid(`${files.file}:${files.line}: [include] ${(err as Error).message}`);
+      }
+      for (const pattern of value.split(/\s+/).filter(Boolean)) {
         for (const match of expandGlob(pattern, dirname(abs), ports.listDir, ports.exists)) visit(match, relative(base, match));
       }
     }

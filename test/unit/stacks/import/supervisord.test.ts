@@ -57,6 +57,24 @@ test('[include] files globs (sorted, relative to the including file), [group:x] 
   assert.deepEqual(report, []);
 });
 
+test('[include] files with %(here)s and %(ENV_X)s (the way supervisord’s own sample writes it) are expanded before the glob', () => {
+  const { services } = importFile(
+    'supervisord',
+    '/etc/supervisor/supervisord.conf',
+    'supervisord.conf',
+    memoryPorts(
+      {
+        '/etc/supervisor/supervisord.conf': '[include]\nfiles = %(here)s/conf.d/*.conf %(ENV_EXTRA)s/*.ini\n',
+        '/etc/supervisor/conf.d/web.conf': '[program:web]\ncommand=/bin/web\n',
+        '/opt/extra/worker.ini': '[program:worker]\ncommand=/bin/worker\n',
+      },
+      { EXTRA: '/opt/extra' },
+    ),
+  );
+  assert.deepEqual(services.map((s) => s.name), ['web', 'worker']);
+  assert.throws(() => supervisord({ '/etc/supervisor/supervisord.conf': '[include]\nfiles = %(nope)s/*.conf\n' }), /^SvcError: supervisord\.conf:2: \[include\] files: %\(nope\)s cannot be expanded/);
+});
+
 test('restart, stop, identity and log options; stopsignal and log rotation are reported', () => {
   const { services, report } = supervisord({
     '/etc/supervisor/supervisord.conf':
