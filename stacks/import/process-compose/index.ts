@@ -32,7 +32,9 @@ const OVERRIDES = ['compose.override.yml', 'compose.override.yaml', 'process-com
  * Imports a process-compose file: every process (with replicas), its command through the
  * configured shell (default `bash -c`), environment, depends_on conditions, readiness and
  * liveness probes, availability and shutdown. `$VAR` in values svc stores as they are is
- * expanded now, from the environment and a `.env` next to the file, as process-compose does.
+ * expanded now, from the environment and a `.env` next to the file, as process-compose does; that
+ * `.env` is also every process's `env_file`, since process-compose gives its variables to each
+ * process (unless `is_dotenv_disabled`), where commands expand them.
  */
 export function importProcessCompose(path: string, label: string, ports: ImportPorts): ImportResult {
   const absolute = resolve(path);
@@ -46,7 +48,10 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
   const processes = top.processes as Record<string, unknown>;
   const findings = new Findings();
   const dotenvPath = join(dir, '.env');
-  const env = { ...(ports.exists(dotenvPath) ? parseDotenv(ports.readText(dotenvPath)) : {}), ...ports.env };
+  const hasDotenv = ports.exists(dotenvPath);
+  const dotenvText = hasDotenv ? ports.readText(dotenvPath) : '';
+  const dotenv = parseDotenv(dotenvText);
+  const env = { ...dotenv, ...ports.env };
   const expandOn = top.disable_env_expansion !== true;
   const shellConf = (top.shell ?? {}) as Record<string, unknown>;
   const shell = [typeof shellConf.shell_command === 'string' ? shellConf.shell_command : 'bash', typeof shellConf.shell_argument === 'string' ? shellConf.shell_argument : '-c'];
@@ -75,7 +80,7 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
     if (!expandOn) return value;
     const { value: out, used } = expandVariables(value, env);
     if (used.length > 0) {
-      findings.approximated(label, lineOf([...procPath, field.split('.')[0] ?? field]), program, field, `expanded $${used.join(', $')} from the environment of svc import${ports.exists(dotenvPath) ? ' and .env' : ''} (process-compose expands them when it loads the file)`);
+      findings.approximated(label, lineOf([...procPath, field.split('.')[0] ?? field]), program, field, `expanded $${used.join(', $')} from the environment of svc import${hasDotenv ? ' and .env' : ''} (process-compose expands them when it loads the file)`);
     }
     return out;
   };
@@ -99,6 +104,7 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
         dir,
         shell,
         globalEnv,
+        dotenv: hasDotenv ? dotenvPath : null,
         vars: (top.vars as Record<string, unknown> | undefined) ?? {},
         text: textFor(procPath, program),
         report: (field, kind, message) => (kind === 'unmapped' ? findings.unmapped(label, at(field), program, field, message) : findings.approximated(label, at(field), program, field, message)),
@@ -109,5 +115,10 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
     );
   }
   if (services.length === 0) throw invalid(`${label}: no processes to import`);
+  const shadowed = Object.keys(dotenv).filter((k) => ports.env[k] !== undefined);
+  if (shadowed.length > 0 && services.some((s) => s.env_file !== undefined)) {
+    const at = dotenvText.split(/\r?\n/).findIndex((l) => new RegExp(`^\\s*(export\\s+)?${shadowed[0].replace(/[.]/g, '\\.')}\\s*[=:]`).test(l)) + 1;
+    findings.approximated(join(dirname(label), '.env'), at || 1, null, shadowed.join(', '), 'set in the environment of svc import too: process-compose let its own environment win over .env, svc lets env_file win over svcd’s environment');
+  }
   return { format: 'process-compose', services, report: findings.entries };
 }

@@ -19,6 +19,8 @@ export interface ProcessContext {
   dir: string;
   shell: readonly string[];
   globalEnv: Record<string, string>;
+  /** Absolute path of the `.env` next to the file, when there is one. */
+  dotenv: string | null;
   vars: Record<string, unknown>;
   /** Expands `$VAR` in values svc stores as they are (reports what it used). */
   text: (value: string, field: string) => string;
@@ -26,7 +28,7 @@ export interface ProcessContext {
   fail: (field: string, message: string) => never;
 }
 
-const MAPPED = new Set(['command', 'entrypoint', 'working_dir', 'environment', 'depends_on', 'availability', 'readiness_probe', 'liveness_probe', 'shutdown', 'disabled', 'is_disabled', 'namespace', 'replicas', 'log_location', 'vars']);
+const MAPPED = new Set(['command', 'entrypoint', 'working_dir', 'environment', 'depends_on', 'availability', 'readiness_probe', 'liveness_probe', 'shutdown', 'disabled', 'is_disabled', 'is_dotenv_disabled', 'namespace', 'replicas', 'log_location', 'vars']);
 
 const UNMAPPED: Record<string, string> = {
   is_daemon: 'svc supervises processes that stay in the foreground; a command that daemonizes exits at once',
@@ -37,7 +39,6 @@ const UNMAPPED: Record<string, string> = {
   ready_log_line: 'svc has no readiness by log line; use a readiness probe (health_check)',
   log_configuration: 'svc writes program output as it is (no per-process log format or rotation settings)',
   is_foreground: 'svc has no foreground (interactive) programs',
-  is_dotenv_disabled: 'svc does not read a .env for programs unless env_file is set',
   env_cmds: 'svc does not run commands to compute environment variables',
 };
 
@@ -72,6 +73,8 @@ export function mapProcess(proc: Record<string, unknown>, ctx: ProcessContext): 
     const dir = ctx.text(proc.working_dir, 'working_dir');
     config.cwd = isAbsolute(dir) ? dir : resolve(ctx.dir, dir);
   } else config.cwd = ctx.dir; // process-compose runs processes in its own working directory
+  // process-compose passes the .env's variables to every process (under its environment lists).
+  if (ctx.dotenv && proc.is_dotenv_disabled !== true) config.env_file = ctx.dotenv;
   const env = { ...ctx.globalEnv, ...environmentList(proc.environment, 'environment', ctx) };
   if (Object.keys(env).length > 0) config.env = env;
   if (disabled(proc, fail)) config.autostart = false;

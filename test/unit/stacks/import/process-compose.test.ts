@@ -123,3 +123,27 @@ processes:
     ['x-common'],
   );
 });
+
+test('the .env next to the file is every process’s env_file (process-compose gives its variables to each process, where commands expand them) unless is_dotenv_disabled', () => {
+  const files = {
+    '/srv/app/process-compose.yaml': 'processes:\n  api: { command: "serve --port $PORT" }\n  tool: { command: tool, is_dotenv_disabled: true }\n',
+    '/srv/app/.env': 'PORT=8123\n',
+  };
+  const { services, report } = importFile('process-compose', '/srv/app/process-compose.yaml', 'process-compose.yaml', memoryPorts(files));
+  assert.deepEqual(
+    services.map((s) => [s.name, s.command, s.args, s.env_file]),
+    [
+      ['api', 'bash', ['-c', 'serve --port $PORT'], '/srv/app/.env'],
+      ['tool', 'tool', undefined, undefined],
+    ],
+  );
+  assert.deepEqual(report, []);
+  // Without a .env there is nothing to read.
+  assert.equal(pc('processes:\n  api: { command: serve }\n').services[0]?.env_file, undefined);
+});
+
+test('a .env variable that the environment of svc import also sets is reported: process-compose let the environment win, env_file wins in svc', () => {
+  const files = { '/srv/app/process-compose.yaml': 'processes:\n  api: { command: serve }\n', '/srv/app/.env': '# defaults\nPORT=1\nexport HOME=/home/dev\n' };
+  const { report } = importFile('process-compose', '/srv/app/process-compose.yaml', 'process-compose.yaml', memoryPorts(files, { HOME: '/root' }));
+  assert.deepEqual(report.map((e) => [e.file, e.line, e.field, e.kind]), [['.env', 3, 'HOME', 'approximated']]);
+});
