@@ -39,6 +39,7 @@ export function importProcfile(path: string, label: string, ports: ImportPorts, 
     const m = LINE.exec(line);
     if (!m) throw invalid(`${label}:${index + 1}: expected 'name: command', got '${line}'`);
     const name = names.claim(toProgramName(m[1]) ?? m[1]);
+    if (name !== m[1]) findings.approximated(label, index + 1, name, 'name', `'${m[1]}' is not a valid svc name (or is taken); renamed to '${name}'`);
     const config: ProgramConfig = { name, ...commandFields(m[2], ['/bin/sh', '-c']), cwd: dir, env: { PORT: String(basePort + PORT_STEP * services.length) } };
     if (hasEnv) config.env_file = envPath;
     if (m[1] === 'release') {

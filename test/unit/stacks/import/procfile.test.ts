@@ -15,3 +15,12 @@ test('Procfile: one program per line, PORT as foreman sets it, the .env as env_f
   assert.deepEqual(withEnv.report.map((e) => [e.file, e.line, e.field]), [['.env', 2, 'PORT']]);
   assert.throws(() => importFile('procfile', '/app/Procfile', 'Procfile', memoryPorts({ '/app/Procfile': 'web: run\n' }), { envFile: '/app/missing.env' }), /missing\.env: cannot read: ENOENT/);
 });
+
+test('Procfile: a process type that is not a valid svc name (or repeats one) is renamed and the rename reported', () => {
+  const { services, report } = importFile('procfile', '/app/Procfile', 'Procfile', memoryPorts({ '/app/Procfile': 'web: run\n_jobs: work\nweb: again\n' }));
+  assert.deepEqual(services.map((s) => s.name), ['web', 'jobs', 'web-2']);
+  assert.deepEqual(report.map((e) => [e.line, e.program, e.field, e.message]), [
+    [2, 'jobs', 'name', "'_jobs' is not a valid svc name (or is taken); renamed to 'jobs'"],
+    [3, 'web-2', 'name', "'web' is not a valid svc name (or is taken); renamed to 'web-2'"],
+  ]);
+});
