@@ -1,6 +1,6 @@
 import type { DocumentFormat } from '../document.js';
 import { stringifyStack } from '../serialize.js';
-import { formatReportEntry } from './report.js';
+import { formatReportEntry, oneLine } from './report.js';
 import type { ImportResult } from './types.js';
 
 /**
@@ -12,7 +12,7 @@ export function renderImport(result: ImportResult, syntax: DocumentFormat, label
   const body = stringifyStack({ prune: false, services: result.services }, syntax);
   if (syntax === 'json') return body;
   const count = result.services.length;
-  const header = [`svc stack imported from ${label} (${result.format}) by svc import: ${count} program${count === 1 ? '' : 's'}, source "import:${result.format}".`];
+  const header = [`svc stack imported from ${oneLine(label)} (${result.format}) by svc import: ${count} program${count === 1 ? '' : 's'}, source "import:${result.format}".`];
   const unmapped = result.report.filter((e) => e.kind === 'unmapped').length;
   const approximated = result.report.length - unmapped;
   if (result.report.length > 0) {

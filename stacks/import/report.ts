@@ -13,10 +13,19 @@ export class Findings {
   }
 }
 
-/** `file:line: program: field: not mapped: why` (one line per entry, in source order). */
+/**
+ * `file:line: program: field: not mapped: why`, on one line whatever the source held: control
+ * characters of names and values quoted from it (a newline in a PM2 app name) are written as
+ * escapes (`\n`, `\x1b`), so the line stays one report line and one comment line of the stack.
+ */
 export function formatReportEntry(e: ReportEntry): string {
   const what = e.kind === 'unmapped' ? 'not mapped' : 'approximated';
-  return `${e.file}:${e.line}: ${e.program ? `${e.program}: ` : ''}${e.field}: ${what}: ${e.message}`;
+  return oneLine(`${e.file}:${e.line}: ${e.program ? `${e.program}: ` : ''}${e.field}: ${what}: ${e.message}`);
+}
+
+/** Text with its control characters (tab aside) escaped: safe as one line, and in a TOML or YAML comment. */
+export function oneLine(text: string): string {
+  return text.replace(/(?!\t)\p{Cc}/gu, (ch) => (ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
 /** Report entries sorted by file, then line (stable for entries on the same line). */

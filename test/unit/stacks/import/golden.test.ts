@@ -9,8 +9,9 @@ import { stringifyStack } from '../../../../stacks/serialize.js';
 import { validateServices } from '../../../../stacks/validate-stack.js';
 import { importFile } from '../../../../stacks/import/run.js';
 import { renderImport } from '../../../../stacks/import/render.js';
+import { formatReportEntry } from '../../../../stacks/import/report.js';
 import type { ImportFormat, ImportOptions } from '../../../../stacks/import/types.js';
-import { fixturePorts, virtualDir } from './ports.js';
+import { fixturePorts, memoryPorts, virtualDir } from './ports.js';
 
 /** Every fixture, with the options a user would pass, and the syntax of its golden output. */
 const CASES: { format: ImportFormat; file: string; opts?: ImportOptions; syntax: 'toml' | 'yaml' | 'json' }[] = [
@@ -65,5 +66,16 @@ test('every report entry names a file of the import and a line inside it', () =>
       const text = fixturePorts(c.format).readText(`${virtualDir(c.format)}/${e.file === c.file ? c.file : e.file}`);
       assert.ok(e.line >= 1 && e.line <= text.split('\n').length, `${c.file}: ${JSON.stringify(e)}`);
     }
+  }
+});
+
+test('a name or value with a newline or other control character quoted by the report keeps the stack valid (one comment line per entry) and the report one line per entry', () => {
+  const ecosystem = JSON.stringify({ apps: [{ name: 'legacy\napi', script: '/bin/sleep', namespace: 'a\r\u001b[31m' }] });
+  const result = importFile('pm2', '/srv/pm2/ecosystem.json', 'ecosystem.json', memoryPorts({ '/srv/pm2/ecosystem.json': ecosystem }));
+  assert.match(formatReportEntry(result.report[0]), /^ecosystem\.json:1: legacy-api: name: approximated: 'legacy\\napi' is not a valid svc name; renamed to 'legacy-api'$/);
+  for (const syntax of ['toml', 'yaml'] as const) {
+    const checked = checkStackFile(`/out/stack.${syntax}`, () => renderImport(result, syntax, 'eco\nsystem.json'));
+    assert.deepEqual(checked.errors, [], syntax);
+    assert.equal(checked.services, 1);
   }
 });
