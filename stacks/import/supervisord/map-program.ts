@@ -105,8 +105,9 @@ export function mapProgram(ctx: ProgramContext): ProgramConfig[] {
       if (v === undefined) return undefined;
       return wholeNumber(v) ?? fail(key, `'${v}' is not a whole number`);
     };
-    const priority = int('priority');
-    if (priority !== undefined) config.priority = priority;
+    // supervisord's priority is any integer: a negative one (start first) is common.
+    const rawPriority = get('priority');
+    if (rawPriority !== undefined) config.priority = /^\s*[-+]?\d+\s*$/.test(rawPriority) ? Number(rawPriority) : fail('priority', `'${rawPriority}' is not an integer`);
     if (bool('autostart') === false) config.autostart = false;
     config.startsecs = int('startsecs') ?? SUPERVISORD_DEFAULTS.startsecs;
     config.retry_limit = int('startretries') ?? SUPERVISORD_DEFAULTS.startretries;

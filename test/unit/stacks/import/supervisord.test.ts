@@ -97,3 +97,9 @@ test('restart, stop, identity and log options; stopsignal and log rotation are r
   });
   assert.deepEqual(report.map((e) => [e.line, e.field, e.kind]), [[6, 'stopsignal', 'unmapped'], [12, 'stderr_logfile_maxbytes', 'unmapped']]);
 });
+
+test('priority is any integer, as supervisord reads it: a negative one (start before the others) is kept, not refused', () => {
+  const { services } = supervisord({ '/etc/supervisor/supervisord.conf': '[program:first]\ncommand=/bin/a\npriority=-5\n[program:later]\ncommand=/bin/b\npriority = +20\n' });
+  assert.deepEqual(services.map((s) => [s.name, s.priority]), [['first', -5], ['later', 20]]);
+  assert.throws(() => supervisord({ '/etc/supervisor/supervisord.conf': '[program:x]\ncommand=/bin/a\npriority=high\n' }), /supervisord\.conf:3: \[program:x\] priority: 'high' is not an integer/);
+});
