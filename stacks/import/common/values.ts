@@ -58,3 +58,12 @@ export function signalName(value: unknown): string | null {
 export function show(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
+
+/**
+ * A log path that names the supervisor's own output rather than a file (`/dev/stdout`,
+ * `/dev/stderr`, `/dev/fd/1`, `/proc/self/fd/2`): the container-log idiom of supervisord and
+ * pm2-runtime images. svc has no such target; it keeps the output in its log files.
+ */
+export function isOwnOutput(path: string): boolean {
+  return /^\/(dev\/(stdout|stderr|fd\/[12])|proc\/self\/fd\/[12])$/.test(path.trim());
+}

@@ -3,7 +3,7 @@ import { invalid, SvcError } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { Findings } from '../report.js';
 import { NameRegistry, toProgramName } from '../common/names.js';
-import { bytes, ceilSeconds, millis, show, wholeNumber } from '../common/values.js';
+import { bytes, ceilSeconds, isOwnOutput, millis, show, wholeNumber } from '../common/values.js';
 import { pm2Command } from './command.js';
 import { isNeutral, PM2_UNMAPPED } from './unmapped.js';
 
@@ -191,6 +191,10 @@ function instances(app: Record<string, unknown>, config: ProgramConfig, env: Rec
       const key = field === 'stdout_logfile' ? 'out_file' : app.error_file !== undefined ? 'error_file' : 'err_file';
       if (value === '/dev/null' || value.toUpperCase() === 'NULL') {
         if (i === 0) report(key, 'unmapped', 'svc always keeps program output (log rotation applies)');
+        continue;
+      }
+      if (isOwnOutput(value)) {
+        if (i === 0) report(key, 'unmapped', `${value} is PM2’s own output (pm2-runtime in a container); svc keeps program output in its log files ({log_dir}/{uuid}.out and .err, svc logs)`);
         continue;
       }
       const path = isAbsolute(value) ? value : resolve(one.cwd ?? ctx.dir, value);

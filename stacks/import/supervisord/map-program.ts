@@ -3,7 +3,7 @@ import { invalid } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import type { Findings } from '../report.js';
 import { NameRegistry, toProgramName } from '../common/names.js';
-import { iniBoolean, signalName, wholeNumber } from '../common/values.js';
+import { iniBoolean, isOwnOutput, signalName, wholeNumber } from '../common/values.js';
 import { parseEnvironment } from './environment.js';
 import { expand, type Expansions } from './expand.js';
 import type { IniSection } from './ini.js';
@@ -180,6 +180,10 @@ function logs(
     if (v === undefined || v.toUpperCase() === 'AUTO') return null;
     if (v.toUpperCase() === 'NONE' || v.toLowerCase() === 'syslog') {
       report?.unmapped(fileOf(key), lineOf(key), who, key, v.toUpperCase() === 'NONE' ? 'svc always keeps program output (log rotation applies)' : 'svc writes program output to files only');
+      return null;
+    }
+    if (isOwnOutput(v)) {
+      report?.unmapped(fileOf(key), lineOf(key), who, key, `${v} is supervisord’s own output (a container log); svc keeps program output in its log files ({log_dir}/{uuid}.out and .err, svc logs)`);
       return null;
     }
     return resolve(here, v);

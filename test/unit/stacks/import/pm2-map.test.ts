@@ -98,3 +98,10 @@ test('identity, namespace, memory limit and logs; /dev/null and unknown options 
     'in line order',
   );
 });
+
+test('out_file/error_file /dev/stdout or /dev/stderr (pm2-runtime in a container) are reported as not mapped and left to svc’s log files', () => {
+  const { services, report } = pm2([{ name: 'api', script: 'a.js', instances: 2, out_file: '/dev/stdout', error_file: '/dev/stderr' }]);
+  assert.deepEqual(services.map((s) => [s.name, s.stdout_logfile, s.stderr_logfile]), [['api-0', undefined, undefined], ['api-1', undefined, undefined]]);
+  assert.deepEqual(report.filter((e) => e.kind === 'unmapped').map((e) => [e.program, e.field]), [['api', 'out_file'], ['api', 'error_file']]);
+  assert.match(report.find((e) => e.field === 'out_file')?.message ?? '', /\/dev\/stdout is PM2’s own output/);
+});

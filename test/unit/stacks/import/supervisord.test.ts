@@ -103,3 +103,17 @@ test('priority is any integer, as supervisord reads it: a negative one (start be
   assert.deepEqual(services.map((s) => [s.name, s.priority]), [['first', -5], ['later', 20]]);
   assert.throws(() => supervisord({ '/etc/supervisor/supervisord.conf': '[program:x]\ncommand=/bin/a\npriority=high\n' }), /supervisord\.conf:3: \[program:x\] priority: 'high' is not an integer/);
 });
+
+test('stdout_logfile=/dev/stdout (the container-log idiom) is reported as not mapped and left to svc’s log files, not written as a log path svcd refuses', () => {
+  const { services, report } = supervisord({
+    '/etc/supervisor/supervisord.conf': '[program:nginx]\ncommand=/bin/nginx\nstdout_logfile=/dev/stdout\nstderr_logfile=/dev/fd/2\n[program:php]\ncommand=/bin/php\nstdout_logfile=/proc/self/fd/1\nredirect_stderr=true\n',
+  });
+  assert.deepEqual(services.map((s) => [s.name, s.stdout_logfile, s.stderr_logfile]), [['nginx', undefined, undefined], ['php', undefined, undefined]]);
+  assert.deepEqual(report.map((e) => [e.line, e.program, e.field, e.kind]), [
+    [3, 'nginx', 'stdout_logfile', 'unmapped'],
+    [4, 'nginx', 'stderr_logfile', 'unmapped'],
+    [7, 'php', 'stdout_logfile', 'unmapped'],
+    [8, 'php', 'redirect_stderr', 'approximated'],
+  ]);
+  assert.match(report[0]?.message ?? '', /\/dev\/stdout is supervisord’s own output/);
+});
