@@ -30,6 +30,8 @@ export interface ExportContext {
   logDir: string;
   /** The absolute path of a command name found in PATH, or null. */
   resolveExecutable(name: string): string | null;
+  /** The text of a file on this machine (an env_file, to check how the target reads it), or null when it cannot be read. */
+  readText?(path: string): string | null;
 }
 
 /** `program: field: not expressible: why`, one line per finding. */

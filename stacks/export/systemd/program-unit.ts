@@ -2,6 +2,7 @@ import { withDefaults, type ProgramConfig } from '../../../state/program.js';
 import { toOnCalendar } from '../cron.js';
 import { resolveArgv, resolveProcess } from '../process.js';
 import type { ExportContext, ExportedFile, ExportFinding } from '../types.js';
+import { systemdReadsOtherwise } from './env-file.js';
 import { environmentAssignment, execLine, noSpecifiers, unitName } from './escape.js';
 import { restartDirectives, seconds } from './restart.js';
 import { renderUnit, type UnitLine } from './unit-file.js';
@@ -26,6 +27,7 @@ export function programUnits(config: ProgramConfig, ctx: ExportContext, opts: Sy
   if (deps) unit.push(['After', deps], ['Requires', deps]);
   const service: UnitLine[] = [['Type', 'exec'], ['ExecStart', execLine(proc.argv)], ['WorkingDirectory', noSpecifiers(proc.cwd)]];
   if (proc.envFile) service.push(['EnvironmentFile', noSpecifiers(proc.envFile)]);
+  if (proc.envFile) envFileSyntax(proc.envFile, ctx, note);
   if (proc.envFile && config.env && Object.keys(config.env).length > 0) {
     note('env_file', 'approximated', 'a variable set in both: systemd lets EnvironmentFile= win over Environment=, svc lets env win over env_file');
   }
@@ -57,6 +59,24 @@ export function programUnits(config: ProgramConfig, ctx: ExportContext, opts: Sy
   ];
   if (cron) files.push(timerUnit(config, opts, header, note));
   return files;
+}
+
+/**
+ * svcd reads env_file as a dotenv file, systemd's EnvironmentFile= with its own syntax: the lines
+ * it reads otherwise (`export NAME=`, a `#` comment after a value, `\n` in double quotes) are
+ * reported; a file that cannot be read here is reported as unchecked.
+ */
+function envFileSyntax(path: string, ctx: ExportContext, note: (field: string, kind: ExportFinding['kind'], message: string) => void): void {
+  const text = ctx.readText?.(path) ?? null;
+  if (text === null) {
+    note('env_file', 'approximated', `systemd reads EnvironmentFile= with its own syntax (no 'export NAME=', no # comment after a value, \\n kept in double quotes), svc as a dotenv file; ${path} could not be read here to check it`);
+    return;
+  }
+  const lines = systemdReadsOtherwise(text);
+  if (lines.length === 0) return;
+  const shown = lines.slice(0, 3).map((d) => `${path}:${d.line}: ${d.why}`);
+  if (lines.length > 3) shown.push(`and ${lines.length - 3} more line${lines.length === 4 ? '' : 's'}`);
+  note('env_file', 'approximated', `systemd reads EnvironmentFile= otherwise than svc (a dotenv file): ${shown.join('; ')}`);
 }
 
 function hooks(config: ProgramConfig, cwd: string, ctx: ExportContext, service: UnitLine[], note: (field: string, kind: ExportFinding['kind'], message: string) => void): void {

@@ -1,4 +1,4 @@
-import { accessSync, constants, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ProgramConfig } from '../../../state/program.js';
@@ -65,7 +65,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
         else process.stdout.write(text);
         return;
       }
-      const exportCtx: ExportContext = { root, logDir: resolve(root, o.logDir ?? 'logs'), resolveExecutable: which };
+      const exportCtx: ExportContext = { root, logDir: resolve(root, o.logDir ?? 'logs'), resolveExecutable: which, readText: readSmallFile };
       const result = o.format === 'systemd' ? t.exportSystemd(configs, exportCtx, { prefix: o.prefix }) : t.exportNomad(configs, exportCtx, { job: o.job, datacenters: o.datacenter });
       const exported = new Set(configs.map((c) => c.name));
       for (const c of configs) {
@@ -112,4 +112,14 @@ function which(name: string): string | null {
     }
   }
   return null;
+}
+
+/** A regular file of at most 1 MiB (svcd's env_file cap) as text, or null (missing, unreadable, other machine). */
+function readSmallFile(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() && st.size <= 1024 * 1024 ? readFileSync(path, 'utf8') : null;
+  } catch {
+    return null;
+  }
 }

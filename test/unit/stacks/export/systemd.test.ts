@@ -61,3 +61,16 @@ test('systemd --self: the unit that runs svcd verifies and keeps programs alive 
   const { problems } = verifyUnits([{ name: 'svcd.service', content: unit }], (path) => path.endsWith('svcd.js'));
   assert.deepEqual(problems, []);
 });
+
+test('systemd: env_file lines that EnvironmentFile= reads otherwise than svc (dotenv) are reported with their lines; a file read alike, nothing', () => {
+  const dotenv = ['# foreman .env', 'export PORT=3000', 'PLAIN=a b', 'URL=http://x/#frag', 'MULTI="line1\\nline2"', 'QUOTED="ok" # note', "SINGLE='a\\nb'", 'TICK=`x`', 'SPACED = "v"'].join('\n');
+  const files: Record<string, string> = { '/srv/app/.env': dotenv, '/srv/app/clean.env': 'A=1\nB="two words"\n# comment\nC=\'x#y\'\n' };
+  const ctx = { ...EXPORT_CTX, readText: (p: string) => files[p] ?? null };
+  const findings = (envFile: string) => exportSystemd([{ name: 'web', command: '/bin/web', env_file: envFile }], ctx, { prefix: '' }).report.filter((f) => f.field === 'env_file');
+  const [finding, ...rest] = findings('/srv/app/.env');
+  assert.deepEqual(rest, []);
+  assert.equal(finding?.kind, 'approximated');
+  assert.match(finding?.message ?? '', /^systemd reads EnvironmentFile= otherwise than svc \(a dotenv file\): \/srv\/app\/\.env:2: 'export PORT': .*; \/srv\/app\/\.env:4: an unquoted value with #.*; \/srv\/app\/\.env:5: \\n or \\r in double quotes.*; and 2 more lines$/);
+  assert.deepEqual(findings('/srv/app/clean.env'), []);
+  assert.match(findings('/elsewhere/.env')[0]?.message ?? '', /\/elsewhere\/\.env could not be read here to check it/);
+});
