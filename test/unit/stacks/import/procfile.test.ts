@@ -24,3 +24,11 @@ test('Procfile: a process type that is not a valid svc name (or repeats one) is 
     [3, 'web-2', 'name', "'web' is not a valid svc name (or is taken); renamed to 'web-2'"],
   ]);
 });
+
+test('Procfile: the .env of a report line is named as the user can open it (beside the Procfile as named, or --env-file as typed)', () => {
+  const files = { '/work/app/Procfile': 'web: run\n', '/work/app/.env': 'PORT=8000\n', '/work/shared.env': 'A=1\nPORT=9000\n' };
+  const beside = importFile('procfile', '/work/app/Procfile', 'app/Procfile', memoryPorts(files));
+  assert.deepEqual(beside.report.map((e) => [e.file, e.line, e.field]), [['app/.env', 1, 'PORT']]);
+  const typed = importFile('procfile', '/work/app/Procfile', 'app/Procfile', memoryPorts(files), { envFile: '/work/shared.env' });
+  assert.deepEqual(typed.report.map((e) => [e.file, e.line, e.field]), [['/work/shared.env', 2, 'PORT']]);
+});
