@@ -1,4 +1,5 @@
 import { conflict, invalid, notFound } from '../../state/errors.js';
+import { StoreWriteError } from '../../state/level/store-errors.js';
 import type { EventSink } from '../../state/events/types.js';
 import type { ProgramRecord } from '../../state/program.js';
 import type { ApplyRequest, ApplyResult } from '../apply.js';
@@ -199,9 +200,13 @@ export class GitSync {
       result = await applier.apply(this.request(cfg, await git.snapshot(cfg, commit)));
     } catch (err) {
       if (this.closed) return;
-      s.refused = commit;
       const kept = status.applied ? `${status.applied.commit.slice(0, 12)} keeps running` : 'nothing applied yet';
-      this.failed(s, commit, `commit ${short} refused (${kept}): ${(err as Error).message}`, 'stack_apply_failed');
+      // The state store refusing the write (a full disk) says nothing about the commit: it is
+      // tried again at the next poll. Anything else is the commit's own fault, until a new one.
+      const transient = err instanceof StoreWriteError;
+      if (!transient) s.refused = commit;
+      const verdict = transient ? `not applied (${kept}; tried again at the next poll)` : `refused (${kept})`;
+      this.failed(s, commit, `commit ${short} ${verdict}: ${(err as Error).message}`, 'stack_apply_failed');
       return;
     }
     const changed = result.lines.filter((l) => !l.startsWith('unchanged '));

@@ -10,6 +10,7 @@ import { GitSync } from '../../../../stacks/git/sync.js';
 import { ControllerStatusStore } from '../../../../state/controller-status.js';
 import type { EventInput } from '../../../../state/events/types.js';
 import { ProgramStore } from '../../../../state/store.js';
+import { StoreWriteError } from '../../../../state/level/store-errors.js';
 
 /** A remote in memory: commits by id, the branch head, and whether fetching works. */
 class FakeRemote implements GitPort {
@@ -142,6 +143,26 @@ test('a bad commit changes nothing, is reported once with its commit and positio
   await t.settle(60_000);
   assert.equal(t.status().last_error, null);
   assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+});
+
+test('a commit the state store could not write (a full disk) is tried again at the next poll, not refused until the next commit', async () => {
+  const t = await setup();
+  const c1 = t.remote.push({ 'a.toml': svc('a') }, 'first');
+  const apply = t.applier.apply.bind(t.applier);
+  let full = true;
+  t.applier.apply = async (req) => {
+    if (full) throw new StoreWriteError('SVC_NO_SPACE', 'no space left on the data disk (/srv/data): the change was not recorded');
+    return apply(req);
+  };
+  await t.sync.start();
+  await t.settle();
+  assert.deepEqual(t.names(), []);
+  assert.match(t.status().last_error?.message ?? '', /^commit 01c+ not applied \(nothing applied yet; tried again at the next poll\): no space left/);
+  full = false;
+  await t.settle(60_000);
+  assert.deepEqual(t.names(), ['a<git:fleet>'], 'the same commit, applied once the disk had room');
+  assert.equal(t.status().applied?.commit, c1);
+  assert.equal(t.status().last_error, null);
 });
 
 test('a failed fetch is retried sooner, recorded once, and keeps what runs', async () => {
