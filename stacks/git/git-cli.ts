@@ -14,13 +14,14 @@ const KILL_GRACE_MS = 5_000;
 /**
  * The system `git` on svcd's own bare cache `<cacheDir>/<name>.git`, one per source: the user's
  * working copies are never read or written. The ref followed is fetched to `refs/svc/head`;
- * older commits stay reachable through it for `svc sync --to`.
+ * older commits stay reachable through it for `svc sync --to`, and a pinned one through
+ * `refs/svc/pin` even after a force-push took it out of the branch.
  *
  * Each git runs in its own process group, so that a command past `timeoutMs` (a server that
  * never answers) or still running at `close()` ends with every process it started
  * (git-remote-https, ssh), not only git itself.
  */
-export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileBytes?: number } = {}): GitPort & { close(): void } {
+export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileBytes?: number } = {}): Required<GitPort> {
   const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
   const maxFileBytes = opts.maxFileBytes ?? 1024 * 1024;
   const repo = (src: GitSourceConfig) => join(cacheDir, `${src.name}.git`);
@@ -110,6 +111,10 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
       } catch {
         throw new SvcError('SVC_NOT_FOUND', `commit ${rev} is not in git:${src.name} (fetched history of ${src.ref.kind} ${src.ref.name})`);
       }
+    },
+    async keep(src, commit) {
+      await ensureRepo(src);
+      await git(src, commit === null ? ['update-ref', '-d', 'refs/svc/pin'] : ['update-ref', 'refs/svc/pin', commit]);
     },
     async info(src, commit): Promise<CommitInfo> {
       const out = await git(src, ['show', '-s', '--format=%H%x00%ct%x00%s', commit]);

@@ -23,6 +23,11 @@ export interface GitPort {
   verify(src: GitSourceConfig, commit: string): Promise<string | null>;
   /** The stack files (.json/.toml/.yaml/.yml) under `src.path` at `commit`: path in repo -> text. */
   snapshot(src: GitSourceConfig, commit: string): Promise<Map<string, string>>;
+  /**
+   * Keeps `commit` (the pin) in the cache whatever the followed ref does (a force-push, then git's
+   * automatic gc, would drop it); null lets it go.
+   */
+  keep?(src: GitSourceConfig, commit: string | null): Promise<void>;
   /** Ends every git command under way (svcd stopping); later calls fail at once. */
   close?(): void;
 }

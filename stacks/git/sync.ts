@@ -64,6 +64,8 @@ export class GitSync {
       for (const s of this.sources.values()) {
         const r = records.get(s.cfg.name);
         if (r) Object.assign(s.status, { applied: r.applied, pinned: r.pinned });
+        // A pin made before svcd kept pins in the cache is kept from now on.
+        if (s.status.pinned) await this.keepPin(s);
       }
     }
     for (const s of this.sources.values()) this.schedule(s, 'start');
@@ -243,6 +245,16 @@ export class GitSync {
     s.status.pinned = commit;
     if (commit !== null) s.refused = null;
     await this.remember(s);
+    await this.keepPin(s);
+  }
+
+  /** The pinned commit stays in the cache however the branch moves (best effort: the pin holds without it until git's gc). */
+  private async keepPin(s: Source): Promise<void> {
+    try {
+      await this.deps.git.keep?.(s.cfg, s.status.pinned);
+    } catch (err) {
+      this.deps.log.warn('could not keep the pinned commit in the git cache', { source: s.cfg.name, error: String(err) });
+    }
   }
 
   private async remember(s: Source): Promise<void> {

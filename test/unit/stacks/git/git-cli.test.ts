@@ -1,5 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -121,4 +122,31 @@ test('snapshot: symbolic links inside the commit are followed; links out of it, 
   const big = remote.commit('a file over the limit');
   await git.fetch(src);
   await assert.rejects(git.snapshot(src, big), /svc\/base\/big\.toml: larger than 2048 bytes \(server\.max_body_bytes\)/);
+});
+
+test('a pinned commit stays in the cache after a force-push took it out of the branch and git collected its garbage', async () => {
+  const remote = createRepo(join(work, 'remotes'), 'rewritten');
+  remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run"\n');
+  remote.commit('base');
+  remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run v2"\n');
+  const pinned = remote.commit('the release pinned in production');
+  const cacheDir = join(work, 'cache-e');
+  const git = gitCli(cacheDir);
+  const src = source('rewritten', remote.url);
+  await git.fetch(src);
+  await git.keep(src, pinned);
+  // History rewritten: the pinned commit is no longer on main.
+  remote.git('reset', '--quiet', '--hard', 'HEAD~1');
+  remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run v3"\n');
+  remote.git('-c', 'commit.gpgsign=false', 'commit', '--quiet', '-am', 'rewritten');
+  remote.git('push', '--quiet', '--force', 'origin', 'main');
+  await git.fetch(src);
+  const gc = (cache: string) => execFileSync('git', ['--git-dir', join(cacheDir, `${cache}.git`), 'gc', '--quiet', '--prune=now'], { stdio: 'ignore' });
+  gc('rewritten');
+  assert.equal(await git.resolve(src, pinned.slice(0, 12)), pinned, 'still there: refs/svc/pin holds it');
+  assert.match((await git.snapshot(src, pinned)).get('a.toml') ?? '', /run v2/);
+  // Unpinned, the commit is garbage like any other.
+  await git.keep(src, null);
+  gc('rewritten');
+  await assert.rejects(git.resolve(src, pinned), /is not in git:rewritten/);
 });

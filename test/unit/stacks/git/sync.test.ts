@@ -20,6 +20,8 @@ class FakeRemote implements GitPort {
   /** fetch() never answers until close(). */
   hang = false;
   fetches = 0;
+  /** The commit keep() holds in the cache (the pin), as the real cache's refs/svc/pin. */
+  kept: string | null = null;
   private closed: (() => void)[] = [];
   private n = 0;
 
@@ -37,6 +39,9 @@ class FakeRemote implements GitPort {
   }
   close() {
     for (const end of this.closed.splice(0)) end();
+  }
+  async keep(_src: GitSourceConfig, commit: string | null) {
+    this.kept = commit;
   }
   async resolve(_src: GitSourceConfig, rev: string) {
     const id = [...this.commits.keys()].find((c) => c.startsWith(rev));
@@ -194,6 +199,7 @@ test('pin to an older commit until unpinned; the pin survives a restart', async 
   assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
   await t.sync.sync('fleet', { to: c1.slice(0, 6) });
   assert.equal(t.status().pinned, c1);
+  assert.equal(t.remote.kept, c1, 'the pinned commit is kept in the cache (a force-push and a gc cannot drop it)');
   assert.deepEqual(t.names(), ['a<git:fleet>']);
   t.remote.push({ 'a.toml': svc('a') + svc('c') }, 'three');
   await t.settle(60_000);
@@ -205,6 +211,7 @@ test('pin to an older commit until unpinned; the pin survives a restart', async 
   assert.equal(again.status().pinned, c1);
   assert.equal(again.status().applied?.commit, c1);
   await again.sync.sync('fleet', { unpin: true });
+  assert.equal(t.remote.kept, null, 'unpinned: let go');
   assert.deepEqual(again.names(), ['a<git:fleet>', 'c<git:fleet>']);
   await assert.rejects(again.sync.sync(undefined, { to: c1 }), /name the source/);
   await assert.rejects(again.sync.sync('nope'), /git source 'nope' not found/);
