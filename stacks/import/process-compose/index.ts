@@ -72,7 +72,9 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
     const base = toProgramName(key);
     if (!base) throw invalid(`${label}:${lineOf(['processes', key])}: processes.${key}: cannot be made a valid svc name`);
     if (base !== key) findings.approximated(label, lineOf(['processes', key]), base, 'name', `'${key}' is not a valid svc name; renamed to '${base}'`);
-    const replicas = typeof (proc as { replicas?: unknown } | null)?.replicas === 'number' ? Math.max(1, (proc as { replicas: number }).replicas) : 1;
+    const replicas = replicaCount((proc as { replicas?: unknown } | null)?.replicas, (message) => {
+      throw invalid(`${label}:${lineOf(['processes', key, 'replicas'])}: processes.${key}.replicas: ${message}`);
+    });
     namesOf.set(key, replicas > 1 ? Array.from({ length: replicas }, (_, i) => registry.claim(`${base.slice(0, 60)}-${i}`)) : [registry.claim(base)]);
   }
 
@@ -121,4 +123,11 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
     findings.approximated(join(dirname(label), '.env'), at || 1, null, shadowed.join(', '), 'set in the environment of svc import too: process-compose let its own environment win over .env, svc lets env_file win over svcd’s environment');
   }
   return { format: 'process-compose', services, report: findings.entries };
+}
+
+/** `replicas`: absent is 1; process-compose refuses anything but a whole number ("3" too), so does the import. */
+function replicaCount(value: unknown, fail: (message: string) => never): number {
+  if (value === undefined) return 1;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) return fail(`must be a whole number of 0 or more, not ${JSON.stringify(value)}`);
+  return Math.max(1, value);
 }

@@ -183,8 +183,8 @@ function shutdown(value: unknown, config: ProgramConfig, report: Report): void {
 
 function probes(proc: Record<string, unknown>, config: ProgramConfig, ctx: ProcessContext): void {
   const text = (s: string) => ctx.text(s, 'probe');
-  const ready = proc.readiness_probe === undefined ? null : mapProbe(proc.readiness_probe, 'readiness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report);
-  const live = proc.liveness_probe === undefined ? null : mapProbe(proc.liveness_probe, 'liveness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report);
+  const ready = proc.readiness_probe === undefined ? null : mapProbe(proc.readiness_probe, 'readiness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report, ctx.fail);
+  const live = proc.liveness_probe === undefined ? null : mapProbe(proc.liveness_probe, 'liveness_probe', ctx.shell, proc.working_dir as string | undefined, text, ctx.report, ctx.fail);
   if (ready && live) {
     const same = ready.type === live.type && ready.url === live.url && ready.command === live.command && JSON.stringify(ready.args) === JSON.stringify(live.args);
     if (same) {

@@ -14,7 +14,15 @@ const PC_TIMEOUT_SECONDS = 1;
  * (run through the shell, as process-compose runs it) or `http_get` (scheme, host, port, path).
  * `field` is the probe's key, for the report; `text` expands `$VAR` in values svc stores as is.
  */
-export function mapProbe(probe: unknown, field: string, shell: readonly string[], processDir: string | undefined, text: (s: string) => string, report: Report): HealthCheck | null {
+export function mapProbe(
+  probe: unknown,
+  field: string,
+  shell: readonly string[],
+  processDir: string | undefined,
+  text: (s: string) => string,
+  report: Report,
+  fail: (field: string, message: string) => never,
+): HealthCheck | null {
   if (typeof probe !== 'object' || probe === null) {
     report(field, 'unmapped', 'must be a mapping');
     return null;
@@ -43,7 +51,13 @@ export function mapProbe(probe: unknown, field: string, shell: readonly string[]
     report(field, 'unmapped', 'needs exec.command or http_get.port');
     return null;
   }
-  const num = (key: string) => (typeof p[key] === 'number' && (p[key]) >= 0 ? (p[key]) : undefined);
+  // process-compose refuses a file whose numbers are not numbers ("5"): so does the import, rather than drop them.
+  const num = (key: string): number | undefined => {
+    const value = p[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return fail(`${field}.${key}`, `must be a number of 0 or more, not ${JSON.stringify(value)}`);
+    return value;
+  };
   const delay = num('initial_delay_seconds');
   if (delay) check.start_period_secs = delay;
   const period = num('period_seconds');

@@ -147,3 +147,13 @@ test('a .env variable that the environment of svc import also sets is reported: 
   const { report } = importFile('process-compose', '/srv/app/process-compose.yaml', 'process-compose.yaml', memoryPorts(files, { HOME: '/root' }));
   assert.deepEqual(report.map((e) => [e.file, e.line, e.field, e.kind]), [['.env', 3, 'HOME', 'approximated']]);
 });
+
+test('numbers written as strings (replicas: "3", period_seconds: "5") are refused at their line, as process-compose refuses them, not dropped', () => {
+  assert.throws(() => pc('processes:\n  web:\n    command: a\n    replicas: "3"\n'), /pc\.yaml:4: processes\.web\.replicas: must be a whole number of 0 or more, not "3"/);
+  assert.throws(() => pc('processes:\n  web:\n    command: a\n    replicas: 1.5\n'), /processes\.web\.replicas: must be a whole number/);
+  const probe = (line: string) => pc(`processes:\n  web:\n    command: a\n    readiness_probe:\n      http_get: { port: 80 }\n      ${line}\n`);
+  assert.throws(() => probe('period_seconds: "5"'), /pc\.yaml:6: processes\.web\.readiness_probe\.period_seconds: must be a number of 0 or more, not "5"/);
+  assert.throws(() => probe('failure_threshold: -1'), /readiness_probe\.failure_threshold: must be a number of 0 or more, not -1/);
+  assert.equal(probe('period_seconds: 5').services[0]?.health_check?.interval_secs, 5);
+  assert.equal(pc('processes:\n  web:\n    command: a\n    replicas: 2\n').services.length, 2);
+});
