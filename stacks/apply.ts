@@ -50,7 +50,7 @@ export interface ApplyResult {
 export class StackApplier {
   private readonly lock = new Mutex();
   /** Refuses changing a program another owner keeps (a git source without allow_drift); set by the daemon. */
-  ownerGuard: ((record: ProgramRecord, change: string) => void) | null = null;
+  ownerGuard: ((record: ProgramRecord, change: string, by: string) => void) | null = null;
 
   constructor(
     private readonly store: ProgramStore,
@@ -77,7 +77,7 @@ export class StackApplier {
           const byId = new Map(existing.map((r) => [r.id, r]));
           for (const e of plan.entries) {
             const r = byId.get(e.id);
-            if (r && r.config.source !== req.source && (e.action === 'updated' || e.action === 'pruned')) this.ownerGuard(r, e.action === 'pruned' ? 'remove' : 'change');
+            if (r && r.config.source !== req.source && (e.action === 'updated' || e.action === 'pruned')) this.ownerGuard(r, e.action === 'pruned' ? 'remove' : 'change', req.source);
           }
         }
         const gone = new Set(plan.change.del);

@@ -34,7 +34,7 @@ export async function startGitSources(opts: {
     log: opts.log,
     records: new ControllerStatusStore<GitSourceRecord>(opts.meta, 'gitops'),
   });
-  applier.ownerGuard = (record, change) => sync.refuseDrift(record, change);
+  applier.ownerGuard = (record, change, by) => sync.refuseDrift(record, change, by);
   await sync.start();
   return {
     sync,

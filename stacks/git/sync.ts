@@ -104,12 +104,21 @@ export class GitSync {
   /**
    * Refuses an API/CLI configuration change of a program owned by a git source (drift), naming
    * the source and where to change it. Operations (start, stop, restart, signal) never come here.
+   * `by`: the stack source making the change. Another git source never takes a program over,
+   * whatever `allow_drift` says: two repositories would take it from each other at every commit.
    */
-  refuseDrift(record: ProgramRecord, change: string): void {
+  refuseDrift(record: ProgramRecord, change: string, by?: string): void {
     const label = record.config.source;
     if (!label?.startsWith('git:')) return;
     const s = this.sources.get(label.slice('git:'.length));
-    if (!s || s.cfg.allow_drift) return;
+    if (!s) return;
+    if (by !== undefined && by.startsWith('git:') && by !== label) {
+      throw conflict(
+        `program '${record.config.name}' is owned by git source '${s.cfg.name}', and ${by} lists it too: a program belongs to one git source; ` +
+          `remove it from one of the two repositories (allow_drift covers API and CLI changes, not another git source)`,
+      );
+    }
+    if (s.cfg.allow_drift) return;
     const { cfg } = s;
     const where = `${cfg.url} (${cfg.ref.kind} ${cfg.ref.name}${cfg.path ? `, folder ${cfg.path}` : ''})`;
     throw conflict(

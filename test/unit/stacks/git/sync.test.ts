@@ -92,7 +92,7 @@ async function setup(over: Partial<GitSourceConfig> = {}, shared?: { db: MemoryL
     log: { info: () => undefined, warn: () => undefined },
     records: new ControllerStatusStore<GitSourceRecord>(store.meta, 'gitops'),
   });
-  applier.ownerGuard = (r, change) => sync.refuseDrift(r, change);
+  applier.ownerGuard = (r, change, by) => sync.refuseDrift(r, change, by);
   const settle = async (ms = 0) => {
     clock.advance(ms);
     await sync.idle();
@@ -282,4 +282,38 @@ test('drift: other stacks and API changes to owned programs are refused unless a
   await free.applier.apply({ stack: other, source: 'stack:api' });
   await free.sync.sync('fleet');
   assert.equal(free.store.list()[0]?.config.command, 'other');
+});
+
+test('a program owned by one git source is not taken over by another, even with allow_drift: the second commit is refused, saying where', async () => {
+  const clock = new FakeClock();
+  const store = await ProgramStore.fromDb(new MemoryLevel<string, string>());
+  const remotes: Record<string, FakeRemote> = { fleet: new FakeRemote(), team: new FakeRemote() };
+  const of = (src: GitSourceConfig) => remotes[src.name];
+  const git: GitPort = {
+    fetch: (src) => of(src).fetch(),
+    resolve: (src, rev) => of(src).resolve(src, rev),
+    info: (src, c) => of(src).info(src, c),
+    verify: (src, c) => of(src).verify(src, c),
+    snapshot: (src, c) => of(src).snapshot(src, c),
+  };
+  const applier = new StackApplier(store, { logDir: '/logs', now: () => clock.now() });
+  const sync = new GitSync({
+    sources: [source({ allow_drift: true }), source({ name: 'team', url: 'file:///team.git', allow_drift: true })],
+    git,
+    applier,
+    clock,
+    events: { emit: () => undefined },
+    log: { info: () => undefined, warn: () => undefined },
+  });
+  applier.ownerGuard = (r, change, by) => sync.refuseDrift(r, change, by);
+  remotes.fleet.push({ 'a.toml': svc('hello') }, 'fleet runs hello');
+  await sync.sync('fleet');
+  remotes.team.push({ 'a.toml': svc('hello', 'priority = 9\n') }, 'team runs hello too');
+  const [team] = await sync.sync('team');
+  assert.match(team?.last_error?.message ?? '', /program 'hello' is owned by git source 'fleet', and git:team lists it too: a program belongs to one git source; remove it from one of the two repositories/);
+  assert.equal(store.getByName('hello')?.config.source, 'git:fleet', 'fleet keeps it');
+  assert.equal(store.getByName('hello')?.config.priority, undefined);
+  // An API change is still allowed under allow_drift.
+  assert.doesNotThrow(() => sync.refuseDrift(store.getByName('hello')!, 'change'));
+  sync.close();
 });
