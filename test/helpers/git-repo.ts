@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { GitSourceConfig } from '../../stacks/git/source-config.js';
 
 /** A git remote for GitOps tests: a bare repository and a working clone that commits and pushes (file:// only). */
 export interface TestRepo {
@@ -62,4 +63,21 @@ export function signingKey(root: string, name = 'signer'): { key: string; allowe
   const allowedSigners = join(root, `${name}.allowed`);
   writeFileSync(allowedSigners, `${ENV.GIT_COMMITTER_EMAIL} ${pub}\n`);
   return { key, allowedSigners };
+}
+
+/** A git source as svc.toml's defaults make it (branch main, the top folder, host alpha), with `over` on top. */
+export function gitSourceConfig(over: Partial<GitSourceConfig> = {}): GitSourceConfig {
+  return {
+    name: 'fleet',
+    url: 'file:///repo.git',
+    ref: { kind: 'branch', name: 'main' },
+    path: '',
+    interval_secs: 60,
+    token_file: '',
+    ssh_key: '',
+    allowed_signers: '',
+    host: 'alpha',
+    allow_drift: false,
+    ...over,
+  };
 }

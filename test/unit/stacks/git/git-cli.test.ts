@@ -5,9 +5,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { gitCli } from '../../../../stacks/git/git-cli.js';
-import type { GitSourceConfig } from '../../../../stacks/git/source-config.js';
 import { eventually, removeRoot, tempRoot } from '../../../helpers/daemon.js';
-import { createRepo } from '../../../helpers/git-repo.js';
+import { createRepo, gitSourceConfig } from '../../../helpers/git-repo.js';
 
 // The real git against a server that accepts connections and never answers.
 const work = tempRoot('svc-git-cli-');
@@ -25,18 +24,7 @@ async function silentServer(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-const source = (name: string, url: string): GitSourceConfig => ({
-  name,
-  url,
-  ref: { kind: 'branch', name: 'main' },
-  path: '',
-  interval_secs: 60,
-  token_file: '',
-  ssh_key: '',
-  allowed_signers: '',
-  host: 'alpha',
-  allow_drift: false,
-});
+const source = (name: string, url: string) => gitSourceConfig({ name, url });
 
 /** Pids of the processes whose command line names `needle` (git, git-remote-http). */
 function processesNaming(needle: string): number[] {

@@ -11,6 +11,7 @@ import { ControllerStatusStore } from '../../../../state/controller-status.js';
 import type { EventInput } from '../../../../state/events/types.js';
 import { ProgramStore } from '../../../../state/store.js';
 import { StoreWriteError } from '../../../../state/level/store-errors.js';
+import { gitSourceConfig } from '../../../helpers/git-repo.js';
 
 /** A remote in memory: commits by id, the branch head, and whether fetching works. */
 class FakeRemote implements GitPort {
@@ -60,19 +61,7 @@ class FakeRemote implements GitPort {
   }
 }
 
-const source = (over: Partial<GitSourceConfig> = {}): GitSourceConfig => ({
-  name: 'fleet',
-  url: 'file:///repo.git',
-  ref: { kind: 'branch', name: 'main' },
-  path: '',
-  interval_secs: 60,
-  token_file: '',
-  ssh_key: '',
-  allowed_signers: '',
-  host: 'alpha',
-  allow_drift: false,
-  ...over,
-});
+const source = gitSourceConfig;
 
 const svc = (name: string, extra = '') => `[[services]]\nname = "${name}"\ncommand = "run"\nautostart = false\n${extra}`;
 
