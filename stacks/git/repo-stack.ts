@@ -3,7 +3,9 @@ import { invalid } from '../../state/errors.js';
 import type { TextPosition } from '../../state/schema/json-body.js';
 import type { ParsedDocument } from '../document.js';
 import { isStackFileName } from '../file-names.js';
-import { loadStackFile, type LoadedStack, type RawService } from '../load.js';
+import { loadStackFile, type LoadedStack, type Preparsed, type RawService } from '../load.js';
+import type { DocumentParser } from '../parse-worker/parser.js';
+import { preparseStackFile } from '../preparse.js';
 
 /** Where the repository's files are mounted for loadStackFile (never touches the disk). */
 const MOUNT = '/__git__';
@@ -36,14 +38,10 @@ export function repoFiles(files: Iterable<string>, layout: RepoLayout): { base: 
  * message is the file's path in the repository (`base/web.toml:3:1: ...`). Includes resolve
  * inside the commit. Services of a git source always belong to it (`source = git:<name>`).
  */
-export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout): LoadedStack {
+export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout, preparsed?: Preparsed): LoadedStack {
   const { base, overlays } = repoFiles(files.keys(), layout);
-  const read = (abs: string) => {
-    const text = files.get(posix.relative(MOUNT, abs));
-    if (text === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
-    return text;
-  };
-  const load = (file: string) => loadStackFile(posix.join(MOUNT, file), read, file).services;
+  const read = readerOf(files);
+  const load = (file: string) => loadStackFile(posix.join(MOUNT, file), read, file, preparsed).services;
   const services: RawService[] = base.flatMap(load);
   const byName = new Map<unknown, number>();
   services.forEach((s, i) => {
@@ -74,6 +72,30 @@ export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLa
     prune: true,
     services: services.map((s) => ({ ...s, includedFrom: null, body: isObject(s.body) ? { ...s.body, source: layout.source } : s.body })),
     includes: [],
+  };
+}
+
+/**
+ * The documents of a commit's stack files (and what they include), parsed ahead through the
+ * parser's worker, so that a large file in a repository never blocks svcd's event loop while
+ * `loadRepoStack` loads them (as for the watched directory, stacks/preparse.ts).
+ */
+export async function preparseRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout, parser: DocumentParser): Promise<Preparsed> {
+  const { base, overlays } = repoFiles(files.keys(), layout);
+  const read = readerOf(files);
+  const out: Preparsed = new Map();
+  for (const file of [...base, ...overlays]) {
+    for (const [path, doc] of await preparseStackFile(posix.join(MOUNT, file), read, parser, file)) if (!out.has(path)) out.set(path, doc);
+  }
+  return out;
+}
+
+/** Reads the commit's files as mounted under MOUNT; a file not in it is ENOENT. */
+function readerOf(files: ReadonlyMap<string, string>): (abs: string) => string {
+  return (abs) => {
+    const text = files.get(posix.relative(MOUNT, abs));
+    if (text === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    return text;
   };
 }
 

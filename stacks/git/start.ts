@@ -6,6 +6,7 @@ import type { MetaLevel } from '../../state/keyed-writer.js';
 import type { StackApplier } from '../apply.js';
 import type { Timers } from '../directory.js';
 import { gitCli } from './git-cli.js';
+import { sharedDocumentParser } from '../parse-worker/parser.js';
 import type { GitPort } from './port.js';
 import type { GitSourceRecord } from './status.js';
 import { GitSync } from './sync.js';
@@ -33,6 +34,7 @@ export async function startGitSources(opts: {
     events: opts.events,
     log: opts.log,
     records: new ControllerStatusStore<GitSourceRecord>(opts.meta, 'gitops'),
+    parser: sharedDocumentParser(),
   });
   applier.ownerGuard = (record, change, by) => sync.refuseDrift(record, change, by);
   await sync.start();

@@ -6,7 +6,8 @@ import type { ApplyRequest, ApplyResult } from '../apply.js';
 import type { Timers } from '../directory.js';
 import { nextPollMs, planSync, type SyncTrigger } from './plan-sync.js';
 import type { GitPort } from './port.js';
-import { loadRepoStack } from './repo-stack.js';
+import { loadRepoStack, preparseRepoStack } from './repo-stack.js';
+import type { DocumentParser } from '../parse-worker/parser.js';
 import type { GitSourceConfig } from './source-config.js';
 import { parseGitRecord, type GitSourceRecord, type GitSourceStatus } from './status.js';
 
@@ -17,6 +18,8 @@ export interface GitSyncDeps {
   clock: Timers;
   events: EventSink;
   log: { info(msg: string, fields?: Record<string, unknown>): void; warn(msg: string, fields?: Record<string, unknown>): void };
+  /** Parses large stack files in a worker (stacks/parse-worker); without it they parse inline. */
+  parser?: DocumentParser;
   /** Durable applied commit and pin per source (ControllerStatusStore under `gitops`). */
   records?: {
     load(parse: (value: unknown) => GitSourceRecord | null): Promise<{ loaded: number; rejected: string[] }>;
@@ -95,7 +98,7 @@ export class GitSync {
     if (!commit) throw conflict(`git:${name}: nothing fetched yet (svc sync ${name})`);
     const files = await this.deps.git.snapshot(s.cfg, commit);
     try {
-      return { commit, request: this.request(s.cfg, files) };
+      return { commit, request: await this.request(s.cfg, files) };
     } catch (err) {
       throw invalid(`git:${name}: commit ${commit.slice(0, 12)} does not load (the applied commit keeps running): ${(err as Error).message}`);
     }
@@ -208,7 +211,7 @@ export class GitSync {
         if (why !== null) throw new Error(`not signed by an allowed key (${cfg.allowed_signers}): ${why}`);
       }
       info = await git.info(cfg, commit);
-      result = await applier.apply(this.request(cfg, await git.snapshot(cfg, commit)));
+      result = await applier.apply(await this.request(cfg, await git.snapshot(cfg, commit)));
     } catch (err) {
       if (this.closed) return;
       const kept = status.applied ? `${status.applied.commit.slice(0, 12)} keeps running` : 'nothing applied yet';
@@ -234,9 +237,11 @@ export class GitSync {
     }
   }
 
-  private request(cfg: GitSourceConfig, files: Map<string, string>): ApplyRequest {
+  private async request(cfg: GitSourceConfig, files: Map<string, string>): Promise<ApplyRequest> {
     const source = `git:${cfg.name}`;
-    return { stack: loadRepoStack(files, { path: cfg.path, host: cfg.host, source }), source, prune: true };
+    const layout = { path: cfg.path, host: cfg.host, source };
+    const preparsed = this.deps.parser ? await preparseRepoStack(files, layout, this.deps.parser) : undefined;
+    return { stack: loadRepoStack(files, layout, preparsed), source, prune: true };
   }
 
   private failed(s: Source, commit: string | null, message: string, event: 'stack_apply_failed' | 'stack_sync_failed'): void {

@@ -12,6 +12,8 @@ import type { EventInput } from '../../../../state/events/types.js';
 import { ProgramStore } from '../../../../state/store.js';
 import { StoreWriteError } from '../../../../state/level/store-errors.js';
 import { gitSourceConfig } from '../../../helpers/git-repo.js';
+import { DEFAULT_PARSER_LIMITS, DocumentParser } from '../../../../stacks/parse-worker/parser.js';
+import type { DocumentFormat } from '../../../../stacks/document.js';
 
 /** A remote in memory: commits by id, the branch head, and whether fetching works. */
 class FakeRemote implements GitPort {
@@ -65,7 +67,7 @@ const source = gitSourceConfig;
 
 const svc = (name: string, extra = '') => `[[services]]\nname = "${name}"\ncommand = "run"\nautostart = false\n${extra}`;
 
-async function setup(over: Partial<GitSourceConfig> = {}, shared?: { db: MemoryLevel<string, string>; remote: FakeRemote; clock: FakeClock }) {
+async function setup(over: Partial<GitSourceConfig> = {}, shared?: { db: MemoryLevel<string, string>; remote: FakeRemote; clock: FakeClock }, parser?: DocumentParser) {
   const clock = shared?.clock ?? new FakeClock();
   const db = shared?.db ?? new MemoryLevel<string, string>();
   const remote = shared?.remote ?? new FakeRemote();
@@ -80,6 +82,7 @@ async function setup(over: Partial<GitSourceConfig> = {}, shared?: { db: MemoryL
     events: { emit: (e) => events.push(e) },
     log: { info: () => undefined, warn: () => undefined },
     records: new ControllerStatusStore<GitSourceRecord>(store.meta, 'gitops'),
+    parser,
   });
   applier.ownerGuard = (r, change, by) => sync.refuseDrift(r, change, by);
   const settle = async (ms = 0) => {
@@ -305,4 +308,24 @@ test('a program owned by one git source is not taken over by another, even with 
   // An API change is still allowed under allow_drift.
   assert.doesNotThrow(() => sync.refuseDrift(store.getByName('hello')!, 'change'));
   sync.close();
+});
+
+test('stack files of a commit are parsed through the parse worker (a large file does not block svcd), with the same positions in errors', async () => {
+  const parser = new DocumentParser({ ...DEFAULT_PARSER_LIMITS, inlineBelow: 0 }); // every file through the worker
+  const parsed: string[] = [];
+  const spy = { parse: (text: string, format: DocumentFormat, path?: string) => (parsed.push(path ?? ''), parser.parse(text, format, path)) } as unknown as DocumentParser;
+  const t = await setup({ path: 'svc' }, undefined, spy);
+  try {
+    t.remote.push({ 'svc/base/a.toml': svc('a'), 'svc/base/lib.yaml': 'services:\n  - name: b\n    command: run\n', 'svc/hosts/alpha/a.toml': svc('a', 'priority = 2\n') }, 'layered');
+    await t.sync.start();
+    await t.settle();
+    assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+    assert.equal(t.store.getByName('a')?.config.priority, 2, 'the overlay applies as when parsed inline');
+    assert.deepEqual(parsed.sort(), ['svc/base/a.toml', 'svc/base/lib.yaml', 'svc/hosts/alpha/a.toml']);
+    t.remote.push({ 'svc/base/a.toml': svc('a') + '[[services]]\nname = "c"\ncommand = 3\n' }, 'bad');
+    await t.settle(60_000);
+    assert.match(t.status().last_error?.message ?? '', /svc\/base\/a\.toml:\d+:\d+: services\[1\] \(name=c\): command: /);
+  } finally {
+    await parser.close();
+  }
 });
