@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SvcError } from '../../state/errors.js';
 import { isStackFileName } from '../file-names.js';
 import type { CommitInfo, GitPort } from './port.js';
-import type { GitSourceConfig } from './source-config.js';
+import { withoutUserInfo, type GitSourceConfig } from './source-config.js';
 
 const TIMEOUT_MS = 120_000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -80,7 +80,9 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
           return reject(new SvcError(closed ? 'SVC_UNAVAILABLE' : 'SVC_INVALID', `${what}: ${ended}`));
         }
         if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
-        reject(new SvcError('SVC_INVALID', `${what}: ${errorDetail(err) || (signal ? `killed by ${signal}` : `exit code ${String(code)}`)}`));
+        // git quotes the URL in its messages: a token in its user part must not reach status, events or logs.
+        const detail = withoutUserInfo(errorDetail(err), src.url);
+        reject(new SvcError('SVC_INVALID', `${what}: ${detail || (signal ? `killed by ${signal}` : `exit code ${String(code)}`)}`));
       });
     });
 

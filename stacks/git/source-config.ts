@@ -93,3 +93,24 @@ function isLocalPath(url: string): boolean {
   const slash = url.indexOf('/');
   return colon === -1 || (slash !== -1 && slash < colon);
 }
+
+/** The user part of an http(s) URL (`https://TOKEN@host/…`), which forges accept as a token, or null. */
+export function httpUserInfo(url: string): string | null {
+  return /^https?:\/\/([^/@]+)@/i.exec(url)?.[1] ?? null;
+}
+
+/**
+ * A source URL as svcd shows it (status, events, messages): an http(s) URL's user part, which
+ * forges take as an access token (`https://ghp_…@github.com/…`), is `***`; ssh user names
+ * (`git@host:path`) are not secrets and stay.
+ */
+export function shownUrl(url: string): string {
+  const user = httpUserInfo(url);
+  return user === null ? url : url.replace(`${user}@`, '***@');
+}
+
+/** `text` (git's own messages quote the URL) with the source URL's http(s) user part as `***`. */
+export function withoutUserInfo(text: string, url: string): string {
+  const user = httpUserInfo(url);
+  return user === null ? text : text.split(`${user}@`).join('***@');
+}

@@ -8,7 +8,7 @@ import { nextPollMs, planSync, type SyncTrigger } from './plan-sync.js';
 import type { GitPort } from './port.js';
 import { loadRepoStack, preparseRepoStack } from './repo-stack.js';
 import type { DocumentParser } from '../parse-worker/parser.js';
-import type { GitSourceConfig } from './source-config.js';
+import { shownUrl, type GitSourceConfig } from './source-config.js';
 import { parseGitRecord, type GitSourceRecord, type GitSourceStatus } from './status.js';
 
 export interface GitSyncDeps {
@@ -123,7 +123,7 @@ export class GitSync {
     }
     if (s.cfg.allow_drift) return;
     const { cfg } = s;
-    const where = `${cfg.url} (${cfg.ref.kind} ${cfg.ref.name}${cfg.path ? `, folder ${cfg.path}` : ''})`;
+    const where = `${shownUrl(cfg.url)} (${cfg.ref.kind} ${cfg.ref.name}${cfg.path ? `, folder ${cfg.path}` : ''})`;
     throw conflict(
       `program '${record.config.name}' is owned by git source '${cfg.name}': ${change} it in the repository ${where}, then push (or 'svc sync ${cfg.name}'); ` +
         `start, stop, restart and signal stay allowed. To allow changes here until the next commit, set allow_drift = true for that source`,
@@ -285,7 +285,7 @@ function initialStatus(cfg: GitSourceConfig): GitSourceStatus {
   return {
     name: cfg.name,
     source: `git:${cfg.name}`,
-    url: cfg.url,
+    url: shownUrl(cfg.url),
     ref: `${cfg.ref.kind} ${cfg.ref.name}`,
     path: cfg.path,
     host: cfg.host,

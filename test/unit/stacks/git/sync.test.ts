@@ -4,7 +4,7 @@ import { MemoryLevel } from 'memory-level';
 import { FakeClock } from '../../../../reconciler/fake-clock.js';
 import { StackApplier } from '../../../../stacks/apply.js';
 import type { GitPort } from '../../../../stacks/git/port.js';
-import type { GitSourceConfig } from '../../../../stacks/git/source-config.js';
+import { shownUrl, withoutUserInfo, type GitSourceConfig } from '../../../../stacks/git/source-config.js';
 import type { GitSourceRecord } from '../../../../stacks/git/status.js';
 import { GitSync } from '../../../../stacks/git/sync.js';
 import { ControllerStatusStore } from '../../../../state/controller-status.js';
@@ -328,4 +328,16 @@ test('stack files of a commit are parsed through the parse worker (a large file 
   } finally {
     await parser.close();
   }
+});
+
+test('a token in an https URL’s user part (https://TOKEN@host/…, as forges take it) is never shown: status, drift refusals and git’s messages say ***', async () => {
+  const t = await setup({ url: 'https://ghp_s3cret@git.example/ops/fleet.git' });
+  t.remote.push({ 'a.toml': svc('a') }, 'one');
+  await t.sync.start();
+  await t.settle();
+  assert.equal(t.status().url, 'https://***@git.example/ops/fleet.git');
+  assert.throws(() => t.sync.refuseDrift(t.store.list()[0], 'change'), (err: Error) => err.message.includes('https://***@git.example/ops/fleet.git') && !err.message.includes('ghp_s3cret'));
+  assert.equal(withoutUserInfo("fatal: repository 'https://ghp_s3cret@git.example/ops/fleet.git/' not found", 'https://ghp_s3cret@git.example/ops/fleet.git'), "fatal: repository 'https://***@git.example/ops/fleet.git/' not found");
+  assert.equal(shownUrl('git@host:ops/fleet.git'), 'git@host:ops/fleet.git', 'an ssh user name is not a secret');
+  assert.equal(shownUrl('ssh://git@host/ops/fleet.git'), 'ssh://git@host/ops/fleet.git');
 });
