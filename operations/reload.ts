@@ -1,5 +1,6 @@
 import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../state/program.js';
+import type { ReloadView } from '../state/reload.js';
 import type { ProgramStore } from '../state/store.js';
 import type { ActionOutcome } from './actions.js';
 
@@ -16,18 +17,23 @@ const GRACE_MS = 5000;
  */
 export async function reloadPrograms(store: ProgramStore, observed: ObservedRegistry, records: ProgramRecord[]): Promise<ActionOutcome[]> {
   const ordered = [...records].sort((a, b) => withDefaults(a.config).priority - withDefaults(b.config).priority);
+  // A reload already under way (an earlier request) ends before this one starts its new process.
+  const ahead = new Map(ordered.map((r) => [r.id, observed.get(r.id).reload ?? null]));
   const written = await store.setIntents(ordered.map((r) => r.id), (i) => ({ ...i, run: 'running', reload_seq: (i.reload_seq ?? 0) + 1, force: false }));
-  return Promise.all(written.map((r) => waitReload(observed, r)));
+  return Promise.all(written.map((r) => waitReload(observed, r, ahead.get(r.id) ?? null)));
 }
 
-async function waitReload(observed: ObservedRegistry, r: ProgramRecord): Promise<ActionOutcome> {
+async function waitReload(observed: ObservedRegistry, r: ProgramRecord, ahead: ReloadView | null): Promise<ActionOutcome> {
   const seq = r.intent.reload_seq ?? 0;
   const stopMs = withDefaults(r.config).stopsecs * 1000;
+  // The reload ahead: at most the rest of its successor's bound, then its second process's stop window.
+  const aheadMs = ahead ? (ahead.phase === 'successor' ? ahead.timeout_ms : 0) + stopMs : 0;
   const answered = (o: ObservedProgram | null) => o === null || (o.last_reload?.seq ?? 0) >= seq;
-  // Done: the outcome is recorded, no second process is left, and a restart or start has settled.
-  const done = (o: ObservedProgram | null) => o === null || (answered(o) && !o.reload && o.status !== 'Starting' && o.status !== 'Stopping');
-  let seen = await observed.waitFor(r.id, (o) => done(o) || (o?.reload?.phase === 'successor' && (o.applied_reload_seq ?? 0) >= seq), ACT_WAIT_MS + stopMs);
-  let waited = ACT_WAIT_MS + stopMs;
+  // Done: the outcome is recorded, no second process of this reload is left (one of a later request may run), and a restart or start has settled.
+  const ours = (o: ObservedProgram) => o.reload != null && (o.applied_reload_seq ?? 0) <= seq;
+  const done = (o: ObservedProgram | null) => o === null || (answered(o) && !ours(o) && o.status !== 'Starting' && o.status !== 'Stopping');
+  let waited = aheadMs + ACT_WAIT_MS + stopMs;
+  let seen = await observed.waitFor(r.id, (o) => done(o) || (o?.reload?.phase === 'successor' && (o.applied_reload_seq ?? 0) >= seq), waited);
   if (seen && !done(seen)) {
     // A successor runs: its bound, then the old (or failed) process's stop window.
     const more = (seen.reload?.timeout_ms ?? 0) + stopMs + GRACE_MS;

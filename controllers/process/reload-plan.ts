@@ -26,7 +26,9 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
   const o = s.overlap;
   if (!o) return maybeStartReload(input, s, effects);
   const { now } = input;
-  if (o.exit) return { state: overlapEnded(input, s, effects) };
+  // The second process is gone. A reload requested while it ran asked for a process newer than
+  // this reload's successor: it starts now (one second process at a time).
+  if (o.exit) return maybeStartReload(input, overlapEnded(input, s, effects), effects);
   if (o.phase !== 'successor') {
     // RETIRING | ABORTING: SIGKILL at the deadline, as any stop.
     if (!o.killed && now >= o.deadline) {

@@ -235,3 +235,33 @@ test('daemon killed after the hand-over, the old process still stopping: the nex
   assert.equal(h2.observed.get(id).pid, next);
   await h2.close();
 });
+
+test('a reload asked for while one is under way starts its own new process once that one ends, and its answer is about it', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  const first = h.actions.reload([h.store.get(id)!]);
+  await h.settle();
+  const doomed = successorPid(h, id);
+  const second = h.actions.reload([h.store.get(id)!]);
+  await h.settle();
+  assert.equal(successorPid(h, id), doomed, 'one second process at a time');
+  await h.advance(3000); // the first successor is judged Unhealthy and stopped
+  const [a] = await first;
+  assert.equal(a.ok, false);
+  assert.match(a.error ?? '', new RegExp(`pid ${doomed} is Unhealthy`));
+  const next = successorPid(h, id);
+  assert.notEqual(next, doomed, 'the second request started a process of its own');
+  assert.deepEqual(h.alivePids().sort(), [old, next].sort());
+  h.healthy.add(next);
+  await h.advance(1000);
+  const [b] = await second;
+  assert.equal(b.ok, true, JSON.stringify(b));
+  assert.match(b.note ?? '', new RegExp(`pid ${next} is Healthy and took over from pid ${old}`));
+  assert.deepEqual(h.alivePids(), [next]);
+  assert.deepEqual(h.types().filter((t) => t.startsWith('reload_')), ['reload_started', 'reload_failed', 'reload_started', 'reload_succeeded']);
+  // Nothing is left pending: an unrelated pass (a start of the running program) starts no reload.
+  await h.actions.start([h.store.get(id)!]);
+  await h.advance(1000);
+  assert.equal(h.types().filter((t) => t === 'reload_started').length, 2);
+  await h.close();
+});
