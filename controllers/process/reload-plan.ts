@@ -39,7 +39,11 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
   }
   const old = s.proc;
   const cancelled = cancelReason(input, s);
-  if (cancelled) return { state: abort(input, s, effects, `cancelled by ${cancelled}`) };
+  if (cancelled) {
+    // The old process does not keep running: the stop, removal or shutdown ends it too; a restart replaces it.
+    const old = s.proc && !s.exit ? `; pid ${s.proc.pid} ${cancelled === 'restart' ? 'is restarted' : 'stops too'}` : '';
+    return { state: abort(input, s, effects, `cancelled by ${cancelled}`, old) };
+  }
   if (!old || s.exit) {
     // The old process ended on its own during the reload: the successor is the program's process now.
     if (old && s.exit) effects.push(event(input, { event: 'process_exit', exit_code: s.exit.code, signal: s.exit.signal, msg: `pid ${old.pid}: ${describeExit(s.exit, 'exit', old.adopted)} (during a reload)` }));
@@ -84,11 +88,13 @@ function promote(input: PlanInput, s: ProcState, effects: Effect[], msg: string)
   return { ...s, proc: o.proc, exit: null, overlap: null, status: 'Running', lastReload: outcome(input, s, 'reloaded', msg) };
 }
 
-/** SUCCESSOR -> ABORTING: stop it (SIGTERM, SIGKILL after stopsecs); the old process keeps running. */
-function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string): ProcState {
+/**
+ * SUCCESSOR -> ABORTING: stop it (SIGTERM, SIGKILL after stopsecs). `old` says what becomes of
+ * the old process; by default it keeps running.
+ */
+function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string, old = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : ''): ProcState {
   const o = s.overlap!;
-  const keeps = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '';
-  const msg = `reload failed: ${why}; stopping pid ${o.proc.pid}${keeps}`;
+  const msg = `reload failed: ${why}; stopping pid ${o.proc.pid}${old}`;
   effects.push({ kind: 'signal_overlap', signal: 'SIGTERM' }, event(input, { event: 'reload_failed', msg }));
   const deadline = input.now + (input.config?.stopsecs ?? o.proc.stopsecs) * 1000;
   return { ...s, overlap: { ...o, phase: 'aborting', deadline }, lastReload: outcome(input, s, 'failed', msg) };

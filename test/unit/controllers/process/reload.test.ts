@@ -174,6 +174,33 @@ test('a stop during a reload stops both processes; a restart cancels the success
   await h.close();
 });
 
+test('a reload cancelled by a stop, a restart or a removal does not claim the old process keeps running', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  const cancel = async (write: () => Promise<unknown>) => {
+    await h.requestReload(id);
+    const next = successorPid(h, id);
+    const pid = h.pidOf(id);
+    await write();
+    await h.settle();
+    const failed = h.events.filter((e) => e.event === 'reload_failed').at(-1)!;
+    return { msg: failed.msg ?? '', next, pid };
+  };
+  let c = await cancel(() => h.store.setIntents([id], (i) => ({ ...i, restart_seq: i.restart_seq + 1 })));
+  assert.equal(c.pid, old);
+  assert.equal(c.msg, `reload failed: cancelled by restart; stopping pid ${c.next}; pid ${old} is restarted`);
+  await h.advance(1000);
+  c = await cancel(() => h.store.setIntents([id], (i) => ({ ...i, run: 'stopped', force: false })));
+  assert.equal(c.msg, `reload failed: cancelled by stop; stopping pid ${c.next}; pid ${c.pid} stops too`);
+  assert.equal(h.observed.get(id).last_reload?.msg, c.msg, 'svc info shows the same');
+  await h.store.setIntents([id], (i) => ({ ...i, run: 'running', start_seq: i.start_seq + 1 }));
+  await h.settle();
+  c = await cancel(() => h.store.remove([id]));
+  assert.equal(c.msg, `reload failed: cancelled by remove; stopping pid ${c.next}; pid ${c.pid} stops too`);
+  assert.deepEqual(h.alivePids(), []);
+  await h.close();
+});
+
 test('a successor that ignores SIGTERM is killed after stopsecs; the status shows Stopping while only it remains', async () => {
   const h = await reloadHarness();
   const { id } = await healthyProgram(h, { stopsecs: 5 });
