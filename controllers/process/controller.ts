@@ -386,8 +386,12 @@ export class ProcessController implements ProgramController, ProcessRunner {
   }
 
   signal(id: string, signal: SignalName): boolean {
-    const proc = this.states.get(id)?.proc;
-    if (!proc || proc.pid <= 0) return false;
+    const state = this.states.get(id);
+    // A removed program's every process (svc rm --force kills): a reload's second process too.
+    const second = !runsHere(this.deps.store.get(id)) && state?.overlap && state.overlap.proc.pid > 0 && !state.overlap.exit ? state.overlap.proc.pid : 0;
+    if (second) this.deps.os.signal(second, signal, true);
+    const proc = state?.proc;
+    if (!proc || proc.pid <= 0) return second > 0;
     this.deps.os.signal(proc.pid, signal, true);
     return true;
   }

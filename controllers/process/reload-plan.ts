@@ -40,9 +40,9 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
   const old = s.proc;
   const cancelled = cancelReason(input, s);
   if (cancelled) {
-    // The old process does not keep running: the stop, removal or shutdown ends it too; a restart replaces it.
-    const old = s.proc && !s.exit ? `; pid ${s.proc.pid} ${cancelled === 'restart' ? 'is restarted' : 'stops too'}` : '';
-    return { state: abort(input, s, effects, `cancelled by ${cancelled}`, old) };
+    // A forced stop kills the successor at once, as it does the old process.
+    const force = cancelled === 'stop' && input.intent?.force === true;
+    return { state: abort(input, s, effects, `cancelled by ${cancelled}`, oldAfterCancel(s, cancelled), force) };
   }
   if (!old || s.exit) {
     // The old process ended on its own during the reload: the successor is the program's process now.
@@ -88,16 +88,21 @@ function promote(input: PlanInput, s: ProcState, effects: Effect[], msg: string)
   return { ...s, proc: o.proc, exit: null, overlap: null, status: 'Running', lastReload: outcome(input, s, 'reloaded', msg) };
 }
 
+/** What becomes of the old process when a reload is cancelled: the stop, removal or shutdown ends it too; a restart replaces it. */
+function oldAfterCancel(s: ProcState, cancelled: string): string {
+  return s.proc && !s.exit ? `; pid ${s.proc.pid} ${cancelled === 'restart' ? 'is restarted' : 'stops too'}` : '';
+}
+
 /**
- * SUCCESSOR -> ABORTING: stop it (SIGTERM, SIGKILL after stopsecs). `old` says what becomes of
- * the old process; by default it keeps running.
+ * SUCCESSOR -> ABORTING: stop it (SIGTERM, SIGKILL after stopsecs; SIGKILL at once when
+ * `force`). `old` says what becomes of the old process; by default it keeps running.
  */
-function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string, old = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : ''): ProcState {
+function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string, old = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '', force = false): ProcState {
   const o = s.overlap!;
   const msg = `reload failed: ${why}; stopping pid ${o.proc.pid}${old}`;
-  effects.push({ kind: 'signal_overlap', signal: 'SIGTERM' }, event(input, { event: 'reload_failed', msg }));
+  effects.push({ kind: 'signal_overlap', signal: force ? 'SIGKILL' : 'SIGTERM' }, event(input, { event: 'reload_failed', msg }));
   const deadline = input.now + (input.config?.stopsecs ?? o.proc.stopsecs) * 1000;
-  return { ...s, overlap: { ...o, phase: 'aborting', deadline }, lastReload: outcome(input, s, 'failed', msg) };
+  return { ...s, overlap: { ...o, phase: 'aborting', deadline, killed: force }, lastReload: outcome(input, s, 'failed', msg) };
 }
 
 /** The second process ended: a successor that died (or never started) fails the reload. */
@@ -106,8 +111,13 @@ function overlapEnded(input: PlanInput, s: ProcState, effects: Effect[]): ProcSt
   const exit = o.exit!;
   const next: ProcState = { ...s, overlap: null };
   if (o.phase === 'successor') {
-    const keeps = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '';
-    const why = exit.error ? `the new process could not start: ${exit.error}` : `new pid ${o.proc.pid} ended before it was Healthy: ${describeExit(exit, 'crash', false)}`;
+    // Killed before the planner saw the cancellation (svc rm --force signals every process of the program).
+    const cancelled = cancelReason(input, s);
+    const keeps = cancelled ? oldAfterCancel(s, cancelled) : s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '';
+    const how = describeExit(exit, cancelled ? cancelled : 'crash', false);
+    const why = exit.error
+      ? `the new process could not start: ${exit.error}`
+      : cancelled ? `cancelled by ${cancelled}; new pid ${o.proc.pid} ${how}` : `new pid ${o.proc.pid} ended before it was Healthy: ${how}`;
     const msg = `reload failed: ${why}${keeps}`;
     effects.push(event(input, { event: 'reload_failed', exit_code: exit.code, signal: exit.signal, msg }));
     return { ...next, lastReload: outcome(input, s, 'failed', msg) };

@@ -201,6 +201,35 @@ test('a reload cancelled by a stop, a restart or a removal does not claim the ol
   await h.close();
 });
 
+test('svc stop --force and svc rm --force during a reload kill the new process at once too, not after its stopsecs', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h, { stopsecs: 30 });
+  await h.requestReload(id);
+  let next = successorPid(h, id);
+  h.os.ignoreTerm.add(next);
+  await h.actions.stop([h.store.get(id)!], true);
+  assert.deepEqual(h.alivePids(), [], 'nothing waits for the 30 s of stopsecs');
+  assert.deepEqual([h.os.processes.get(old)!.signals, h.os.processes.get(next)!.signals], [['SIGKILL'], ['SIGKILL']]);
+  assert.equal(h.observed.get(id).status, 'Stopped');
+  await h.actions.start([h.store.get(id)!]);
+  h.healthy.add(h.pidOf(id));
+  await h.advance(1000);
+  const running = h.pidOf(id);
+  h.os.ignoreTerm.add(running);
+  await h.requestReload(id);
+  next = successorPid(h, id);
+  h.os.ignoreTerm.add(next);
+  const [removed] = await h.actions.remove([h.store.get(id)!], true);
+  await h.settle();
+  assert.equal(removed.status, 'Removed');
+  assert.deepEqual(h.alivePids(), [], 'the removal killed both processes');
+  assert.deepEqual(h.os.processes.get(next)!.signals.at(-1), 'SIGKILL');
+  const failed = h.events.filter((e) => e.event === 'reload_failed').at(-1)!;
+  assert.match(failed.msg ?? '', new RegExp(`^reload failed: cancelled by remove; .*pid ${next}`));
+  assert.doesNotMatch(failed.msg ?? '', /keeps running/);
+  await h.close();
+});
+
 test('a successor that ignores SIGTERM is killed after stopsecs; the status shows Stopping while only it remains', async () => {
   const h = await reloadHarness();
   const { id } = await healthyProgram(h, { stopsecs: 5 });
