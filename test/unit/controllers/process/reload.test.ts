@@ -230,6 +230,19 @@ test('svc stop --force and svc rm --force during a reload kill the new process a
   await h.close();
 });
 
+test('a reload whose program is removed meanwhile answers ok false (cancelled), not ok', async () => {
+  const h = await reloadHarness();
+  const { id } = await healthyProgram(h);
+  const answer = h.actions.reload([h.store.get(id)!]);
+  await h.settle();
+  assert.equal(h.observed.get(id).reload?.phase, 'successor');
+  await h.actions.remove([h.store.get(id)!]);
+  const [outcome] = await answer;
+  assert.deepEqual([outcome.ok, outcome.status, outcome.error], [false, 'Removed', 'reload failed: cancelled by remove; the program was removed before its reload ended']);
+  assert.deepEqual(h.alivePids(), []);
+  await h.close();
+});
+
 test('a successor that ignores SIGTERM is killed after stopsecs; the status shows Stopping while only it remains', async () => {
   const h = await reloadHarness();
   const { id } = await healthyProgram(h, { stopsecs: 5 });
