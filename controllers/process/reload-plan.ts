@@ -49,6 +49,8 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
     if (old && s.exit) effects.push(event(input, { event: 'process_exit', exit_code: s.exit.code, signal: s.exit.signal, msg: `pid ${old.pid}: ${describeExit(s.exit, 'exit', old.adopted)} (during a reload)` }));
     return { state: promote(input, s, effects, `the old process ended during the reload; pid ${o.proc.pid} took over before its first Healthy verdict`) };
   }
+  // Nothing judges the successor any more: fail now rather than at the deadline, as if it had timed out.
+  if (input.reloadTimeoutMs === null) return { state: abort(input, s, effects, `health_check was disabled or removed during the reload, so nothing can judge pid ${o.proc.pid}`) };
   const verdict = input.successor;
   if (verdict?.healthy === true) {
     // SUCCESSOR -> program's process; old process -> RETIRING (SIGTERM, SIGKILL after its stopsecs).

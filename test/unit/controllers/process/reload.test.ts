@@ -101,6 +101,22 @@ test('no verdict by the bound (probes that never answer): the successor is stopp
   await h.close();
 });
 
+test('a health check disabled or removed during a reload fails it at once, saying why, not at the deadline as "not Healthy within"', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h, { health_check: { ...EXEC_CHECK, start_period_secs: 100 } });
+  for (const check of [{ ...EXEC_CHECK, start_period_secs: 100, enabled: false }, undefined]) {
+    await h.requestReload(id);
+    const next = successorPid(h, id);
+    await h.store.update(id, (c) => ({ ...c, health_check: check }));
+    await h.settle();
+    assert.deepEqual(h.alivePids(), [old], 'the new process is stopped at once; the old one runs on');
+    assert.equal(h.observed.get(id).last_reload?.msg, `reload failed: health_check was disabled or removed during the reload, so nothing can judge pid ${next}; stopping pid ${next}; pid ${old} keeps running`);
+    await h.store.update(id, (c) => ({ ...c, health_check: { ...EXEC_CHECK, start_period_secs: 100 } }));
+    await h.settle();
+  }
+  await h.close();
+});
+
 test('a successor that exits (or cannot start) fails the reload; the old one keeps running', async () => {
   const h = await reloadHarness();
   const { id, old } = await healthyProgram(h);
