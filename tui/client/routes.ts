@@ -27,7 +27,10 @@ export const routes = {
   getProgram: (c: ApiClient, id: string) => c.get<ProgramDetail>(`/api/v1/programs/${id}`),
   createProgram: (c: ApiClient, config: Record<string, unknown>) => c.post<CreateResult>('/api/v1/programs', config),
   updateProgram: (c: ApiClient, id: string, patch: Record<string, unknown>) => c.put<ProgramDetail>(`/api/v1/programs/${id}`, patch),
-  batch: (c: ApiClient, req: BatchRequest) => c.post<BatchResult>('/api/v1/programs/batch', req),
+  // An action's answer waits for its effect, as long as svcd's own bound for it (a reload: its new
+  // process's start period and probes, then stopsecs), which may pass the client's idle timeout
+  // (120 s; the dashboard's 5 s). A hung svcd is told by the liveness check, not by that timeout.
+  batch: (c: ApiClient, req: BatchRequest) => c.post<BatchResult>('/api/v1/programs/batch', req, { timeoutMs: 0 }),
   logs: (c: ApiClient, id: string, q: URLSearchParams) => c.get<LogsResult>(`/api/v1/programs/${id}/logs?${q}`),
   flushLogs: (c: ApiClient, id: string) => c.post<LogFlushResult>(`/api/v1/programs/${id}/logs/flush`),
   shutdown: (c: ApiClient) => c.post<ShutdownAccepted>('/api/v1/system/shutdown'),

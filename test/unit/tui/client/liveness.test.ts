@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer as createHttp } from 'node:http';
 import { createServer as createTcp, type AddressInfo, type Server, type Socket } from 'node:net';
 import { ApiClient } from '../../../../tui/client/http.js';
+import { routes } from '../../../../tui/client/routes.js';
+import { apiDashboardClient } from '../../../../tui/dashboard/api-client.js';
 
 const LIVENESS = { everyMs: 50, timeoutMs: 200 };
 
@@ -64,5 +66,32 @@ test('a request given its own timeoutMs (a reaction test run) waits past the cli
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('a batch action (svc reload, R in svc ui) that takes longer than the client\'s idle timeout is waited for; a hung svcd is still told', async () => {
+  const server = createHttp((req, res) => {
+    if (req.url === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    // A reload whose new process needs a few seconds to be Healthy: longer than the dashboard's 5 s.
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"action":"Reload","results":[{"id":"x","name":"web","ok":true}]}'), 600);
+  });
+  const url = await listen(server);
+  const sockets: Socket[] = [];
+  const hung = createTcp((s) => void sockets.push(s));
+  const hungUrl = await listen(hung);
+  try {
+    const client = new ApiClient({ url, timeoutMs: 200, liveness: LIVENESS });
+    const dashboard = apiDashboardClient(client);
+    assert.deepEqual(await dashboard.batch(['x'], { type: 'Reload', payload: null }), [{ id: 'x', name: 'web', ok: true }]);
+    assert.equal((await routes.batch(client, { target_ids: ['x'], action: { type: 'Reload', payload: null } })).results.length, 1);
+    await assert.rejects(routes.batch(new ApiClient({ url: hungUrl, timeoutMs: 200, liveness: LIVENESS }), { target_ids: ['x'], action: { type: 'Reload', payload: null } }), (err: Error & { kind?: string }) => {
+      assert.match(err.message, /accepts connections but does not answer/);
+      return true;
+    });
+  } finally {
+    for (const s of sockets) s.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await new Promise((resolve) => hung.close(resolve));
   }
 });
