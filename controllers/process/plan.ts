@@ -169,10 +169,11 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     effects.push({ kind: 'signal', signal: force ? 'SIGKILL' : 'SIGTERM' });
     const deadline = now + stopsecs * 1000;
     const next: ProcState = { ...s, status: 'Stopping', waiting: null, stopping: { reason, deadline, killed: force } };
-    if (reason === 'restart') {
-      next.appliedRestart = intent!.restart_seq;
+    if (reason === 'restart' || reason === 'health') {
+      if (reason === 'restart') next.appliedRestart = intent!.restart_seq;
       // A restart answers a pending reload too: it replaces the process, with downtime.
-      const msg = input.reloadTimeoutMs === null ? NO_HEALTH_CHECK_NOTE : 'restarted, with downtime: a restart request came first';
+      const first = reason === 'restart' ? 'a restart request came first' : 'its failing health check restarted it first';
+      const msg = input.reloadTimeoutMs === null ? NO_HEALTH_CHECK_NOTE : `restarted, with downtime: ${first}`;
       if (reloadRequested(input, s)) next.lastReload = { seq: intent!.reload_seq ?? 0, result: 'restarted', msg, at: now };
       next.appliedReload = intent!.reload_seq ?? 0;
     }

@@ -68,8 +68,9 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
 function maybeStartReload(input: PlanInput, s: ProcState, effects: Effect[]): OverlapStep {
   const { config, intent, now } = input;
   if (!reloadRequested(input, s) || input.reloadTimeoutMs === null || !config || !intent) return { state: s };
-  // Not now: no process (plan.ts starts one), one going away, or a stop or restart that comes first.
-  if (!s.proc || s.exit || s.stopping || s.proc.pid <= 0 || cancelReason(input, s)) return { state: s };
+  // Not now: no process (plan.ts starts one), one going away, or a stop or restart that comes
+  // first (a failing health check's restart request too: plan.ts stops the process and answers the reload).
+  if (!s.proc || s.exit || s.stopping || s.proc.pid <= 0 || cancelReason(input, s) || input.restartRequest) return { state: s };
   const deadline = now + input.reloadTimeoutMs;
   effects.push({ kind: 'spawn_successor', deadline, timeoutMs: input.reloadTimeoutMs });
   return { state: { ...s, appliedReload: intent.reload_seq ?? 0 }, requeueAt: deadline };
@@ -87,7 +88,8 @@ function cancelReason(input: PlanInput, s: ProcState): string | null {
 function promote(input: PlanInput, s: ProcState, effects: Effect[], msg: string): ProcState {
   const o = s.overlap!;
   effects.push({ kind: 'promote' }, event(input, { event: 'reload_succeeded', msg }));
-  return { ...s, proc: o.proc, exit: null, overlap: null, status: 'Running', lastReload: outcome(input, s, 'reloaded', msg) };
+  // A stop of the old process (one that ended while stopped) is not the new process's.
+  return { ...s, proc: o.proc, exit: null, stopping: null, overlap: null, status: 'Running', lastReload: outcome(input, s, 'reloaded', msg) };
 }
 
 /** What becomes of the old process when a reload is cancelled: the stop, removal or shutdown ends it too; a restart replaces it. */

@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EXEC_CHECK, reloadHarness } from '../../../helpers/reload-harness.js';
 import { NO_HEALTH_CHECK_NOTE, reloadTimeoutMs } from '../../../../state/reload.js';
+import { planProcess } from '../../../../controllers/process/plan.js';
+import { initialProcState } from '../../../../controllers/process/proc-state.js';
+import { withDefaults } from '../../../../state/program.js';
 
 /**
  * svc reload as the process and health controllers converge it (docs/reload.md): the edges of
@@ -349,4 +352,34 @@ test('a reload asked for while one is under way starts its own new process once 
   await h.advance(1000);
   assert.equal(h.types().filter((t) => t === 'reload_started').length, 2);
   await h.close();
+});
+
+test('a reload asked for in the pass that acts on a failing health check\'s restart: the restart comes first and answers it; no new process starts beside a process being stopped', () => {
+  const intent = { run: 'running' as const, start_seq: 0, restart_seq: 0, force: false, reload_seq: 1 };
+  const state = { ...initialProcState({ ...intent, reload_seq: 0 }), status: 'Running' as const, proc: { pid: 42, startTime: 1, startedAt: 0, stopsecs: 10, adopted: false } };
+  const plan = planProcess({
+    id: 'p', config: withDefaults({ name: 'p', command: 'x', health_check: { ...EXEC_CHECK } }), intent, run: 'running', state, now: 1_000_000, random: 0.5, blockedBy: null, stopBlockedBy: null, shutdown: false,
+    restartRequest: { pid: 42, reason: 'failing health check', planned: false }, lastQuickRestartAt: -Infinity, reloadTimeoutMs: 8000, successor: null,
+  });
+  assert.deepEqual(plan.effects.map((e) => (e.kind === 'signal' ? `signal:${e.signal}` : e.kind)), ['signal:SIGTERM'], 'the old process is stopped for its restart, and no successor is spawned beside it');
+  assert.equal(plan.next.stopping?.reason, 'health');
+  assert.deepEqual([plan.next.appliedReload, plan.next.lastReload?.result, plan.next.lastReload?.msg], [1, 'restarted', 'restarted, with downtime: its failing health check restarted it first']);
+});
+
+test('a successor that takes over from a process being stopped does not inherit that stop', () => {
+  const intent = { run: 'running' as const, start_seq: 0, restart_seq: 0, force: false, reload_seq: 1 };
+  const successor = { pid: 43, startTime: 2, startedAt: 1000, stopsecs: 10, adopted: false };
+  const state = {
+    ...initialProcState(intent), status: 'Stopping' as const, appliedReload: 1,
+    proc: { pid: 42, startTime: 1, startedAt: 0, stopsecs: 10, adopted: false }, exit: { code: null, signal: 15 },
+    stopping: { reason: 'health' as const, deadline: 1_010_000, killed: false },
+    overlap: { phase: 'successor' as const, proc: successor, exit: null, deadline: 1_008_000, timeoutMs: 8000, killed: false },
+  };
+  const plan = planProcess({
+    id: 'p', config: withDefaults({ name: 'p', command: 'x', health_check: { ...EXEC_CHECK } }), intent, run: 'running', state, now: 1_000_000, random: 0.5, blockedBy: null, stopBlockedBy: null, shutdown: false,
+    restartRequest: null, lastQuickRestartAt: -Infinity, reloadTimeoutMs: 8000, successor: null,
+  });
+  assert.equal(plan.next.proc?.pid, 43);
+  assert.equal(plan.next.stopping, null, 'pid 43 is not being stopped: no SIGKILL for it at the old stop\'s deadline');
+  assert.equal(plan.requeueAt, undefined);
 });
