@@ -142,10 +142,13 @@ function survivor(s: UiState, left: ReadonlySet<string>): string | null {
 
 /** One line about a batch: what succeeded, and every failure with the API's reason. */
 export function outcomeMessage(outcomes: ActionOutcome[], verb: keyof typeof DONE): Message {
-  const ok = outcomes.filter((o) => o.ok);
+  // ok with an error: not done yet when svcd answered ('still reloading ... the controller keeps trying'), as svc prints it.
+  const ok = outcomes.filter((o) => o.ok && !o.error);
+  const pending = outcomes.filter((o) => o.ok && o.error);
   const failed = outcomes.filter((o) => !o.ok);
   const parts: string[] = [];
   if (ok.length) parts.push(`${DONE[verb]} ${ok.map((o) => o.name || o.id).join(', ')}`);
+  for (const p of pending) parts.push(`${p.name || p.id}: ${p.error}`);
   for (const f of failed) parts.push(`${f.name || f.id}: ${f.error ?? 'failed'}`);
   // How it was done, when that matters (a reload without a health check restarted with downtime).
   for (const o of ok) if (o.note && verb === 'Reload') parts.push(`${o.name || o.id}: ${o.note}`);

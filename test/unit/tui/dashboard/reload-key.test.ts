@@ -23,3 +23,14 @@ void test('the reload message names a restart with downtime, and a failed reload
   assert.equal(failed.kind, 'error');
   assert.match(failed.text, /web: reload failed: .*pid 4 keeps running/);
 });
+
+void test('a reload still under way when svcd answered is not reported as reloaded: the message says what svcd said, as svc reload prints it', () => {
+  const pending = outcomeMessage(
+    [
+      { id: '1', name: 'web', ok: true, status: 'Healthy', pid: 4, error: 'still reloading (successor pid 5) after 100 s; the controller keeps trying' },
+      { id: '2', name: 'api', ok: true, status: 'Healthy', pid: 7, note: 'pid 7 is Healthy and took over from pid 6' },
+    ],
+    'Reload',
+  );
+  assert.deepEqual(pending, { kind: 'info', text: 'reloaded api; web: still reloading (successor pid 5) after 100 s; the controller keeps trying; api: pid 7 is Healthy and took over from pid 6' });
+});
