@@ -1,7 +1,7 @@
 import type { Clock } from '../../reconciler/clock.js';
 import type { Result } from '../../reconciler/reconciler.js';
 import { runIntent, type BootContext } from '../../state/boot.js';
-import type { EventSink } from '../../state/events/types.js';
+import type { EventInput, EventSink } from '../../state/events/types.js';
 import type { ObservedChange, ObservedProgram, ObservedRegistry, RestartRequest } from '../../state/observed.js';
 import { withDefaults, type ProgramRecord } from '../../state/program.js';
 import type { RuntimeRecord, RuntimeStore, StopInProgress } from '../../state/runtime-store.js';
@@ -13,9 +13,9 @@ import { artifactBlocker } from '../gates/artifact-gate.js';
 import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
 import { DepartureGate } from '../gates/departure-gate.js';
 import { StopGate } from '../gates/stop-gate.js';
-import type { ExitInfo, OsPort } from '../os/port.js';
+import type { ExitInfo, OsPort, ProgramProcess } from '../os/port.js';
 import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
-import { planAdoption, type Candidate } from './adopt.js';
+import { planAdoption, type Adoption, type Candidate } from './adopt.js';
 import { parseSpawnTag } from '../os/spawn-tag.js';
 import { runHook } from './hooks.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
@@ -73,6 +73,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private readonly kept = new Map<string, string>();
   /** The latest quick restart scheduled (backoff.ts: quick restarts are paced daemon-wide). */
   private lastQuickRestartAt = -Infinity;
+  /** How a reload the previous daemon left half-done ended (prepare), said at the program's first pass, after system_startup. */
+  private readonly afterAdoption = new Map<string, Omit<EventInput, 'program_id' | 'program_name'>>();
 
   constructor(private readonly deps: ProcessControllerDeps) {
     this.dependants = new DependantsIndex(deps.store);
@@ -156,6 +158,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
     for (const stray of plan.strays) {
       log?.warn('ending a process left by a previous daemon', { pid: stray.pid, program_id: stray.programId, role: stray.role });
       os.signal(stray.pid, 'SIGKILL', true);
+      const kept = stray.role === 'program' ? plan.adopt.get(stray.programId) : undefined;
+      if (kept) this.afterAdoption.set(stray.programId, interruptedReload(stray, kept));
     }
     for (const id of records.keys()) if (!plan.adopt.has(id)) runtime?.set(id, null);
     const now = this.deps.clock.now();
@@ -222,6 +226,11 @@ export class ProcessController implements ProgramController, ProcessRunner {
     if (!record && !current) return;
     const state = current ?? initialProcState(record?.intent);
     if (record) this.names.set(id, record.config.name);
+    const interrupted = this.afterAdoption.get(id);
+    if (interrupted) {
+      this.afterAdoption.delete(id);
+      this.deps.events.emit({ ...interrupted, program_id: id, program_name: this.names.get(id) ?? null });
+    }
     const input: PlanInput = {
       id,
       config: record ? withDefaults(record.config) : undefined,
@@ -441,6 +450,19 @@ export class ProcessController implements ProgramController, ProcessRunner {
       ...(live ? {} : { cpu_usage: 0, mem_usage: 0 }),
     });
   }
+}
+
+/**
+ * Two live processes of one program at start-up: svcd ended during a reload (docs/reload.md). The
+ * runtime record names the old process until the hand-over, the new one after it: a stray that
+ * started after the kept process was the reload's new process, one that started before it was
+ * the old process being stopped. Either way the next svcd ended it; this says so in the history.
+ */
+function interruptedReload(stray: ProgramProcess, kept: Adoption): Omit<EventInput, 'program_id' | 'program_name'> {
+  if (stray.startTime > kept.startTime) {
+    return { event: 'reload_failed', signal: 9, msg: `reload failed: svcd ended during the reload; the next svcd ended the new pid ${stray.pid} (SIGKILL); pid ${kept.pid} keeps running` };
+  }
+  return { event: 'process_exit', signal: 9, msg: `pid ${stray.pid} stopped after a reload handed over to its new process: killed by the next svcd (SIGKILL), as svcd ended while it was stopping` };
 }
 
 /** The restart request that targets this exact process, if any (stale ones name an older pid). */

@@ -303,6 +303,12 @@ test('daemon killed while the successor runs: the next daemon keeps the recorded
   await h2.settle();
   assert.deepEqual(h2.alivePids(), [old], 'one process: not two, not zero');
   assert.equal(h2.observed.get(id).pid, old);
+  // The history does not end at reload_started: the next daemon says how it ended.
+  const failed = h2.events.filter((e) => e.event === 'reload_failed');
+  assert.equal(failed.length, 1);
+  assert.equal(failed[0].program_id, id);
+  assert.equal(failed[0].program_name, 'web');
+  assert.match(failed[0].msg, new RegExp(`^reload failed: svcd ended during the reload; the next svcd ended the new pid ${old + 1} \\(SIGKILL\\); pid ${old} keeps running$`));
   await h2.close();
 });
 
@@ -321,6 +327,10 @@ test('daemon killed after the hand-over, the old process still stopping: the nex
   await h2.settle();
   assert.deepEqual(h2.alivePids(), [next]);
   assert.equal(h2.observed.get(id).pid, next);
+  const exits = h2.events.filter((e) => e.event === 'process_exit');
+  assert.equal(exits.length, 1, 'the old process\'s end is in the history, as after a hand-over that completed');
+  assert.match(exits[0].msg, new RegExp(`^pid ${old} stopped after a reload handed over to its new process: killed by the next svcd`));
+  assert.ok(!h2.events.some((e) => e.event === 'reload_failed'), 'the reload had succeeded');
   await h2.close();
 });
 
