@@ -10,6 +10,7 @@ const REASONS: Record<string, string> = {
   shutdown: 'stopped by daemon shutdown',
   health: 'stopped for a restart by its failing health check',
   reload: 'stopped after a reload handed over to its new process',
+  aborted: 'stopped because its reload failed (the new process of that reload)',
   crash: 'crashed',
   exit: 'exited',
 };

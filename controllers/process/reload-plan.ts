@@ -126,9 +126,10 @@ function overlapEnded(input: PlanInput, s: ProcState, effects: Effect[]): ProcSt
     effects.push(event(input, { event: 'reload_failed', exit_code: exit.code, signal: exit.signal, msg }));
     return { ...next, lastReload: outcome(input, s, 'failed', msg) };
   }
-  if (o.phase === 'retiring') {
-    effects.push(event(input, { event: 'process_exit', exit_code: exit.code, signal: exit.signal, msg: `pid ${o.proc.pid} ${describeExit(exit, 'reload', o.proc.adopted)}` }));
-  }
+  // The old process after a hand-over, or a failed reload's new process (one that ignored
+  // SIGTERM and was killed too): each end is in the history, as any process's.
+  const why = o.phase === 'retiring' ? 'reload' : 'aborted';
+  effects.push(event(input, { event: 'process_exit', exit_code: exit.code, signal: exit.signal, msg: `pid ${o.proc.pid} ${describeExit(exit, why, o.proc.adopted)}` }));
   return next;
 }
 

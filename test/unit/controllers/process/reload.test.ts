@@ -73,6 +73,12 @@ test('successor judged Unhealthy: it is stopped, the old one keeps running, relo
   assert.equal(o.last_reload?.result, 'failed');
   const failed = h.events.find((e) => e.event === 'reload_failed')!;
   assert.match(failed.msg ?? '', new RegExp(`pid ${next} is Unhealthy \\(last probe: pid ${next} not ready\\); stopping pid ${next}; pid ${old} keeps running`));
+  const ended = h.events.filter((e) => e.event === 'process_exit');
+  assert.deepEqual(
+    ended.map((e) => e.msg),
+    [`pid ${next} stopped because its reload failed (the new process of that reload): killed by signal 15 (SIGTERM)`],
+    'the failed reload\'s new process has its end in the history, as any process',
+  );
   await h.close();
 });
 
