@@ -440,6 +440,35 @@ void test('editing a configuration that svcd changed meanwhile: the save names t
   await close(page);
 });
 
+void test('unsaved input survives a look at another page: the stack text and a configuration being edited are there on return', { skip }, async () => {
+  const id = await add({ name: 'drafted', command: 'true', autostart: false, stopsecs: 5 });
+  const page = await open('/#/stack');
+  const stack = page.getByRole('textbox', { name: 'Stack' });
+  await stack.fill('[[services]]\nname = "draft-only"\ncommand = "true"\n');
+  await page.getByRole('checkbox', { name: /Prune programs/ }).check();
+  const nav = page.getByRole('navigation', { name: 'Pages' });
+  await nav.getByRole('link', { name: 'Events', exact: true }).click();
+  await page.getByRole('heading', { name: 'Events' }).waitFor();
+  await page.goBack();
+  await stack.waitFor();
+  assert.equal(await stack.inputValue(), '[[services]]\nname = "draft-only"\ncommand = "true"\n');
+  assert.equal(await page.getByRole('checkbox', { name: /Prune programs/ }).isChecked(), true);
+
+  await page.goto(`${d.url}/#/programs/${id}/config`);
+  await page.getByRole('button', { name: 'Edit configuration' }).click();
+  const editor = page.getByRole('textbox', { name: /Configuration/ });
+  await editor.fill((await editor.inputValue()).replace('"stopsecs": 5', '"stopsecs": 7'));
+  await nav.getByRole('link', { name: 'Programs', exact: true }).click();
+  await page.getByRole('heading', { name: 'Programs' }).waitFor();
+  await page.goBack();
+  await editor.waitFor();
+  assert.match(await editor.inputValue(), /"stopsecs": 7/, 'the edit is still in the editor');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.locator('[role=status]', { hasText: 'Saved.' }).waitFor();
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}`)).body.config.stopsecs, 7);
+  await close(page);
+});
+
 void test('events and system pages; a dark theme follows the system; a phone width has no sideways scroll', { skip }, async () => {
   const page = await open('/#/events', { colorScheme: 'dark' });
   await page.locator('.event-table td', { hasText: 'system_startup' }).first().waitFor();

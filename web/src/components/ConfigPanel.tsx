@@ -3,6 +3,7 @@ import { errorText } from '../api/http.js';
 import type { ProgramDetail } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { changedSince } from '../logic/config-edit.js';
+import { useDraft } from '../logic/drafts.js';
 import { may } from '../logic/permissions.js';
 
 /**
@@ -14,12 +15,14 @@ import { may } from '../logic/permissions.js';
  */
 export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDetail; onSaved: () => void; onRestart: () => void }) {
   const { http, role } = useServices();
-  const [text, setText] = useState<string | null>(null);
+  // An edit under way stays while the user looks at other pages or tabs (logic/drafts.ts), with
+  // the configuration it was made from, so that a save still tells svcd's later changes.
+  const [text, setText] = useDraft<string | null>(`config:${detail.id}.text`, null);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   // The configuration the text was made from, and svcd's newer one when they differ at a save.
-  const [opened, setOpened] = useState<ProgramDetail['config'] | null>(null);
+  const [opened, setOpened] = useDraft<ProgramDetail['config'] | null>(`config:${detail.id}.opened`, null);
   const [conflict, setConflict] = useState<{ config: ProgramDetail['config']; fields: string[] } | null>(null);
   const pretty = JSON.stringify(detail.config, null, 2);
   const edit = (config: ProgramDetail['config']) => {

@@ -3,6 +3,7 @@ import { ApiError, errorText } from '../api/http.js';
 import type { StackResponse } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { PlanView } from '../components/PlanView.js';
+import { useDraft } from '../logic/drafts.js';
 import { may } from '../logic/permissions.js';
 import { parsePlan } from '../logic/plan.js';
 import { placeRange, stackErrorParts, stackFileLabel, type TextPlace } from '../logic/stack-error.js';
@@ -31,11 +32,12 @@ const same = (a: Request, b: Request) => a.text === b.text && a.format === b.for
  */
 export function StackPage() {
   const { http, feed, role } = useServices();
-  const [text, setText] = useState('');
-  const [file, setFile] = useState<string | null>(null);
-  const [format, setFormat] = useState<StackFormat | 'auto'>('auto');
-  const [prune, setPrune] = useState(false);
-  const [source, setSource] = useState(defaultSource(null));
+  // What the user typed or uploaded stays while they look at other pages (logic/drafts.ts).
+  const [text, setText] = useDraft('stack.text', '');
+  const [file, setFile] = useDraft<string | null>('stack.file', null);
+  const [format, setFormat] = useDraft<StackFormat | 'auto'>('stack.format', 'auto');
+  const [prune, setPrune] = useDraft('stack.prune', false);
+  const [source, setSource] = useDraft('stack.source', defaultSource(null));
   const [plan, setPlan] = useState<{ req: Request; res: StackResponse } | null>(null);
   const [applied, setApplied] = useState<StackResponse | null>(null);
   const [error, setError] = useState<unknown>(null);
