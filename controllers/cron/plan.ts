@@ -179,8 +179,10 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
         marked = true;
       }
       if (onTime) {
-        // The jitter of a slot is drawn once, when it becomes due, and kept until it fires.
-        const at = drawn ?? newest + jitterMs(config, input.random);
+        // The jitter of a slot is drawn once, when it becomes due, and kept until it fires. It
+        // ends before the next slot: a longer wait would see that slot come due first, replace
+        // this one, draw again, and a job whose jitter_sec passes its interval would never run.
+        const at = drawn ?? newest + jitterMs(config, input.random, newest, schedule.next(newest));
         if (now >= at) {
           firings.push({ slot: newest, trigger: 'schedule' });
           lastFire = newest;
@@ -333,8 +335,11 @@ function runsInFlight(n: number): string {
 /** How a skipped firing is named after its slot (a firing on time needs no word). */
 const TRIGGER_WORDS: Record<Firing['trigger'], string> = { schedule: '', catchup: ', catchup', queue: ', queue', manual: ', manual' };
 
-function jitterMs(config: EffectiveConfig, random: number): number {
-  return config.jitter_sec ? Math.floor(random * config.jitter_sec * 1000) : 0;
+/** random x jitter_sec, within the time from `slot` to the next one (`nextSlot`, null when there is none). */
+function jitterMs(config: EffectiveConfig, random: number, slot: number, nextSlot: number | null): number {
+  if (!config.jitter_sec) return 0;
+  const span = Math.min(config.jitter_sec * 1000, nextSlot === null ? Infinity : nextSlot - slot);
+  return Math.floor(random * span);
 }
 
 /** When a state needs its next pass: the pending firing, a SIGKILL deadline or a kill_after cap. */

@@ -258,6 +258,22 @@ test('a jitter wait longer than the 30 s grace, interrupted by another pass, sti
   await h.close();
 });
 
+test('a jitter_sec longer than the interval still fires every slot: the wait ends before the next slot', async () => {
+  const h = await cronHarness();
+  h.setRandom(0.9);
+  const id = await h.add({ name: 'spread', cron: '* * * * *', jitter_sec: 120 });
+  for (let minute = 1; minute <= 3; minute++) {
+    await h.advanceTo(T0 + minute * MIN);
+    assert.equal(h.cronOf(id).next_fire_at, T0 + minute * MIN + 54_000, '0.9 x the 60 s to the next slot, not 0.9 x 120 s');
+    await h.advanceTo(T0 + minute * MIN + 54_000);
+    assert.equal(h.os.spawnCount, minute, `the slot of minute ${minute} fired`);
+    h.os.exit(h.alive()[0].pid, 0);
+    await h.settle();
+  }
+  assert.deepEqual(h.ofType('cron_started').map((e) => e.msg.replace(/pid \d+ /, '')), [1, 2, 3].map((m) => `run started for slot ${iso(T0 + m * MIN)}`));
+  await h.close();
+});
+
 test('jitter with random 0 fires exactly at the slot', async () => {
   const h = await cronHarness();
   h.setRandom(0);
