@@ -135,7 +135,7 @@ export class CronController implements ProgramController, ProcessRunner {
       id,
       config,
       intent: owned ? { ...record.intent, run: runIntent(record, boot) } : undefined,
-      schedule: config ? this.schedules.get(config.cron!, config.cron_tz) : null,
+      schedule: config ? this.schedules.get(config.cron!, config.cron_tz, config.name) : null,
       // Daemon shutdown is a condition of the observed state: pause, keep stored intent and marks.
       state: { ...(current ?? initialCronState(record?.intent, marks?.get(id))), shutdown: observed.shuttingDown },
       exits,

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { CronExpression } from 'cron-parser';
+import { cronHashSeed } from '../../state/cron-hash.js';
 
 /** cron-parser (and its date library) loads with the first schedule: most daemons have none. */
 const requireCjs = createRequire(import.meta.url);
@@ -19,16 +20,17 @@ export interface Schedule {
   slotsDesc(afterMs: number, untilMs: number, limit: number): number[];
 }
 
-export function scheduleKey(expression: string, tz: string | undefined): string {
-  return `${expression}\u0000${tz ?? ''}`;
+/** `hashSeed`: the program's name when the expression uses `H` (state/cron-hash.ts), else undefined. */
+export function scheduleKey(expression: string, tz: string | undefined, hashSeed?: string): string {
+  return `${expression}\u0000${tz ?? ''}${hashSeed === undefined ? '' : `\u0000${hashSeed}`}`;
 }
 
 /** Slot intervals kept per schedule: enough for the slots a pass looks at, and then some. */
 const MEMO_INTERVALS = 8;
 
-export function compileSchedule(expression: string, tz: string | undefined): Schedule {
+export function compileSchedule(expression: string, tz: string | undefined, hashSeed?: string): Schedule {
   // One parsed expression reused with reset(): parsing costs far more than stepping.
-  const expr: CronExpression = cronParser().CronExpressionParser.parse(expression, { strict: false, tz });
+  const expr: CronExpression = cronParser().CronExpressionParser.parse(expression, { strict: false, tz, hashSeed });
   // [slot, next slot) intervals already computed, newest use first. Every program on this
   // schedule asks about the same few slots (1,000 jobs due in one second ask 1,000 times), and
   // stepping cron-parser costs tens of microseconds and much garbage each time.
@@ -113,7 +115,7 @@ export function compileSchedule(expression: string, tz: string | undefined): Sch
     return out;
   };
   return {
-    key: scheduleKey(expression, tz),
+    key: scheduleKey(expression, tz, hashSeed),
     next,
     slotsDesc(afterMs, untilMs, limit) {
       if (untilMs <= afterMs || limit <= 0) return [];
@@ -140,12 +142,14 @@ export function compileSchedule(expression: string, tz: string | undefined): Sch
 export class ScheduleCache {
   private readonly cache = new Map<string, Schedule>();
 
-  get(expression: string, tz: string | undefined): Schedule | null {
-    const key = scheduleKey(expression, tz);
+  /** `name`: the program's, which seeds an `H` in the expression (one schedule per program then). */
+  get(expression: string, tz: string | undefined, name: string): Schedule | null {
+    const hashSeed = cronHashSeed(expression, name);
+    const key = scheduleKey(expression, tz, hashSeed);
     let schedule = this.cache.get(key);
     if (!schedule) {
       try {
-        schedule = compileSchedule(expression, tz);
+        schedule = compileSchedule(expression, tz, hashSeed);
       } catch {
         return null; // validated on write; a zone that vanished from tzdata leaves it unscheduled
       }

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { cronHashSeed } from '../../state/cron-hash.js';
 
 /** A cron expression read by the same parser svc schedules with (cron-parser 5). */
 interface CronFields {
@@ -18,8 +19,9 @@ interface CronFields {
   normalized: string;
 }
 
-export function readCron(expression: string): CronFields {
-  const f = CronExpressionParser.parse(expression, { strict: false }).fields;
+/** `name`: the program's, which picks the value of an `H` as svcd does (state/cron-hash.ts). */
+export function readCron(expression: string, name = ''): CronFields {
+  const f = CronExpressionParser.parse(expression, { strict: false, hashSeed: cronHashSeed(expression, name) }).fields;
   return {
     second: f.second.values,
     minute: f.minute.values,
@@ -61,8 +63,8 @@ function compress(values: number[], min: number, max: number, fmt: (n: number) =
  * day fields are restricted, because cron fires when either matches and a calendar spec needs
  * both. `L` becomes `~01` (last day), `5L` `Fri *-*~07/1`, `1#2` `Mon *-*-08..14`.
  */
-export function toOnCalendar(expression: string, tz?: string): string[] {
-  const c = readCron(expression);
+export function toOnCalendar(expression: string, tz?: string, name = ''): string[] {
+  const c = readCron(expression, name);
   const time = `${compress(c.hour, 0, 23)}:${compress(c.minute, 0, 59)}:${compress(c.second, 0, 59)}`;
   const month = compress(c.month, 1, 12);
   const zone = tz ? ` ${tz}` : '';
@@ -93,9 +95,10 @@ const NOMAD_ALIASES = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@
  * A Nomad `periodic` cron spec: 5-field expressions and Nomad's aliases as they are; svc's
  * 6-field form (seconds first) and other aliases as Nomad's 7 fields (seconds ... year).
  */
-export function toNomadCron(expression: string): string {
+export function toNomadCron(expression: string, name = ''): string {
   const trimmed = expression.trim();
   const fields = trimmed.split(/\s+/);
-  if (fields.length === 5 || NOMAD_ALIASES.has(trimmed)) return trimmed;
-  return `${readCron(trimmed).normalized} *`;
+  // Nomad knows no `H`: its values are written out, as svcd picks them.
+  if ((fields.length === 5 && cronHashSeed(trimmed, name) === undefined) || NOMAD_ALIASES.has(trimmed)) return trimmed;
+  return `${readCron(trimmed, name).normalized} *`;
 }

@@ -6,6 +6,7 @@ import { ARTIFACT_DEFAULTS, PROGRAM_DEFAULTS, type ProgramConfig } from '../prog
 import { NO_NUL, programCreateSchema, programUpdateSchema } from './program-schema.js';
 import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
+import { cronHashSeed } from '../cron-hash.js';
 import { isAllowedArtifactUrl } from './artifact-url.js';
 import { AJV_OPTIONS, schemaDigest } from './validator-options.js';
 
@@ -152,7 +153,7 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
     if (problem) add(`${key}: ${problem}`);
   }
   if (config.cron !== undefined) {
-    const problem = cronProblem(config.cron, config.cron_tz);
+    const problem = cronProblem(config.cron, config.cron_tz, config.name);
     if (problem) add(`cron: ${problem}`);
   }
   if (config.cron_tz !== undefined && !isTimeZone(config.cron_tz)) {
@@ -214,7 +215,7 @@ const CRON_ALIASES = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '
  * A cron expression is 5 fields (minute hour day-of-month month day-of-week), 6 fields (seconds
  * first) or one @alias (@hourly, @daily, ...); cron-parser alone would also take 3 or 4 fields.
  */
-function cronProblem(expression: string, tz: string | undefined): string | null {
+function cronProblem(expression: string, tz: string | undefined, name: string): string | null {
   const fields = expression.trim().split(/\s+/);
   const alias = fields.length === 1 && fields[0].startsWith('@');
   if (!alias && fields.length !== 5 && fields.length !== 6) {
@@ -226,7 +227,7 @@ function cronProblem(expression: string, tz: string | undefined): string | null 
     return `unknown alias '${fields[0]}': one of ${CRON_ALIASES.join(', ')}${reboot}`;
   }
   try {
-    (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false, tz: tz !== undefined && isTimeZone(tz) ? tz : undefined }).next();
+    (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false, tz: tz !== undefined && isTimeZone(tz) ? tz : undefined, hashSeed: cronHashSeed(expression, name) }).next();
     return null;
   } catch (err) {
     return `invalid expression '${expression}': ${(err as Error).message}`;

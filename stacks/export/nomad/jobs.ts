@@ -32,7 +32,7 @@ export function nomadJobs(configs: ProgramConfig[], ctx: ExportContext, opts: No
       Meta: { generated_by: 'svc export' },
       Periodic: {
         Enabled: c.autostart,
-        Specs: [toNomadCron(config.cron ?? '')],
+        Specs: [toNomadCron(config.cron ?? '', config.name)],
         SpecType: 'cron',
         ProhibitOverlap: c.on_overlap === 'skip' && c.max_concurrent === 1,
         ...(config.cron_tz ? { TimeZone: config.cron_tz } : {}),

@@ -97,7 +97,7 @@ function hooks(config: ProgramConfig, cwd: string, ctx: ExportContext, service: 
 function timerUnit(config: ProgramConfig, opts: SystemdOptions, header: string[], note: (field: string, kind: ExportFinding['kind'], message: string) => void): ExportedFile {
   const c = withDefaults(config);
   const timer: UnitLine[] = [];
-  for (const spec of toOnCalendar(config.cron ?? '', config.cron_tz)) timer.push(['OnCalendar', spec]);
+  for (const spec of toOnCalendar(config.cron ?? '', config.cron_tz, config.name)) timer.push(['OnCalendar', spec]);
   timer.push(['AccuracySec', '1s']);
   if (config.jitter_sec) timer.push(['RandomizedDelaySec', seconds(config.jitter_sec)]);
   if (c.catchup !== 'skip') timer.push(['Persistent', 'true']);

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import type { MemoryLevel } from 'memory-level';
 import assert from 'node:assert/strict';
 import { CATCHUP_CAP } from '../../../controllers/cron/plan.js';
 import { cronHarness, MIN, T0 } from '../../helpers/cron-harness.js';
@@ -220,6 +221,23 @@ test('a slot fired before the restart is not fired again (the mark persists)', a
   assert.equal(h.os.spawnCount, 0);
   assert.equal(h.cronOf(id).next_fire_at, T0 + 2 * MIN);
   await h.close();
+});
+
+test('H picks one time per program, from its name: the same after every daemon restart, and another for another name', async () => {
+  const nextOf = async (db: MemoryLevel<string, string> | undefined, name: string) => {
+    const h = await cronHarness({ db });
+    const id = db ? h.store.list().find((r) => r.config.name === name)!.id : await h.add({ name, cron: 'H H * * *' });
+    await h.settle();
+    const next = h.cronOf(id).next_fire_at;
+    await h.down();
+    return { db: h.db, next };
+  };
+  const first = await nextOf(undefined, 'backup');
+  for (let restart = 0; restart < 3; restart++) assert.equal((await nextOf(first.db, 'backup')).next, first.next, `restart ${restart + 1}`);
+  const names = ['backup-2', 'backup-3', 'backup-4'];
+  const others = await Promise.all(names.map(async (name) => (await nextOf(undefined, name)).next));
+  assert.ok(others.some((next) => next !== first.next), 'other names spread over the day');
+  assert.deepEqual(await Promise.all(names.map(async (name) => (await nextOf(undefined, name)).next)), others, 'each name keeps its own time');
 });
 
 test('jitter delays each firing by random x jitter_sec, drawn once per slot from the injected source', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CronExpressionParser } from 'cron-parser';
 import { toNomadCron, toOnCalendar } from '../../../../stacks/export/cron.js';
+import { ScheduleCache } from '../../../../controllers/cron/schedule.js';
 import { needSystemdAnalyze } from '../../../helpers/systemd-analyze.js';
 
 /** Cron forms svc accepts (docs/cron.md), including the ones systemd needs two specs for. */
@@ -49,6 +50,14 @@ test('OnCalendar= specs: time zone, lists, ranges, steps, last day, nth weekday'
   assert.deepEqual(toOnCalendar('0 0 L * *'), ['*-*~01 00:00:00']);
   assert.deepEqual(toOnCalendar('0 0 * * 5L'), ['Fri *-*~07/1 00:00:00']);
   assert.deepEqual(toOnCalendar('0 12 * * 1#2'), ['Mon *-*-08..14 12:00:00']);
+});
+
+test('H is exported as the value svcd picks for the program (seeded by its name), for systemd and Nomad alike', () => {
+  const slot = new ScheduleCache().get('H 3 * * *', 'UTC', 'backup')!.next(Date.UTC(2024, 0, 1));
+  const minute = String(new Date(slot!).getUTCMinutes()).padStart(2, '0');
+  assert.deepEqual(toOnCalendar('H 3 * * *', 'UTC', 'backup'), [`*-*-* 03:${minute}:00 UTC`]);
+  assert.equal(toNomadCron('H 3 * * *', 'backup'), `0 ${Number(minute)} 3 * * * *`, 'Nomad knows no H');
+  assert.equal(toNomadCron('0 3 * * thu', 'backup'), '0 3 * * thu', 'a day name is no H');
 });
 
 test('Nomad periodic specs: 5 fields and Nomad’s aliases as written, svc’s 6-field form and other aliases as 7 fields', () => {
