@@ -165,7 +165,8 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
     appliedRestart = intent.restart_seq;
   }
   if (schedule) {
-    const due = withAwaited(schedule.slotsDesc(lastFire, now, CATCHUP_CAP + 2), pending, lastFire, now);
+    const listed = schedule.slotsDesc(lastFire, now, CATCHUP_CAP + 2);
+    const due = withAwaited(listed, pending, lastFire, now);
     if (due.length > 0) {
       const newest = due[0];
       // Lateness counts from the firing time once its jitter is drawn, so a long jitter wait
@@ -174,6 +175,10 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
       const onTime = now - (drawn ?? newest) <= LATE_GRACE_MS;
       const missed = onTime ? due.slice(1) : due; // newest first
       firings.push(...catchUp(config.catchup, missed, onTime));
+      // Slots not run are said (svc events JOB --type cron_skipped): "why did the 03:00 run not happen?"
+      const truncated = listed.length >= CATCHUP_CAP + 2; // there may be older ones than those listed
+      const notRun = missedNotRun(input, config.catchup, missed, truncated ? schedule.next(lastFire) : null);
+      if (notRun) effects.push(notRun);
       if (missed.length > 0) {
         lastFire = missed[0];
         marked = true;
@@ -249,6 +254,22 @@ function catchUp(policy: EffectiveConfig['catchup'], missedNewestFirst: number[]
       throw new TypeError(`unknown catchup ${String(never)}`);
     }
   }
+}
+
+/**
+ * The missed slots `catchup` runs nothing for, as one cron_skipped event: all of them with skip,
+ * those past the newest CATCHUP_CAP with all. With latest, the one run stands for them all.
+ * `oldest` is the first slot after the mark when the listing stopped short of it (it was capped).
+ */
+function missedNotRun(input: CronPlanInput, policy: EffectiveConfig['catchup'], missedNewestFirst: number[], oldest: number | null): CronEffect | null {
+  const notRun = policy === 'skip' ? missedNewestFirst : policy === 'all' ? missedNewestFirst.slice(CATCHUP_CAP) : [];
+  if (notRun.length === 0) return null;
+  const newest = notRun[0];
+  const first = oldest ?? notRun[notRun.length - 1];
+  // Capped, the listing does not know how many there are.
+  const which = first === newest ? `missed slot ${iso(newest)} not run` : `${oldest === null ? `${notRun.length} ` : ''}missed slots not run, ${iso(first)} to ${iso(newest)}`;
+  const why = policy === 'skip' ? 'catchup = skip' : `catchup = all runs the newest ${CATCHUP_CAP}`;
+  return event(input, { event: 'cron_skipped', msg: `${which} (${why}): svcd was not running, stalled, or the clock stepped forward` });
 }
 
 /**

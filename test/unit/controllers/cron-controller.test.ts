@@ -147,10 +147,13 @@ async function afterDowntime(overlap: 'skip' | 'queue' | 'kill', catchup: 'skip'
   return { h: h2, id };
 }
 
-const MATRIX: { overlap: 'skip' | 'queue' | 'kill'; catchup: 'skip' | 'latest' | 'all'; spawned: string[]; queued: number; skipped: number }[] = [
-  { overlap: 'skip', catchup: 'skip', spawned: [], queued: 0, skipped: 0 },
-  { overlap: 'queue', catchup: 'skip', spawned: [], queued: 0, skipped: 0 },
-  { overlap: 'kill', catchup: 'skip', spawned: [], queued: 0, skipped: 0 },
+/** The 5 slots missed in afterDowntime, not run with catchup = skip: said once, as one cron_skipped event. */
+const MISSED_SKIPPED = `5 missed slots not run, ${iso(T0 + MIN)} to ${iso(T0 + 5 * MIN)} (catchup = skip): svcd was not running, stalled, or the clock stepped forward`;
+
+const MATRIX: { overlap: 'skip' | 'queue' | 'kill'; catchup: 'skip' | 'latest' | 'all'; spawned: string[]; queued: number; skipped: number; missed?: string }[] = [
+  { overlap: 'skip', catchup: 'skip', spawned: [], queued: 0, skipped: 0, missed: MISSED_SKIPPED },
+  { overlap: 'queue', catchup: 'skip', spawned: [], queued: 0, skipped: 0, missed: MISSED_SKIPPED },
+  { overlap: 'kill', catchup: 'skip', spawned: [], queued: 0, skipped: 0, missed: MISSED_SKIPPED },
   { overlap: 'skip', catchup: 'latest', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 0 },
   { overlap: 'queue', catchup: 'latest', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 0 },
   { overlap: 'kill', catchup: 'latest', spawned: [iso(T0 + 5 * MIN)], queued: 0, skipped: 0 },
@@ -165,7 +168,9 @@ for (const row of MATRIX) {
     assert.deepEqual(h.alive().map((p) => p.spec.env.SVC_CRON_SLOT), row.spawned);
     assert.equal(h.cronOf(id).queued, row.queued);
     assert.equal(h.cronOf(id).skipped, row.skipped);
-    assert.equal(h.ofType('cron_skipped').length, row.skipped, 'every skipped firing leaves a cron_skipped event');
+    const [missed, ...firings] = row.missed ? h.ofType('cron_skipped') : [undefined, ...h.ofType('cron_skipped')];
+    assert.equal(missed?.msg, row.missed, 'missed slots that catchup does not run are said');
+    assert.equal(firings.length, row.skipped, 'every skipped firing leaves a cron_skipped event');
     for (const e of h.ofType('cron_started')) assert.match(e.msg, /, catchup$/);
     assert.equal(h.cronOf(id).next_fire_at, T0 + 6 * MIN, 'then the schedule goes on');
     await h.close();
@@ -194,6 +199,29 @@ test(`catch-up all is capped at the newest ${CATCHUP_CAP} missed slots`, async (
   await h.settle();
   assert.equal(h.cronOf(id).running + h.cronOf(id).queued, CATCHUP_CAP);
   assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, iso(T0 + 201 * MIN));
+  assert.deepEqual(h.ofType('cron_skipped').map((e) => e.msg), [
+    `missed slots not run, ${iso(T0 + MIN)} to ${iso(T0 + 200 * MIN)} (catchup = all runs the newest ${CATCHUP_CAP}): svcd was not running, stalled, or the clock stepped forward`,
+  ]);
+  await h.close();
+});
+
+test('missed slots that catchup = skip does not run leave one cron_skipped event, also when there are more than it lists', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'ticker', cron: '* * * * * *', catchup: 'skip' });
+  await h1.advance(1000);
+  h1.os.exit(h1.alive()[0].pid, 0);
+  await h1.down();
+  const h = await cronHarness({ db: h1.db, now: T0 + 2 * 3600_000 + 500 }); // two hours down
+  await h.settle();
+  assert.equal(h.os.spawnCount, 1, 'the slot of now is on time');
+  const [missed] = h.ofType('cron_skipped');
+  assert.equal(missed.msg, `missed slots not run, ${iso(T0 + 2000)} to ${iso(T0 + 2 * 3600_000 - 1000)} (catchup = skip): svcd was not running, stalled, or the clock stepped forward`);
+  assert.equal(h.ofType('cron_skipped').length, 1);
+  assert.equal(h.cronOf(id).skipped, 0, 'the counter is of firings skipped by on_overlap');
+  h.os.exit(h.alive()[0].pid, 0);
+  await h.advance(1000);
+  assert.equal(h.os.spawnCount, 2);
+  assert.equal(h.ofType('cron_skipped').length, 1, 'said once');
   await h.close();
 });
 
