@@ -110,7 +110,12 @@ export class CronController implements ProgramController, ProcessRunner {
       const startedAt = Math.min(p.startedAtMs ?? clock.now(), clock.now());
       const killAt = config.kill_after_secs ? startedAt + config.kill_after_secs * 1000 : null;
       const run: CronRun = { pid: p.pid, startedAt, slot, trigger: 'schedule', killAt, stopsecs: config.stopsecs, stopping: null, adopted: true };
-      this.states.set(p.programId, { ...state, runs: [...state.runs, run] });
+      // Its slot was handled, even when the mark saying so did not reach the disk before the crash
+      // (written in the background; parked while the disk is full): it does not fire a second time.
+      // A manual run's slot is its request time, not a slot of the schedule, and moves nothing.
+      const schedule = this.schedules.get(config.cron!, config.cron_tz, config.name);
+      const handled = state.lastFire !== null && slot > state.lastFire && schedule?.next(slot - 1) === slot;
+      this.states.set(p.programId, { ...state, lastFire: handled ? slot : state.lastFire, runs: [...state.runs, run] });
       os.watchAdopted({ pid: p.pid, startTime: p.startTime }, (exit) => this.observeExit(p.programId, p.pid, exit));
     }
   }

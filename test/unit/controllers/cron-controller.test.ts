@@ -498,6 +498,26 @@ test('a cron run in flight at a daemon crash is re-adopted: max_concurrent count
   await h.close();
 });
 
+test('a re-adopted run stands for its slot when its mark was lost in the crash: the slot does not run a second time', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'nightly', cron: '* * * * *', on_overlap: 'kill', catchup: 'all' });
+  await h1.advance(MIN);
+  const [run] = h1.alive();
+  await h1.down(); // crashed: the run lives on
+  h1.marks.set(id, { last_fire_at: T0, paused: false }); // the mark of the slot at T0 + 1 min never reached the disk
+  await h1.marks.flush();
+  const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + MIN + 20_000 });
+  await h.settle();
+  assert.equal(h.cronOf(id).running, 1, 're-adopted');
+  assert.equal(h.os.spawnCount, 1, 'its slot did not fire again');
+  assert.deepEqual(h.os.processes.get(run.pid)!.signals, [], 'and on_overlap = kill did not end the run of that very slot');
+  assert.deepEqual(h.ofType('cron_skipped'), []);
+  await h.advanceTo(T0 + 2 * MIN);
+  assert.equal(h.os.spawnCount, 2, 'the next slot fires (on_overlap = kill)');
+  assert.equal(h.alive().at(-1)!.spec.env.SVC_CRON_SLOT, iso(T0 + 2 * MIN));
+  await h.close();
+});
+
 test('a re-adopted cron run that ends by itself records cron_exit with an unknown exit status, not a failure', async () => {
   const h1 = await cronHarness();
   const id = await h1.add({ name: 'job', cron: '* * * * *' });
