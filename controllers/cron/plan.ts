@@ -137,6 +137,12 @@ function planPaused(input: CronPlanInput, config: EffectiveConfig, intent: Inten
   // A user pause is durable: slots while paused are not missed. A shutdown keeps the mark, so the
   // downtime is caught up by policy at the next start.
   if (reason === 'stop' && s.active !== false) effects.push({ kind: 'mark', mark: { last_fire_at: Math.max(s.lastFire ?? now, now), paused: true } });
+  // Queued firings are dropped (the mark counts them as handled): said, so that none vanishes unseen.
+  if (s.queue.length > 0) {
+    const [first, last] = [s.queue[0].slot, s.queue[s.queue.length - 1].slot];
+    const which = s.queue.length === 1 ? `queued firing for slot ${iso(first)}` : `${s.queue.length} queued firings, slots ${iso(first)} to ${iso(last)},`;
+    effects.push(event(input, { event: 'cron_skipped', msg: `${which} dropped: ${reason === 'stop' ? 'the schedule was paused (stop)' : 'daemon shutdown'}` }));
+  }
   const next: CronState = { ...s, runs, queue: [], pending: null, active: false, scheduleKey: input.schedule?.key ?? s.scheduleKey };
   return { next, effects, wakeAt: deadlines(runs) };
 }

@@ -454,6 +454,22 @@ test('daemon shutdown stops runs without changing intent or the mark', async () 
   await h.close();
 });
 
+test('queued firings dropped by a daemon shutdown or a pause are said in a cron_skipped event', async () => {
+  for (const how of ['shutdown', 'pause'] as const) {
+    const h = await cronHarness();
+    const id = await h.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue' });
+    await h.advance(3 * MIN);
+    assert.equal(h.cronOf(id).queued, 2);
+    if (how === 'shutdown') await h.shutdown();
+    else await h.pause(id);
+    const reason = how === 'shutdown' ? 'daemon shutdown' : 'the schedule was paused (stop)';
+    assert.deepEqual(h.ofType('cron_skipped').map((e) => e.msg), [`2 queued firings, slots ${iso(T0 + 2 * MIN)} to ${iso(T0 + 3 * MIN)}, dropped: ${reason}`], how);
+    await h.settle();
+    assert.equal(h.ofType('cron_skipped').length, 1, `${how}: said once`);
+    await h.close();
+  }
+});
+
 test('changing the expression reschedules without catching up the old one', async () => {
   const h = await cronHarness();
   const id = await h.add({ name: 'c', cron: '0 * * * *', catchup: 'all' });
