@@ -230,7 +230,10 @@ function cronProblem(expression: string, tz: string | undefined, name: string): 
     (requireCjs('cron-parser') as CronParser).CronExpressionParser.parse(expression, { strict: false, tz: tz !== undefined && isTimeZone(tz) ? tz : undefined, hashSeed: cronHashSeed(expression, name) }).next();
     return null;
   } catch (err) {
-    return `invalid expression '${expression}': ${(err as Error).message}`;
+    const text = (err as Error).message;
+    // cron-parser's words for '0 0 31 2 *' say nothing of what is wrong with it.
+    if (text === 'Invalid explicit day of month definition') return `invalid expression '${expression}': none of its months has its day of the month (such as 31 in April or 30 in February), so it would never fire`;
+    return `invalid expression '${expression}': ${text}`;
   }
 }
 

@@ -110,6 +110,17 @@ test('cron: 5 or 6 fields or an @alias; anything else is a 400 naming cron; cron
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', max_concurrent: 65 }, ctx)), /max_concurrent: must be <= 64/);
 });
 
+test('cron: a day of the month that none of the months named has (0 0 31 2 *, never fires) is a 400 saying so', () => {
+  for (const cron of ['0 0 31 2 *', '0 0 30 2 *', '0 0 31 4,6 *']) {
+    assert.equal(
+      message(() => validateCreate({ name: 'a', command: 'x', cron }, ctx)),
+      `program 'a': cron: invalid expression '${cron}': none of its months has its day of the month (such as 31 in April or 30 in February), so it would never fire`,
+    );
+  }
+  assert.equal(validateCreate({ name: 'a', command: 'x', cron: '0 0 29 2 *' }, ctx).cron, '0 0 29 2 *', 'leap days exist');
+  assert.equal(validateCreate({ name: 'a', command: 'x', cron: '0 0 31 2 1' }, ctx).cron, '0 0 31 2 1', 'with a weekday it fires on Mondays in February');
+});
+
 test('cron expressions are checked', () => {
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', cron: 'every day' }, ctx)), /^program 'a': cron: invalid expression 'every day'/);
   assert.equal(validateCreate({ name: 'a', command: 'x', cron: '*/5 * * * *' }, ctx).cron, '*/5 * * * *');
