@@ -6,6 +6,7 @@ import { duration, timestamp } from '../../client/format.js';
 import { resolvePrograms } from '../programs.js';
 import { otaLines } from '../../client/ota-format.js';
 import { usageCells } from './list.js';
+import { noNextFiring } from '../../../state/cron-next.js';
 
 export function registerInfo(program: Command, ctx: CliContext): void {
   program
@@ -31,7 +32,7 @@ export async function printInfo(ctx: CliContext, ref: string): Promise<void> {
         `last exit:   ${s.last_exit ? `${s.last_exit.msg} at ${timestamp(s.last_exit.at)}` : '-'}`,
         `health:      ${describeHealth(s.health)}`,
         ...reloadLines(s),
-        ...(s.cron ? cronLines(d.config, s.cron) : []),
+        ...(s.cron ? cronLines(d.config, s.cron, s.status) : []),
         ...(s.ota ? otaLines(s.ota) : []),
         ...(s.isolation ? [`limits:      ${s.isolation.status}${s.isolation.oom_kills > 0 ? `   OOM kills: ${s.isolation.oom_kills}` : ''}`] : []),
         'config:',
@@ -70,10 +71,10 @@ function unhealthyCount(h: NonNullable<ProgramDetail['state']['health']>): strin
 }
 
 /** The schedule of a cron program (docs/cron.md). */
-function cronLines(config: ProgramConfig, c: NonNullable<ProgramDetail['state']['cron']>): string[] {
+export function cronLines(config: ProgramConfig, c: NonNullable<ProgramDetail['state']['cron']>, status: string): string[] {
   const zone = config.cron_tz ?? 'local time';
   return [
-    `schedule:    ${String(config.cron)} (${zone})   next: ${c.next_fire_at ? timestamp(c.next_fire_at) : '- (paused)'}`,
+    `schedule:    ${String(config.cron)} (${zone})   next: ${c.next_fire_at ? timestamp(c.next_fire_at) : `- (${noNextFiring(status)})`}`,
     `runs:        ${c.running} running, ${c.queued} queued, ${c.skipped} skipped, ${c.dropped} dropped (queue full)`,
     `last run:    ${c.last_run ? c.last_run.msg : '-'}`,
   ];

@@ -4,6 +4,7 @@ import { useServices } from '../app/context.js';
 import { bytes, dateTime, duration, percent, relative } from '../logic/format.js';
 import { Chart } from './Chart.js';
 import { otaSummary } from '../../../tui/client/ota-format.js';
+import { noNextFiring } from '../../../state/cron-next.js';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -54,7 +55,7 @@ export function ProgramOverview({ detail, now }: { detail: ProgramDetail; now: n
         )}
         {cron && (
           <Fact label="Schedule">
-            {String(detail.config.cron ?? '')} · next {cron.next_fire_at ? `${dateTime(cron.next_fire_at)} (${relative(cron.next_fire_at, now)})` : 'paused'} · running {cron.running}, queued {cron.queued}
+            {String(detail.config.cron ?? '')} · next {cron.next_fire_at ? `${dateTime(cron.next_fire_at)} (${relative(cron.next_fire_at, now)})` : noNextFiring(s.status)} · running {cron.running}, queued {cron.queued}
             {cron.last_run ? ` · last run ${cron.last_run.reason} in ${cron.last_run.duration_secs}s` : ''}
           </Fact>
         )}
