@@ -208,9 +208,11 @@ export class Daemon {
     const logDirsOf = (records: ProgramRecord[]) => records.flatMap((r) => Object.values(logPaths(r.id, r.config, config.storage.log_dir)).map((f) => dirname(f)));
     const rotator = new LogRotator({
       clock,
-      // svcd.log too: the daemon's own log must not be what fills the log disk.
+      // svcd.log and spawner.log too (both opened O_APPEND): the daemon's own logs must not be
+      // what fills the log disk.
       files: () => [
         join(config.storage.log_dir, 'svcd.log'),
+        join(config.storage.log_dir, 'spawner.log'),
         ...[...allLivePids(runners).keys()].flatMap((id) => {
           const r = store.get(id);
           return r ? Object.values(logPaths(id, r.config, config.storage.log_dir)) : [];
