@@ -181,6 +181,21 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (problems.length > 0) throw invalid(report(ctx, name, problems));
 }
 
+type CheckType = NonNullable<ProgramConfig['health_check']>['type'];
+
+/** The fields each type of check leaves to the others. */
+const FOREIGN_CHECK_FIELDS: Record<CheckType, readonly ('url' | 'host' | 'port' | 'command' | 'args')[]> = {
+  http: ['host', 'port', 'command', 'args'],
+  tcp: ['url', 'command', 'args'],
+  exec: ['url', 'host', 'port'],
+};
+
+const CHECK_TAKES: Record<CheckType, string> = {
+  http: 'an http check requests url',
+  tcp: 'a tcp check connects to host and port',
+  exec: 'an exec check runs command and args',
+};
+
 /** A host name (labels of letters, digits, '-' and '_', as resolvers take them), optionally ending in '.'. */
 const HOST_NAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 
@@ -190,6 +205,10 @@ const HOST_NAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9
  */
 function healthCheckProblems(check: ProgramConfig['health_check']): string[] {
   const problems: string[] = [];
+  // A field of another type's check is a mistake, not an option: it would be stored and never used.
+  for (const field of check ? FOREIGN_CHECK_FIELDS[check.type] : []) {
+    if (check?.[field] !== undefined) problems.push(`health_check.${field}: ${CHECK_TAKES[check.type]}, not ${field}`);
+  }
   if (check?.url !== undefined && !URL.canParse(check.url)) {
     problems.push('health_check.url: is not a valid URL (a host name or address, and a port from 1 to 65535 if any)');
   }

@@ -226,6 +226,21 @@ test('health_check: a url that does not parse and a tcp host no resolver takes a
   }
 });
 
+test('health_check: a field of another type of check is refused, naming it and what the type uses (it would be stored and never read)', () => {
+  const check = (health_check: Record<string, unknown>) => message(() => validateCreate({ name: 'a', command: 'x', health_check }, ctx));
+  assert.equal(check({ type: 'tcp', port: 80, url: 'http://127.0.0.1/health' }), "program 'a': health_check.url: a tcp check connects to host and port, not url");
+  assert.equal(check({ type: 'http', url: 'http://127.0.0.1/', port: 8080 }), "program 'a': health_check.port: an http check requests url, not port");
+  assert.equal(
+    check({ type: 'exec', command: 'true', host: 'db', port: 5432 }),
+    "program 'a': health_check.host: an exec check runs command and args, not host; health_check.port: an exec check runs command and args, not port",
+  );
+  assert.equal(check({ type: 'tcp', port: 80, command: 'true', args: [] }), "program 'a': health_check.command: a tcp check connects to host and port, not command; health_check.args: a tcp check connects to host and port, not args");
+  // Each type with its own fields, and a change of type by update (the check is replaced whole).
+  const current = validateCreate({ name: 'a', command: 'x', health_check: { type: 'http', url: 'http://127.0.0.1/' } }, ctx);
+  assert.deepEqual(validateUpdate({ health_check: { type: 'tcp', host: 'db', port: 5432 } }, current, ctx).health_check, { type: 'tcp', host: 'db', port: 5432 });
+  assert.equal(validateCreate({ name: 'a', command: 'x', health_check: { type: 'exec', command: 'true', args: ['-x'] } }, ctx).health_check?.command, 'true');
+});
+
 test('health_check: a missing type is the one problem named; a duration with a unit says how to write seconds', () => {
   assert.equal(message(() => validateCreate({ name: 'a', command: 'x', health_check: { port: 5432 } }, ctx)), "program 'a': health_check.type: is required");
   assert.equal(
