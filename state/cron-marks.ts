@@ -5,6 +5,28 @@ export interface CronMarkRecord {
   /** Unix ms. */
   last_fire_at: number;
   paused: boolean;
+  /** Firings waiting for a free run slot (on_overlap = queue, or depends_on not up), oldest first: they survive a restart of svcd. */
+  queued?: QueuedFiring[];
+}
+
+export interface QueuedFiring {
+  /** Unix ms. */
+  slot: number;
+  trigger: 'schedule' | 'catchup' | 'queue' | 'manual';
+}
+
+const TRIGGERS = new Set<string>(['schedule', 'catchup', 'queue', 'manual']);
+/** max_queued's own bound: a longer list was not written by svcd. */
+const MAX_KEPT = 100_000;
+
+/** The queued firings of a stored mark; what does not read as one is left out (a torn mark costs only those). */
+function queuedOf(value: unknown): QueuedFiring[] {
+  if (!Array.isArray(value)) return [];
+  const out: QueuedFiring[] = [];
+  for (const f of value.slice(0, MAX_KEPT) as Partial<QueuedFiring>[]) {
+    if (typeof f?.slot === 'number' && Number.isFinite(f.slot) && typeof f.trigger === 'string' && TRIGGERS.has(f.trigger)) out.push({ slot: f.slot, trigger: f.trigger });
+  }
+  return out;
 }
 
 /** Cron marks under `cron:<id>` in store.meta, written behind the cron controller. */
@@ -25,7 +47,9 @@ export class CronMarks {
   async load(): Promise<void> {
     this.loaded = await this.writer.loadAll((v) => {
       const mark = v as Partial<CronMarkRecord>;
-      return typeof mark.last_fire_at === 'number' ? { last_fire_at: mark.last_fire_at, paused: mark.paused === true } : null;
+      if (typeof mark.last_fire_at !== 'number') return null;
+      const queued = queuedOf(mark.queued);
+      return { last_fire_at: mark.last_fire_at, paused: mark.paused === true, ...(queued.length > 0 ? { queued } : {}) };
     });
   }
 

@@ -115,7 +115,9 @@ export class CronController implements ProgramController, ProcessRunner {
       // A manual run's slot is its request time, not a slot of the schedule, and moves nothing.
       const schedule = this.schedules.get(config.cron!, config.cron_tz, config.name);
       const handled = state.lastFire !== null && slot > state.lastFire && schedule?.next(slot - 1) === slot;
-      this.states.set(p.programId, { ...state, lastFire: handled ? slot : state.lastFire, runs: [...state.runs, run] });
+      // A queued firing that started just before the crash, before the mark without it was written, is this run.
+      const queue = state.queue.filter((f) => f.slot !== slot);
+      this.states.set(p.programId, { ...state, lastFire: handled ? slot : state.lastFire, runs: [...state.runs, run], queue });
       os.watchAdopted({ pid: p.pid, startTime: p.startTime }, (exit) => this.observeExit(p.programId, p.pid, exit));
     }
   }

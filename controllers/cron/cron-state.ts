@@ -36,6 +36,8 @@ export interface CronMark {
   last_fire_at: number;
   /** Paused by `svc stop`: slots while paused are not missed, so there is nothing to catch up. */
   paused: boolean;
+  /** The queue when it is not empty: queued firings are kept across a restart of svcd, graceful or not. */
+  queued?: Firing[];
 }
 
 /** The cron controller's view of one program (in memory, rebuilt at start-up). */
@@ -72,7 +74,8 @@ export function initialCronState(intent: Intent | undefined, mark: CronMark | un
     pending: null,
     lookAgainAt: null,
     runs: [],
-    queue: [],
+    // A paused mark has no queue: a pause drops it (docs/cron.md).
+    queue: mark && !mark.paused ? [...(mark.queued ?? [])] : [],
     appliedStart: intent?.start_seq ?? 0,
     appliedRestart: intent?.restart_seq ?? 0,
     lastRun: null,

@@ -137,13 +137,15 @@ function planPaused(input: CronPlanInput, config: EffectiveConfig, intent: Inten
   // A user pause is durable: slots while paused are not missed. A shutdown keeps the mark, so the
   // downtime is caught up by policy at the next start.
   if (reason === 'stop' && s.active !== false) effects.push({ kind: 'mark', mark: { last_fire_at: Math.max(s.lastFire ?? now, now), paused: true } });
-  // Queued firings are dropped (the mark counts them as handled): said, so that none vanishes unseen.
-  if (s.queue.length > 0) {
+  // A pause drops queued firings (the mark counts them as handled): said, so that none vanishes
+  // unseen. A shutdown keeps them in the mark: they start first when svcd is back.
+  if (reason === 'stop' && s.queue.length > 0) {
     const [first, last] = [s.queue[0].slot, s.queue[s.queue.length - 1].slot];
     const which = s.queue.length === 1 ? `queued firing for slot ${iso(first)}` : `${s.queue.length} queued firings, slots ${iso(first)} to ${iso(last)},`;
-    effects.push(event(input, { event: 'cron_skipped', msg: `${which} dropped: ${reason === 'stop' ? 'the schedule was paused (stop)' : 'daemon shutdown'}` }));
+    effects.push(event(input, { event: 'cron_skipped', msg: `${which} dropped: the schedule was paused (stop)` }));
   }
-  const next: CronState = { ...s, runs, queue: [], pending: null, active: false, scheduleKey: input.schedule?.key ?? s.scheduleKey };
+  const queue = reason === 'stop' ? [] : s.queue;
+  const next: CronState = { ...s, runs, queue, pending: null, active: false, scheduleKey: input.schedule?.key ?? s.scheduleKey };
   return { next, effects, wakeAt: deadlines(runs) };
 }
 
@@ -212,7 +214,10 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
     const slot = schedule?.next(Math.max(lastFire, now)) ?? null;
     pending = slot === null ? null : { slot, at: null };
   }
-  if (marked) effects.push({ kind: 'mark', mark: { last_fire_at: lastFire, paused: false } });
+  // The queue is part of the mark, so that a restart of svcd (a crash too) does not lose it.
+  if (marked || !sameFirings(s.queue, admitted.queue)) {
+    effects.push({ kind: 'mark', mark: { last_fire_at: lastFire, paused: false, ...(admitted.queue.length > 0 ? { queued: admitted.queue } : {}) } });
+  }
   const next: CronState = {
     ...admitted,
     scheduleKey: schedule?.key ?? null,
@@ -353,6 +358,10 @@ function admit(input: CronPlanInput, config: EffectiveConfig, s: CronState, firi
     }
   }
   return { ...s, runs, queue, skipped, dropped };
+}
+
+function sameFirings(a: readonly Firing[], b: readonly Firing[]): boolean {
+  return a.length === b.length && a.every((f, i) => f.slot === b[i].slot && f.trigger === b[i].trigger);
 }
 
 function runsInFlight(n: number): string {

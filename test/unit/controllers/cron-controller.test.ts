@@ -454,20 +454,74 @@ test('daemon shutdown stops runs without changing intent or the mark', async () 
   await h.close();
 });
 
-test('queued firings dropped by a daemon shutdown or a pause are said in a cron_skipped event', async () => {
-  for (const how of ['shutdown', 'pause'] as const) {
-    const h = await cronHarness();
-    const id = await h.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue' });
-    await h.advance(3 * MIN);
-    assert.equal(h.cronOf(id).queued, 2);
-    if (how === 'shutdown') await h.shutdown();
-    else await h.pause(id);
-    const reason = how === 'shutdown' ? 'daemon shutdown' : 'the schedule was paused (stop)';
-    assert.deepEqual(h.ofType('cron_skipped').map((e) => e.msg), [`2 queued firings, slots ${iso(T0 + 2 * MIN)} to ${iso(T0 + 3 * MIN)}, dropped: ${reason}`], how);
+test('queued firings dropped by a pause are said in a cron_skipped event, and the mark keeps no queue', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue' });
+  await h.advance(3 * MIN);
+  assert.equal(h.cronOf(id).queued, 2);
+  await h.pause(id);
+  assert.deepEqual(h.ofType('cron_skipped').map((e) => e.msg), [`2 queued firings, slots ${iso(T0 + 2 * MIN)} to ${iso(T0 + 3 * MIN)}, dropped: the schedule was paused (stop)`]);
+  await h.settle();
+  assert.equal(h.ofType('cron_skipped').length, 1, 'said once');
+  await h.marks.flush();
+  assert.equal(JSON.parse((await h.store.meta.get(`cron:${id}`))!).queued, undefined);
+  await h.close();
+});
+
+test('queued firings survive a restart of svcd, graceful or a crash: the next daemon starts them first, oldest first, each once', async () => {
+  for (const how of ['shutdown', 'crash'] as const) {
+    const h1 = await cronHarness();
+    const id = await h1.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue' });
+    await h1.advance(3 * MIN); // slot 1 runs (a sleep), slots 2 and 3 wait
+    assert.equal(h1.cronOf(id).queued, 2, how);
+    if (how === 'shutdown') await h1.shutdown(); // its run is stopped; the queue is kept
+    await h1.down(); // a crash: the loop ends, the run lives on
+    await h1.marks.flush();
+    assert.deepEqual(JSON.parse((await h1.store.meta.get(`cron:${id}`))!).queued, [{ slot: T0 + 2 * MIN, trigger: 'schedule' }, { slot: T0 + 3 * MIN, trigger: 'schedule' }], how);
+    assert.deepEqual(h1.ofType('cron_skipped'), [], `${how}: nothing dropped`);
+    const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + 3 * MIN + 10_000 });
     await h.settle();
-    assert.equal(h.ofType('cron_skipped').length, 1, `${how}: said once`);
+    const slots = () => [...h.os.processes.values()].map((p) => p.spec.env.SVC_CRON_SLOT);
+    if (how === 'shutdown') {
+      // Slot 1's run was stopped: the oldest queued firing starts at once, the other waits for it.
+      assert.deepEqual(slots(), [iso(T0 + MIN), iso(T0 + 2 * MIN)], how);
+    } else {
+      // Slot 1's run was re-adopted and holds max_concurrent: both wait.
+      assert.equal(h.cronOf(id).running, 1, how);
+      assert.deepEqual(slots(), [iso(T0 + MIN)], how);
+      h.os.exit(h.alive()[0].pid, 0);
+      await h.settle();
+      assert.deepEqual(slots(), [iso(T0 + MIN), iso(T0 + 2 * MIN)], how);
+    }
+    assert.equal(h.cronOf(id).queued, 1, how);
+    assert.match(h.ofType('cron_started').at(-1)!.msg, /, queue$/, how);
+    h.os.exit(h.alive().at(-1)!.pid, 0);
+    await h.settle();
+    assert.deepEqual(slots(), [iso(T0 + MIN), iso(T0 + 2 * MIN), iso(T0 + 3 * MIN)], `${how}: each queued firing ran once`);
+    assert.equal(h.cronOf(id).queued, 0, how);
+    await h.marks.flush();
+    assert.equal(JSON.parse((await h.store.meta.get(`cron:${id}`))!).queued, undefined, `${how}: the mark's queue is emptied`);
     await h.close();
   }
+});
+
+test('a queued firing that started just before a crash, before its mark was written, is not run again by the next daemon', async () => {
+  const h1 = await cronHarness();
+  const id = await h1.add({ name: 'q', cron: '* * * * *', on_overlap: 'queue' });
+  await h1.advance(2 * MIN); // slot 1 runs, slot 2 waits
+  h1.os.exit(h1.alive()[0].pid, 0);
+  await h1.settle(); // slot 2 starts from the queue
+  await h1.down();
+  h1.marks.set(id, { last_fire_at: T0 + 2 * MIN, paused: false, queued: [{ slot: T0 + 2 * MIN, trigger: 'schedule' }] }); // the mark without it never reached the disk
+  await h1.marks.flush();
+  const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + 2 * MIN + 10_000 });
+  await h.settle();
+  assert.equal(h.cronOf(id).running, 1, 're-adopted');
+  assert.equal(h.cronOf(id).queued, 0, 'the adopted run is that firing');
+  h.os.exit(h.alive()[0].pid, 0);
+  await h.settle();
+  assert.equal(h.os.processes.size, 2, 'slot 2 ran once');
+  await h.close();
 });
 
 test('changing the expression reschedules without catching up the old one', async () => {
