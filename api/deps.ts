@@ -1,4 +1,5 @@
 import type { SvcConfig } from '../conf/keys.js';
+import type { DepartingPrograms } from '../state/departing.js';
 import type { Clock } from '../reconciler/clock.js';
 import type { BootContext } from '../state/boot.js';
 import type { StackApplier } from '../stacks/apply.js';
@@ -26,6 +27,8 @@ export interface ApiDeps {
   boot: BootContext;
   store: ProgramStore;
   observed: ObservedRegistry;
+  /** Removed programs whose process is still stopping: listed (removed: true) until it has ended. */
+  departing?: DepartingPrograms;
   actions: ProgramActions;
   /** The persistent event history (queries and stats). */
   events: Pick<EventLog, 'query' | 'stats' | 'report'>;

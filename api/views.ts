@@ -2,6 +2,7 @@ import type { ObservedProgram } from '../state/observed.js';
 import { runIntent, type BootContext } from '../state/boot.js';
 import { describeIsolation } from '../state/isolation.js';
 import type { ProgramRecord } from '../state/program.js';
+import type { Departing } from '../state/departing.js';
 import type { ProgramDetail, ProgramSummary, WatchProgram } from './wire.js';
 
 /** The list item (spec: Program summary), plus restart count and start time for the CLI/TUI. */
@@ -61,4 +62,25 @@ export function watchProgram(record: ProgramRecord, o: ObservedProgram): WatchPr
     health: o.health ? { healthy: o.health.healthy, failures: o.health.failures } : null,
     source: record.config.source ?? null,
   };
+}
+
+/**
+ * A removed program whose process is still stopping (state/departing.ts): its last record, shown
+ * as Stopping and marked `removed`, until the process has ended.
+ */
+function departingObserved(d: Departing, o: ObservedProgram): ObservedProgram {
+  return { ...o, status: 'Stopping', pid: d.pid, detail: `removed; its process (pid ${d.pid}) is stopping: svc rm --force (DELETE with force=true) ends it now` };
+}
+
+export function departingSummary(d: Departing, o: ObservedProgram): ProgramSummary {
+  return { ...programSummary(d.record, departingObserved(d, o)), removed: true };
+}
+
+export function departingWatch(d: Departing, o: ObservedProgram): WatchProgram {
+  return { ...watchProgram(d.record, departingObserved(d, o)), removed: true };
+}
+
+export function departingDetail(d: Departing, o: ObservedProgram, now: number, boot: BootContext): ProgramDetail {
+  const detail = programDetail(d.record, departingObserved(d, o), now, boot);
+  return { ...detail, removed: true, state: { ...detail.state, desired: 'stopped' } };
 }

@@ -45,6 +45,8 @@ export type ProgramSummary = Pick<ObservedProgram, 'status' | 'pid' | 'cpu_usage
   /** Cron programs only: next firing (Unix ms, null while paused) and runs in flight. */
   next_fire_at?: number | null;
   cron_running?: number;
+  /** Removed, its process still stopping (state/departing.ts): shown until the process has ended. */
+  removed?: true;
 };
 
 /** The observed state part of a program detail. */

@@ -30,6 +30,7 @@ import type { OtaRecord } from '../controllers/ota/record.js';
 import { createIsolation } from '../controllers/isolation/create.js';
 import { ProcessController } from '../controllers/process/controller.js';
 import { startReactions } from '../controllers/reactions/start.js';
+import { DepartingPrograms } from '../state/departing.js';
 import { allLivePids, signalOwner, type DesiredChange } from '../controllers/program-controller.js';
 import { logPaths } from '../log-files/paths.js';
 import { LogRotator } from '../log-files/rotation.js';
@@ -171,7 +172,8 @@ export class Daemon {
     const os = withSpawnDecorators(port, [...openFilesLimit(config.supervisor.limit_nofile), ...(this.opts.spawnDecorators ?? []), isolation.hooks]);
     const runtime = new RuntimeStore(store.meta, warnOf('runtime record write failed'));
     const supervision = new SupervisionStore(store.meta, bootId, warnOf('supervision record write failed'));
-    const processes = new ProcessController({ store, observed, events, os, clock, runtime, supervision, spawnContext, boot, wake: wake('process'), log });
+    const departing = new DepartingPrograms();
+    const processes = new ProcessController({ store, observed, events, os, clock, runtime, supervision, spawnContext, boot, wake: wake('process'), log, departing });
     const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
     manager.register(processes);
     manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: createProbes(os), wake: wake('health') }));
@@ -253,7 +255,7 @@ export class Daemon {
     const security = this.opts.plugins?.security;
     const auditRecorder = security ? new AuditRecorder(security.audit, () => clock.now(), (err) => log.error('audit record write failed', { error: String(err) })) : undefined;
     if (auditRecorder) this.cleanups.push(() => auditRecorder.close());
-    const deps = { config, clock, store, observed, boot, actions, events: eventLog, log, version: this.opts.version, auditRecorder, requestShutdown: (cause: string) => void this.shutdown(cause), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
+    const deps = { config, clock, store, observed, departing, boot, actions, events: eventLog, log, version: this.opts.version, auditRecorder, requestShutdown: (cause: string) => void this.shutdown(cause), systemStats: () => stats.current(), freshSystemStats: () => stats.fresh(), metrics, stacks, gitops: gitops.sync, plugins: this.opts.plugins, logSocket: this.logSocket, notify: this.notify ?? undefined, reactions: reactions.reactor };
     const app = createApp(deps);
     await this.listen(app);
     manager.run();

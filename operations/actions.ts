@@ -1,5 +1,6 @@
 import { forProgram, invalid } from '../state/errors.js';
 import type { ObservedProgram, ObservedRegistry } from '../state/observed.js';
+import type { Departing } from '../state/departing.js';
 import { withDefaults, type ProgramRecord } from '../state/program.js';
 import { SIGNALS, isSignalKey, type Signaller } from '../state/signals.js';
 import { ALIVE } from '../state/status.js';
@@ -105,6 +106,16 @@ export class ProgramActions {
     await this.store.remove(records.map((r) => r.id));
     if (force) for (const r of records) this.signaller.signal(r.id, 'SIGKILL');
     return Promise.all(records.map((r) => this.waitOutcome(r, (o) => o === null, stopWaitMs(r))));
+  }
+
+  /**
+   * A removal already under way (the program is gone, its process still stopping): waits for the
+   * process's end as the removal did; `force` sends SIGKILL first. So an interrupted `svc rm`
+   * can be repeated, or forced.
+   */
+  async endDeparting(d: Departing, force: boolean): Promise<ActionOutcome> {
+    if (force) this.signaller.signal(d.record.id, 'SIGKILL');
+    return this.waitOutcome(d.record, (o) => o === null, stopWaitMs(d.record));
   }
 
   signal(records: ProgramRecord[], signal: unknown): ActionOutcome[] {

@@ -2,6 +2,7 @@ import { SvcError } from '../state/errors.js';
 import type { ActionOutcome, ProgramActions } from './actions.js';
 import type { ProgramRecord } from '../state/program.js';
 import type { ProgramStore } from '../state/store.js';
+import type { Departing, DepartingPrograms } from '../state/departing.js';
 
 export const BATCH_ACTIONS = ['Start', 'Stop', 'Restart', 'Reload', 'Remove', 'Signal'] as const;
 export type BatchActionType = (typeof BATCH_ACTIONS)[number];
@@ -18,20 +19,36 @@ export interface BatchRequest {
  * Runs one action over the selected programs. Unknown targets are reported, not fatal: every
  * target gets its own outcome.
  */
-export async function runBatch(req: BatchRequest, store: ProgramStore, actions: ProgramActions): Promise<{ action: BatchActionType; results: ActionOutcome[] }> {
+export async function runBatch(
+  req: BatchRequest,
+  store: ProgramStore,
+  actions: ProgramActions,
+  departing?: Pick<DepartingPrograms, 'get'>,
+): Promise<{ action: BatchActionType; results: ActionOutcome[] }> {
   const missing: ActionOutcome[] = [];
+  const gone: Departing[] = [];
   const selected = new Map<string, ProgramRecord>();
   const all = store.list();
   if (req.select_all) for (const r of all) selected.set(r.id, r);
   if (req.group_name !== undefined) for (const r of all) if (r.config.group_name === req.group_name) selected.set(r.id, r);
   for (const id of req.target_ids ?? []) {
     const record = store.get(id.toLowerCase());
+    const leaving = record ? undefined : departing?.get(id.toLowerCase());
     if (record) selected.set(record.id, record);
+    else if (leaving && req.action.type === 'Remove') gone.push(leaving);
+    else if (leaving) missing.push({ id: leaving.record.id, name: leaving.record.config.name, ok: false, status: 'Stopping', pid: leaving.pid, error: removedError(leaving) });
     else missing.push({ id, name: '', ok: false, error: `program '${id}' not found` });
   }
   const records = [...selected.values()];
-  const results = await perform(req, records, actions);
-  return { action: req.action.type, results: [...results, ...missing] };
+  const force = req.action.payload?.force === true;
+  // A removal already under way is waited for again, or forced (an interrupted `svc rm`).
+  const [results, ended] = await Promise.all([perform(req, records, actions), Promise.all(gone.map((d) => actions.endDeparting(d, force)))]);
+  return { action: req.action.type, results: [...results, ...ended, ...missing] };
+}
+
+/** What an action other than a removal says of a program removed whose process still stops. */
+export function removedError(d: Departing): string {
+  return `program '${d.record.config.name}' was removed; its process (pid ${d.pid}) is still stopping: svc rm --force ${d.record.config.name} (DELETE with force=true) ends it now`;
 }
 
 /** The existing programs a batch selects (ids, group, all); unknown ids are left out. */

@@ -224,6 +224,7 @@ export function openApiDocument(version: string): Json {
             mem_usage: { type: 'integer', description: 'Resident set size, bytes' },
             restarts: { type: 'integer' },
             started_at: { type: ['integer', 'null'], description: 'Unix milliseconds' },
+            removed: { const: true, description: 'Removed, its process still stopping (status Stopping): listed until the process has ended; DELETE with force=true ends it at once' },
           },
         },
         ProgramDetail: {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { invalid, SvcError } from '../../state/errors.js';
+import { invalid, notFound, SvcError } from '../../state/errors.js';
 import type { ProgramRecord } from '../../state/program.js';
 import { validateCreate, validateUpdate, validators } from '../../state/schema/validate.js';
 import { logPaths } from '../../log-files/paths.js';
@@ -9,9 +9,10 @@ import { logFileError } from '../../log-files/file-errors.js';
 import { readJson } from '../body.js';
 import type { ApiDeps } from '../deps.js';
 import { programOfPath, UUID, uuidHint } from '../program-path.js';
-import { programDetail, programSummary } from '../views.js';
+import { departingDetail, departingSummary, programDetail, programSummary } from '../views.js';
+import type { Departing } from '../../state/departing.js';
 import { parseBatch } from './batch.js';
-import { batchTargets, runBatch } from '../../operations/batch.js';
+import { batchTargets, removedError, runBatch } from '../../operations/batch.js';
 import { booleanParam, integerParam, textParam } from '../params.js';
 import { requirePermission } from '../auth/middleware.js';
 import { auditDetail } from '../auth/audit.js';
@@ -40,14 +41,23 @@ export function programsRouter(deps: ApiDeps): Router {
     basePath,
   });
 
+  /** A removed program whose process is still stopping, when the path names one. */
+  const departingOf = (ctx: Context): Departing | undefined => {
+    const id = String(ctx.params.id).toLowerCase();
+    return UUID.test(id) && !store.get(id) ? deps.departing?.get(id) : undefined;
+  };
+
   const find = (ctx: Context): ProgramRecord => {
     refuseBatchPath(ctx);
+    const gone = departingOf(ctx);
+    if (gone) throw notFound(removedError(gone));
     return programOfPath(store, ctx.params.id);
   };
 
   router.get('/programs', async (ctx) => {
     await observed.readUsage(clock.now()); // sampled on demand: nothing samples while nobody reads
-    ctx.body = store.list().map((r) => programSummary(r, observed.get(r.id)));
+    const departing = deps.departing?.list() ?? [];
+    ctx.body = [...store.list().map((r) => programSummary(r, observed.get(r.id))), ...departing.map((d) => departingSummary(d, observed.get(d.record.id)))];
   });
 
   router.post('/programs', async (ctx) => {
@@ -69,11 +79,17 @@ export function programsRouter(deps: ApiDeps): Router {
       requirePermission(ctx, 'program.remove');
       for (const r of batchTargets(batch, store.list())) deps.gitops?.refuseDrift(r, 'remove');
     }
-    ctx.body = (await runBatch(batch, store, actions)) satisfies BatchResult;
+    ctx.body = (await runBatch(batch, store, actions, deps.departing)) satisfies BatchResult;
     auditDetail(ctx, { action: batch.action.type, ...(batch.target_ids ? { target_ids: batch.target_ids } : {}), ...(batch.group_name ? { group_name: batch.group_name } : {}), ...(batch.select_all ? { select_all: true } : {}) });
   });
 
   router.get('/programs/:id', async (ctx) => {
+    const gone = departingOf(ctx);
+    if (gone) {
+      const shown = seesSecrets(ctx) ? gone.record : { ...gone.record, config: redactConfig(gone.record.config) };
+      ctx.body = departingDetail({ ...gone, record: shown }, observed.get(gone.record.id), clock.now(), boot);
+      return;
+    }
     const record = find(ctx);
     await observed.readUsage(clock.now());
     const shown = seesSecrets(ctx) ? record : { ...record, config: redactConfig(record.config) };
@@ -84,6 +100,8 @@ export function programsRouter(deps: ApiDeps): Router {
     refuseBatchPath(ctx);
     const id = String(ctx.params.id).toLowerCase();
     const current = UUID.test(id) ? store.get(id) : undefined;
+    const gone = current ? undefined : departingOf(ctx);
+    if (gone) throw invalid(`id: ${removedError(gone)}`);
     if (!current) throw invalid(`id: program '${ctx.params.id}' not found${uuidHint(id)}`);
     deps.gitops?.refuseDrift(current, 'change');
     const { value, locate } = await readJson(ctx, maxBody);
@@ -92,9 +110,17 @@ export function programsRouter(deps: ApiDeps): Router {
   });
 
   router.delete('/programs/:id', async (ctx) => {
+    refuseBatchPath(ctx);
+    const force = booleanParam(ctx.query.force, 'force', false);
+    // Removed already, its process still stopping: wait for it again, or force it.
+    const gone = departingOf(ctx);
+    if (gone) {
+      ctx.body = await actions.endDeparting(gone, force);
+      return;
+    }
     const record = find(ctx);
     deps.gitops?.refuseDrift(record, 'remove');
-    const [outcome] = await actions.remove([record], booleanParam(ctx.query.force, 'force', false));
+    const [outcome] = await actions.remove([record], force);
     ctx.body = outcome;
   });
 
@@ -128,7 +154,8 @@ export function programsRouter(deps: ApiDeps): Router {
   });
 
   router.get('/programs/:id/logs', async (ctx) => {
-    const record = find(ctx);
+    // A removed program's logs stay readable while its process stops (its last words).
+    const record = departingOf(ctx)?.record ?? find(ctx);
     const tail = integerParam(ctx.query.tail, 'tail', { min: 0, max: 5000 }) ?? 200;
     const source = textParam(ctx.query.source, 'source') ?? 'both';
     if (!['stdout', 'stderr', 'both'].includes(source)) throw invalid(`source: must be stdout, stderr or both, got '${source}'`);

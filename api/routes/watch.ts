@@ -32,7 +32,7 @@ export function watchRouter(deps: ApiDeps, timing: WatchTiming = { windowMs: WAT
     ctx.req.socket.setNoDelay(true);
     ctx.body = sse.body;
     sse.retry(1000);
-    const source = { store: deps.store, observed: deps.observed, systemStats: () => deps.systemStats?.() ?? null, clock: deps.clock };
+    const source = { store: deps.store, observed: deps.observed, departing: deps.departing, systemStats: () => deps.systemStats?.() ?? null, clock: deps.clock };
     stop = startWatch(source, (message) => sse.send(message), timing);
     if (dropped) stop();
     // Koa destroys the body when the response ends (client gone, shutdown).

@@ -2,7 +2,8 @@ import type { Clock } from '../../reconciler/clock.js';
 import type { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { SystemStats } from '../../state/system-stats.js';
-import { watchProgram } from '../views.js';
+import { departingWatch, watchProgram } from '../views.js';
+import type { DepartingPrograms } from '../../state/departing.js';
 import type { WatchMessage } from '../wire.js';
 import { WatchCoalescer } from './coalescer.js';
 
@@ -11,6 +12,8 @@ export interface WatchSource {
   observed: Pick<ObservedRegistry, 'get' | 'subscribe' | 'noteUsageRead'>;
   systemStats: () => SystemStats | null;
   clock: Clock;
+  /** Removed programs whose process is still stopping: sent (removed: true) until it has ended. */
+  departing?: Pick<DepartingPrograms, 'get' | 'list' | 'subscribe'>;
 }
 
 export interface WatchTiming {
@@ -28,18 +31,21 @@ export interface WatchTiming {
  * usage figures count as read, so the usage sampler keeps its normal pace.
  */
 export function startWatch(src: WatchSource, send: (message: WatchMessage) => void, timing: WatchTiming): () => void {
-  const { store, observed, clock } = src;
+  const { store, observed, clock, departing } = src;
   const coalescer = new WatchCoalescer({
     clock,
     windowMs: timing.windowMs,
     read: (id) => {
       const record = store.get(id);
-      return record ? watchProgram(record, observed.get(id)) : null;
+      if (record) return watchProgram(record, observed.get(id));
+      const gone = departing?.get(id);
+      return gone ? departingWatch(gone, observed.get(id)) : null;
     },
     send,
   });
-  const stops = [observed.subscribe((id) => coalescer.touch(id)), store.onChange((ids) => ids.forEach((id) => coalescer.touch(id)))];
-  const programs = store.list().map((r) => watchProgram(r, observed.get(r.id)));
+  const touch = (id: string) => coalescer.touch(id);
+  const stops = [observed.subscribe(touch), store.onChange((ids) => ids.forEach(touch)), ...(departing ? [departing.subscribe(touch)] : [])];
+  const programs = [...store.list().map((r) => watchProgram(r, observed.get(r.id))), ...(departing?.list() ?? []).map((d) => departingWatch(d, observed.get(d.record.id)))];
   coalescer.seed(programs);
   observed.noteUsageRead(clock.now());
   let stopped = false;

@@ -9,6 +9,7 @@ import type { SupervisionRecord, SupervisionStore } from '../../state/supervisio
 import type { SignalName } from '../../state/signals.js';
 import { ALIVE } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
+import type { DepartingPrograms } from '../../state/departing.js';
 import { artifactBlocker } from '../gates/artifact-gate.js';
 import { DependantsIndex, dependencyBlocker } from '../gates/dependency-gate.js';
 import { DepartureGate } from '../gates/departure-gate.js';
@@ -36,6 +37,8 @@ export interface ProcessControllerDeps {
   boot: BootContext;
   /** Queues one of this controller's keys (an exit or a hook outcome was observed). */
   wake: (id: string) => void;
+  /** Where removed programs whose process is still stopping are shown (the API, the watch feed). */
+  departing?: DepartingPrograms;
   random?: () => number;
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
@@ -66,8 +69,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
   private readonly stopGate: StopGate;
   /** Programs held back by the stop gate: a program that stops may release them. */
   private readonly waitingToStop = new Set<string>();
-  /** The last stored name of each program this controller acts on: its events after removal still name it (spec: program_name is null only for system-wide events). */
-  private readonly names = new Map<string, string>();
+  /** The last stored record of each program this controller acts on: its events after removal still name it (spec: program_name is null only for system-wide events), and a removed one stays visible while it stops. */
+  private readonly records = new Map<string, ProgramRecord>();
   private readonly departures: DepartureGate;
   /** The supervision record last written for each program (JSON), so that unchanged ones are not written again. */
   private readonly kept = new Map<string, string>();
@@ -90,8 +93,13 @@ export class ProcessController implements ProgramController, ProcessRunner {
       const created: string[] = [];
       for (const id of change.ids) {
         const record = this.deps.store.get(id);
-        if (!record && this.states.get(id)?.proc) removed.set(id, this.names.get(id) ?? id);
-        else if (runsHere(record) && !this.states.has(id)) created.push(id);
+        const proc = this.states.get(id)?.proc;
+        const last = this.records.get(id);
+        if (!record && proc) {
+          removed.set(id, this.nameOf(id) ?? id);
+          // Visible (removed: true) until its process has ended: state/departing.ts.
+          if (proc.pid > 0 && last) this.deps.departing?.set(id, { record: last, pid: proc.pid });
+        } else if (runsHere(record) && !this.states.has(id)) created.push(id);
         else if (!record) this.departures.forget(id); // removed before it ever started
       }
       this.departures.replaced(removed, created);
@@ -225,11 +233,11 @@ export class ProcessController implements ProgramController, ProcessRunner {
     const record = runsHere(stored) ? stored : undefined; // one that just gained `cron` is stopped as if removed
     if (!record && !current) return;
     const state = current ?? initialProcState(record?.intent);
-    if (record) this.names.set(id, record.config.name);
+    if (record) this.records.set(id, record);
     const interrupted = this.afterAdoption.get(id);
     if (interrupted) {
       this.afterAdoption.delete(id);
-      this.deps.events.emit({ ...interrupted, program_id: id, program_name: this.names.get(id) ?? null });
+      this.deps.events.emit({ ...interrupted, program_id: id, program_name: this.nameOf(id) });
     }
     const input: PlanInput = {
       id,
@@ -250,7 +258,10 @@ export class ProcessController implements ProgramController, ProcessRunner {
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
-    if (!plan.next.proc) this.departures.gone(id);
+    if (!plan.next.proc) {
+      this.departures.gone(id);
+      if (!stored && !plan.next.overlap) this.deps.departing?.delete(id);
+    }
     if (plan.next.proc && plan.next.proc === state.proc && plan.next.stopping !== state.stopping) this.deps.runtime?.set(id, runtimeRecord(plan.next.proc, plan.next.stopping));
     // The pace is shared by every key: record it before any await, so a key reconciled meanwhile sees it.
     for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = Math.max(this.lastQuickRestartAt, e.at);
@@ -270,7 +281,7 @@ export class ProcessController implements ProgramController, ProcessRunner {
     switch (effect.kind) {
       case 'event':
         // The plan names a program by its config, which a removed program no longer has.
-        events.emit(effect.event.program_name == null ? { ...effect.event, program_name: this.names.get(id) ?? null } : effect.event);
+        events.emit(effect.event.program_name == null ? { ...effect.event, program_name: this.nameOf(id) } : effect.event);
         return false;
       case 'signal': {
         const pid = this.states.get(id)?.proc?.pid;
@@ -278,8 +289,9 @@ export class ProcessController implements ProgramController, ProcessRunner {
         return false;
       }
       case 'forget':
+        this.deps.departing?.delete(id);
         this.states.delete(id);
-        this.names.delete(id);
+        this.records.delete(id);
         this.departures.forget(id);
         if (this.kept.delete(id)) this.deps.supervision?.set(id, null);
         this.waitingToStop.delete(id);
@@ -388,6 +400,10 @@ export class ProcessController implements ProgramController, ProcessRunner {
       set: (next: ProcState) => this.states.set(id, next),
       onExit: (pid: number, exit: ExitInfo) => this.observeExit(id, pid, exit),
     };
+  }
+
+  private nameOf(id: string): string | null {
+    return this.records.get(id)?.config.name ?? null;
   }
 
   owns(id: string): boolean {

@@ -1,3 +1,4 @@
+import { DepartingPrograms } from '../../state/departing.js';
 import { MemoryLevel } from 'memory-level';
 import { FakeOs } from '../../controllers/os/fake.js';
 import { ProcessController } from '../../controllers/process/controller.js';
@@ -24,6 +25,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
   if (db.status === 'closed') await db.open(); // a restarted daemon: memory-level keeps its data
   const store = await ProgramStore.fromDb(db, { clock });
   const observed = new ObservedRegistry();
+  const departing = new DepartingPrograms();
   const events: EventInput[] = [];
   let random = 0.5;
   const m = managerHarness(clock, store, observed);
@@ -42,6 +44,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
     boot: { epoch: store.epoch, adopted: new Set(), crashed },
     wake: m.wake('process'),
     random: () => random,
+    departing,
   });
   await m.start(controller);
   /** Lets the loop run until nothing is ready (timers in the future stay pending). */
@@ -61,6 +64,7 @@ export async function processHarness(opts: { db?: MemoryLevel<string, string>; o
     observed,
     events,
     controller,
+    departing,
     manager: m.manager,
     actions: new ProgramActions(store, observed, signalOwner([controller])),
     settle,

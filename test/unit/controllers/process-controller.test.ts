@@ -265,6 +265,28 @@ test('a removal while a restart is stopping the process is recorded as the remov
   await h.close();
 });
 
+test('a removed program is departing (its last record and pid) until its process has ended, and no longer', async () => {
+  const h = await processHarness();
+  const id = await h.add({ name: 'slow', stopsecs: 30 });
+  const kept = await h.add({ name: 'kept' });
+  const pid = h.pidOf(id);
+  h.os.ignoreTerm.add(pid);
+  assert.deepEqual(h.departing.list(), []);
+  await h.store.remove([id]);
+  await h.settle();
+  assert.deepEqual(h.departing.list().map((d) => [d.record.id, d.record.config.name, d.pid]), [[id, 'slow', pid]]);
+  const forced = h.actions.endDeparting(h.departing.get(id)!, true);
+  await h.settle();
+  const outcome = await forced;
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL']);
+  assert.deepEqual({ ok: outcome.ok, status: outcome.status, name: outcome.name, error: outcome.error }, { ok: true, status: 'Removed', name: 'slow', error: undefined });
+  assert.deepEqual(h.departing.list(), [], 'gone with its process');
+  await h.store.remove([kept]); // a process that ends on SIGTERM departs too, briefly
+  await h.settle();
+  assert.deepEqual(h.departing.list(), []);
+  await h.close();
+});
+
 test('a start of a program whose dependency nothing starts answers at once, naming it; starting the dependency starts both', async () => {
   const h = await processHarness();
   const db = await h.add({ name: 'db', autostart: false });

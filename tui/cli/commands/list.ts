@@ -5,6 +5,7 @@ import { table } from '../format.js';
 import { routes } from '../../client/routes.js';
 import { stackBanner, type StackStatusBody } from '../../../stacks/stack-problems.js';
 import { compareNames } from '../../client/compare-names.js';
+import { shownStatus } from '../../client/shown-status.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
@@ -33,7 +34,7 @@ export function usageCells(p: { pid: number | null; cpu_usage: number; mem_usage
   return p.pid === null ? ['-', '-'] : [`${p.cpu_usage.toFixed(1)}%`, bytes(p.mem_usage)];
 }
 
-/** A cron program with several runs in flight shows how many: `Running (2)`. */
-function statusText(p: { status: string; cron_running?: number }): string {
-  return p.status === 'Running' && (p.cron_running ?? 0) > 1 ? `Running (${p.cron_running})` : p.status;
+/** A cron program with several runs in flight shows how many: `Running (2)`; a removed one still stopping reads `Removing`. */
+function statusText(p: { status: string; cron_running?: number; removed?: true }): string {
+  return p.status === 'Running' && (p.cron_running ?? 0) > 1 ? `Running (${p.cron_running})` : shownStatus(p);
 }

@@ -1,4 +1,5 @@
 import type { WatchProgram } from '../../../api/wire.js';
+import { shownStatus } from '../../client/shown-status.js';
 import { bytes } from '../../client/format.js';
 import { isAlive } from '../state/status.js';
 import { shortTime, uptime } from './text.js';
@@ -32,7 +33,7 @@ const DROP_ORDER = ['PID', 'MEM', 'UPTIME', 'RST', 'CPU%'];
 /** The table's columns for a terminal `width` wide; name and source share what is left. */
 export function columns(width: number): Column[] {
   let fixed: Column[] = [
-    { title: 'STATUS', width: 9, cell: (p) => p.status },
+    { title: 'STATUS', width: 9, cell: (p) => shownStatus(p) },
     { title: 'PID', width: 7, align: 'right', cell: (p) => (p.pid === null ? '-' : String(p.pid)) },
     { title: 'UPTIME', width: 7, align: 'right', cell: (p, now) => (p.started_at && isAlive(p.status) ? uptime((now - p.started_at) / 1000) : '-') },
     { title: 'RST', width: 4, align: 'right', cell: (p) => String(p.restarts) },

@@ -90,11 +90,11 @@ export function programFeed(http: Http, auth: HttpOptions, timing: FeedTiming = 
     if (m.type === 'snapshot') {
       programs.clear();
       for (const p of m.programs) programs.set(p.id, p);
-      unknown = m.programs.some((p) => !configs.has(p.name));
+      unknown = m.programs.some((p) => !p.removed && !configs.has(p.name));
       failures = 0;
       state = { ...state, loaded: true };
     } else if (m.type === 'program') {
-      unknown = !configs.has(m.program.name);
+      unknown = !m.program.removed && !configs.has(m.program.name);
       programs.set(m.program.id, m.program);
     } else if (m.type === 'removed') {
       programs.delete(m.id);

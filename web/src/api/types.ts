@@ -22,6 +22,8 @@ export interface ProgramSummary {
   started_at: number | null;
   next_fire_at?: number | null;
   cron_running?: number;
+  /** Removed, its process still stopping: listed until the process has ended. */
+  removed?: true;
 }
 
 /** The stored configuration of a program (as returned; the daemon redacts by role). */

@@ -19,7 +19,7 @@ interface Column {
 
 const COLUMNS: Column[] = [
   { key: 'name', title: 'Name', className: 'c-name', cell: (p) => <a href={`#/programs/${p.id}`} title={p.name}>{p.name}</a> },
-  { key: 'status', title: 'Status', className: 'c-status', cell: (p) => <StatusBadge status={p.status} /> },
+  { key: 'status', title: 'Status', className: 'c-status', cell: (p) => <StatusBadge status={p.status} removed={p.removed} /> },
   { key: 'pid', title: 'PID', className: 'c-pid num', cell: (p) => p.pid ?? '-' },
   { key: 'cpu', title: 'CPU', className: 'c-cpu num', cell: (p) => (isAlive(p.status) ? percent(p.cpu_usage) : '-') },
   { key: 'mem', title: 'Memory', className: 'c-mem num', cell: (p) => bytes(p.mem_usage) },

@@ -1,5 +1,6 @@
 import { statusTone } from '../logic/status.js';
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge tone-${statusTone(status)}`}>{status}</span>;
+/** A removed program whose process is still stopping reads `Removing` (the API keeps `Stopping`). */
+export function StatusBadge({ status, removed }: { status: string; removed?: boolean }) {
+  return <span className={`badge tone-${statusTone(status)}`}>{removed ? 'Removing' : status}</span>;
 }

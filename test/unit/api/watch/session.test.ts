@@ -6,6 +6,7 @@ import { startWatch } from '../../../../api/watch/session.js';
 import type { WatchMessage } from '../../../../api/wire.js';
 import { ObservedRegistry } from '../../../../state/observed.js';
 import { ProgramStore } from '../../../../state/store.js';
+import { DepartingPrograms } from '../../../../state/departing.js';
 
 async function setup() {
   const clock = new FakeClock(1_000_000);
@@ -77,5 +78,33 @@ void test('a watching client counts as reading usage figures', async () => {
   assert.equal(observed.lastUsageRead, 1_000_000);
   clock.advance(3000);
   assert.equal(observed.lastUsageRead, 1_003_000);
+  stop();
+});
+
+void test('a removed program whose process is still stopping is sent marked removed, and removed once it has ended', async () => {
+  const clock = new FakeClock(0);
+  const store = await ProgramStore.fromDb(new MemoryLevel<string, string>());
+  const observed = new ObservedRegistry();
+  const departing = new DepartingPrograms();
+  const [a, b] = await store.create([{ name: 'a', command: 'sleep' }, { name: 'b', command: 'sleep' }]);
+  observed.update(a.id, { status: 'Running', pid: 7 });
+  observed.update(b.id, { status: 'Running', pid: 8 });
+  // b was removed before the client came: its snapshot has it, as Stopping.
+  await store.remove([b.id]);
+  departing.set(b.id, { record: b, pid: 8 });
+  const messages: WatchMessage[] = [];
+  const stop = startWatch({ store, observed, departing, systemStats: () => null, clock }, (m) => messages.push(m), { windowMs: 200, systemMs: 3000 });
+  const snapshot = messages[0].type === 'snapshot' ? messages[0].programs : [];
+  assert.deepEqual(snapshot.map((p) => `${p.name} ${p.status} ${p.pid} ${p.removed ?? ''}`), ['a Running 7 ', 'b Stopping 8 true']);
+  // a is removed while the client watches: it turns into a removed entry, then goes.
+  await store.remove([a.id]);
+  departing.set(a.id, { record: a, pid: 7 });
+  clock.advance(0);
+  const sent = messages.at(-1);
+  assert.ok(sent?.type === 'program' && sent.program.id === a.id && sent.program.removed === true && sent.program.status === 'Stopping', JSON.stringify(sent));
+  departing.delete(a.id);
+  departing.delete(b.id);
+  clock.advance(200);
+  assert.deepEqual(messages.slice(-2).map((m) => (m.type === 'removed' ? m.id : m.type)).sort(), [a.id, b.id].sort());
   stop();
 });
