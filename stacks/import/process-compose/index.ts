@@ -82,7 +82,8 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
     if (!expandOn) return value;
     const { value: out, used } = expandVariables(value, env);
     if (used.length > 0) {
-      findings.approximated(label, lineOf([...procPath, field.split('.')[0] ?? field]), program, field, `expanded $${used.join(', $')} from the environment of svc import${hasDotenv ? ' and .env' : ''} (process-compose expands them when it loads the file)`);
+      const pc = used.some((u) => u.startsWith('PC_')) ? '; process-compose sets PC_PROC_NAME and PC_REPLICA_NUM only in each process’s environment, after that: $$PC_… keeps the name as written' : '';
+      findings.approximated(label, lineOf([...procPath, field.split('.')[0] ?? field]), program, field, `expanded $${used.join(', $')} from the environment of svc import${hasDotenv ? ' and .env' : ''} (process-compose expands them when it loads the file${pc})`);
     }
     return out;
   };
@@ -108,6 +109,7 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
         globalEnv,
         dotenv: hasDotenv ? dotenvPath : null,
         vars: (top.vars as Record<string, unknown> | undefined) ?? {},
+        expandOn,
         text: textFor(procPath, program),
         report: (field, kind, message) => (kind === 'unmapped' ? findings.unmapped(label, at(field), program, field, message) : findings.approximated(label, at(field), program, field, message)),
         fail: (field, message) => {

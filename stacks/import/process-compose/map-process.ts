@@ -3,6 +3,7 @@ import type { ProgramConfig } from '../../../state/program.js';
 import { commandFields } from '../common/command.js';
 import { toProgramName } from '../common/names.js';
 import { show } from '../common/values.js';
+import { expandedAtLoad, pcReferences, pcValues, replicaLogPath, unescapeDollars, type PcVariable } from './pc-env.js';
 import { mapProbe } from './probe.js';
 
 type Report = (field: string, kind: 'unmapped' | 'approximated', message: string) => void;
@@ -22,6 +23,8 @@ export interface ProcessContext {
   /** Absolute path of the `.env` next to the file, when there is one. */
   dotenv: string | null;
   vars: Record<string, unknown>;
+  /** Whether process-compose expands `$VAR` in the file (no `disable_env_expansion`); `$$` is then its escape for `$`. */
+  expandOn: boolean;
   /** Expands `$VAR` in values svc stores as they are (reports what it used). */
   text: (value: string, field: string) => string;
   report: Report;
@@ -98,23 +101,52 @@ export function mapProcess(proc: Record<string, unknown>, ctx: ProcessContext): 
     if (proc[key] === false || proc[key] === undefined || proc[key] === null || proc[key] === '') continue;
     report(key, 'unmapped', UNMAPPED[key] ?? 'not a process-compose option svc knows');
   }
-  if (ctx.names.length <= 1) return [config];
-  return ctx.names.map((name, i) => ({
-    ...config,
-    name,
-    group_name: config.group_name ?? toProgramName(ctx.key) ?? undefined,
-    env: { ...(config.env ?? {}), PC_REPLICA_NUM: String(i) },
-  }));
+  const refs = pcReferences([config.command, ...(config.args ?? [])]);
+  reportExpandedAtLoad(proc, ctx);
+  return ctx.names.map((name, i) => replicaConfig(config, ctx, i, refs));
+}
+
+/**
+ * One replica (or the single process): PC_REPLICA_NUM for every replica, and the PC_* variables
+ * its command uses, as process-compose sets them (a value the file sets wins, as there); its own
+ * log file.
+ */
+function replicaConfig(config: ProgramConfig, ctx: ProcessContext, replica: number, refs: PcVariable[]): ProgramConfig {
+  const many = ctx.names.length > 1;
+  const out: ProgramConfig = { ...config, name: ctx.names[replica] ?? config.name };
+  if (many) out.group_name = config.group_name ?? toProgramName(ctx.key) ?? undefined;
+  const values = pcValues(ctx.key, replica);
+  const env = { ...(config.env ?? {}) };
+  for (const name of new Set<PcVariable>([...(many ? (['PC_REPLICA_NUM'] as const) : []), ...refs])) env[name] ??= values[name];
+  if (Object.keys(env).length > 0) out.env = env;
+  if (config.stdout_logfile !== undefined) {
+    out.stdout_logfile = replicaLogPath(config.stdout_logfile, replica, ctx.names.length);
+    out.stderr_logfile = out.stdout_logfile;
+  }
+  return out;
+}
+
+/** `$PC_X` in a command without process-compose's `$$` escape: it had the value of process-compose's own environment there. */
+function reportExpandedAtLoad(proc: Record<string, unknown>, ctx: ProcessContext): void {
+  if (!ctx.expandOn) return;
+  for (const field of ['command', 'entrypoint'] as const) {
+    const raw = proc[field];
+    const names = expandedAtLoad(Array.isArray(raw) ? raw.map(String).join(' ') : typeof raw === 'string' ? raw : '');
+    if (names.length === 0) continue;
+    const list = names.map((n) => '$' + n).join(', ');
+    const escaped = names.map((n) => '$$' + n).join(', ');
+    ctx.report(field, 'approximated', `process-compose expands ${list} when it loads the file, before it gives the process these variables, so it ran the command with its own environment's value (empty unless set where it ran); svc sets them in env and the shell expands them at start (${escaped} would mean this in process-compose too)`);
+  }
 }
 
 function commandOf(proc: Record<string, unknown>, ctx: ProcessContext, render: (s: string, field: string) => string): { command: string; args?: string[] } {
   if (Array.isArray(proc.entrypoint) && proc.entrypoint.length > 0) {
-    const [command, ...args] = proc.entrypoint.map((w) => render(String(w), 'entrypoint'));
-    if (typeof proc.command === 'string') args.push(render(proc.command, 'command'));
+    const [command, ...args] = proc.entrypoint.map((w) => unescapeDollars(render(String(w), 'entrypoint'), ctx.expandOn));
+    if (typeof proc.command === 'string') args.push(unescapeDollars(render(proc.command, 'command'), ctx.expandOn));
     return { command, ...(args.length > 0 ? { args } : {}) };
   }
   if (typeof proc.command !== 'string' || proc.command.trim() === '') return ctx.fail('command', 'is required');
-  return commandFields(render(proc.command, 'command'), ctx.shell);
+  return commandFields(unescapeDollars(render(proc.command, 'command'), ctx.expandOn), ctx.shell);
 }
 
 /** process-compose's `environment` list of `NAME=value` strings. */

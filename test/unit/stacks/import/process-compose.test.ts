@@ -157,3 +157,37 @@ test('numbers written as strings (replicas: "3", period_seconds: "5") are refuse
   assert.equal(probe('period_seconds: 5').services[0]?.health_check?.interval_secs, 5);
   assert.equal(pc('processes:\n  web:\n    command: a\n    replicas: 2\n').services.length, 2);
 });
+
+test('PC_PROC_NAME and PC_REPLICA_NUM, which process-compose gives every process, are set in env where a command uses them; $$ is its escape for $', () => {
+  const { services, report } = pc(`processes:
+  legacy api: { command: "serve --name $$PC_PROC_NAME --port $((8000 + PC_REPLICA_NUM))" }
+  worker:
+    command: "work --id \${PC_PROC_NAME}-$$PC_REPLICA_NUM"
+    replicas: 2
+    log_location: /var/log/w.{PC_REPLICA_NUM}.log
+  named: { command: "run $$PC_PROC_NAME", environment: ["PC_PROC_NAME=custom"] }
+  plain: { command: "run --x", log_location: /var/log/plain.log, replicas: 2 }
+  early: { command: "run $PC_REPLICA_NUM" }
+`);
+  assert.deepEqual(
+    services.map((s) => [s.name, s.args?.[1], s.env, s.stdout_logfile]),
+    [
+      ['legacy-api', 'serve --name $PC_PROC_NAME --port $((8000 + PC_REPLICA_NUM))', { PC_PROC_NAME: 'legacy api', PC_REPLICA_NUM: '0' }, undefined],
+      ['worker-0', 'work --id ${PC_PROC_NAME}-$PC_REPLICA_NUM', { PC_REPLICA_NUM: '0', PC_PROC_NAME: 'worker' }, '/var/log/w.0.log'],
+      ['worker-1', 'work --id ${PC_PROC_NAME}-$PC_REPLICA_NUM', { PC_REPLICA_NUM: '1', PC_PROC_NAME: 'worker' }, '/var/log/w.1.log'],
+      ['named', 'run $PC_PROC_NAME', { PC_PROC_NAME: 'custom' }, undefined],
+      ['plain-0', undefined, { PC_REPLICA_NUM: '0' }, '/var/log/plain.log.0'],
+      ['plain-1', undefined, { PC_REPLICA_NUM: '1' }, '/var/log/plain.log.1'],
+      ['early', 'run $PC_REPLICA_NUM', { PC_REPLICA_NUM: '0' }, undefined],
+    ],
+  );
+  assert.deepEqual(report.map((e) => [e.line, e.program, e.field, e.kind]), [
+    [2, 'legacy-api', 'name', 'approximated'],
+    [4, 'worker', 'command', 'approximated'],
+    [9, 'early', 'command', 'approximated'],
+  ]);
+  assert.match(report[1]?.message ?? '', /process-compose expands \$PC_PROC_NAME when it loads the file/);
+  // disable_env_expansion: no load-time expansion, so $$ stays (the shell's PID) and nothing is reported.
+  const off = pc('disable_env_expansion: true\nprocesses:\n  a: { command: "run $PC_PROC_NAME $$" }\n');
+  assert.deepEqual([off.services[0]?.args?.[1], off.services[0]?.env, off.report], ['run $PC_PROC_NAME $$', { PC_PROC_NAME: 'a' }, []]);
+});
