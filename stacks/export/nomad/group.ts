@@ -3,6 +3,7 @@ import { withDefaults, type ProgramConfig } from '../../../state/program.js';
 import { resolveArgv, resolveProcess } from '../process.js';
 import type { ExportContext, ExportFinding } from '../types.js';
 import { healthService } from './checks.js';
+import { literalConfigString, runtimeReferenceMessage, runtimeReferences } from './interpolation.js';
 import { ns, type NomadTask, type NomadTaskGroup } from './model.js';
 import { restartPolicy } from './restart.js';
 
@@ -16,8 +17,11 @@ export function programGroup(config: ProgramConfig, ctx: ExportContext, report: 
   const note = (field: string, kind: ExportFinding['kind'], message: string) => report({ program: c.name, field, kind, message });
   const proc = resolveProcess(config, ctx, report);
   const [command, ...args] = inDirectory(proc.cwd, proc.argv);
-  if (proc.argv.some((a) => a.includes('${'))) note('args', 'approximated', 'Nomad interpolates ${...} in task arguments; the program may see other values');
   const env = { ...(config.env ?? {}), SVC_PROGRAM_NAME: c.name };
+  for (const [key, value] of Object.entries(config.env ?? {})) {
+    const refs = runtimeReferences([value]);
+    if (refs.length > 0) note(`env.${key}`, 'approximated', runtimeReferenceMessage(refs));
+  }
   const task: NomadTask = {
     Name: c.name,
     Driver: 'raw_exec',
@@ -31,6 +35,8 @@ export function programGroup(config: ProgramConfig, ctx: ExportContext, report: 
   if (resources) task.Resources = resources;
   const health = config.cron === undefined ? healthService(config, report) : null;
   if (health) task.Services = [health.service];
+  const checkRefs = runtimeReferences((health?.service.Checks ?? []).flatMap((ch) => [ch.Command ?? '', ...(ch.Args ?? [])]));
+  if (checkRefs.length > 0) note('health_check.command', 'approximated', runtimeReferenceMessage(checkRefs));
   const hookTasks = hooks(config, task, proc.cwd, ctx, note);
   const group: NomadTaskGroup = {
     Name: c.name,
@@ -49,10 +55,11 @@ export function programGroup(config: ProgramConfig, ctx: ExportContext, report: 
 /**
  * raw_exec starts tasks in their task directory and has no working-directory option in the Nomad
  * versions in use, so the command runs through `sh -c 'cd "$1" && shift && exec "$@"'`: exec keeps
- * the program as the task's process (signals reach it) and the arguments pass untouched.
+ * the program as the task's process (signals reach it) and the arguments pass untouched (escaped
+ * for the client's HCL2 evaluation of the driver config).
  */
 function inDirectory(cwd: string, argv: string[]): string[] {
-  return ['/bin/sh', '-c', 'cd "$1" && shift && exec "$@"', 'sh', cwd, ...argv];
+  return ['/bin/sh', '-c', 'cd "$1" && shift && exec "$@"', 'sh', cwd, ...argv].map(literalConfigString);
 }
 
 function resourcesOf(config: ProgramConfig, note: (field: string, kind: ExportFinding['kind'], message: string) => void): NomadTask['Resources'] | null {

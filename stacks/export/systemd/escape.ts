@@ -9,6 +9,16 @@ export function noSpecifiers(text: string): string {
   return text.replace(/%/g, '%%');
 }
 
+/**
+ * A one-line directive value (a path, a user name) with `%` doubled, or null when systemd cannot
+ * read it back: these directives have no escape for a line break, and a trailing `\` joins the
+ * next line to the value.
+ */
+export function singleLineValue(text: string): string | null {
+  if (/[\n\r]/.test(text) || text.endsWith('\\')) return null;
+  return noSpecifiers(text);
+}
+
 const SAFE_WORD = /^[A-Za-z0-9_./:=@+,-]+$/;
 
 function cEscape(text: string): string {

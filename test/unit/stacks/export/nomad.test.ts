@@ -62,3 +62,20 @@ test('nomad: service job for long-running programs, one periodic batch job per c
   assert.equal(jobs[0].TaskGroups.find((g: any) => g.Name === 'db').Count, 0, 'autostart = false: registered, not running');
   assert.equal(jobs[2].Periodic.Enabled, false);
 });
+
+test('nomad: ${ and %{ in command, args and cwd are escaped for the client’s HCL2 evaluation (and again in HCL); ${name} in env values, which Nomad replaces with no escape, is reported', () => {
+  const result = exportNomad(
+    [{ name: 'lit', command: '/bin/echo', autorestart: 'true', args: ['${HOME}', '%{x}', '$${y}', '$PLAIN'], cwd: '/srv/${dir}', env: { A: 'x${NOMAD_TASK_DIR}y', B: '${not closed', C: '$HOME' } }],
+    EXPORT_CTX,
+    OPTS,
+  );
+  const json = result.files.find((f) => f.name === 'shop.nomad.json')?.content ?? '';
+  const task = (JSON.parse(json) as { Job: any }).Job.TaskGroups[0].Tasks[0];
+  assert.deepEqual(task.Config.args, ['-c', 'cd "$1" && shift && exec "$@"', 'sh', '/srv/$${dir}', '/bin/echo', '$${HOME}', '%%{x}', '$$${y}', '$PLAIN']);
+  assert.equal(task.Env.A, 'x${NOMAD_TASK_DIR}y');
+  const hcl = result.files.find((f) => f.name === 'shop.nomad.hcl')?.content ?? '';
+  assert.match(hcl, /"\$\$\$\{HOME\}", "%%%\{x\}", "\$\$\$\$\{y\}"/);
+  assert.match(hcl, /A = "x\$\$\{NOMAD_TASK_DIR\}y"/);
+  assert.deepEqual(result.report.map((f) => [f.field, f.kind]), [['env.A', 'approximated']]);
+  assert.match(result.report[0]?.message ?? '', /Nomad replaces \$\{NOMAD_TASK_DIR\} at run time/);
+});

@@ -74,3 +74,15 @@ test('systemd: env_file lines that EnvironmentFile= reads otherwise than svc (do
   assert.deepEqual(findings('/srv/app/clean.env'), []);
   assert.match(findings('/elsewhere/.env')[0]?.message ?? '', /\/elsewhere\/\.env could not be read here to check it/);
 });
+
+test('systemd: a path with a line break (or a trailing backslash, a continuation) cannot be a one-line directive: left out and reported, never a unit with an extra line', (t) => {
+  const config = { name: 'odd', command: '/bin/odd ${X} 50%', cwd: '/srv/a\nExecStartPre=/bin/evil', stdout_logfile: '/var/log/odd\\', stderr_logfile: '/var/log/50%.err' };
+  const result = exportSystemd([config], EXPORT_CTX, { prefix: '' });
+  const unit = result.files[0]?.content ?? '';
+  assert.doesNotMatch(unit, /evil|WorkingDirectory|StandardOutput/);
+  assert.match(unit, /^ExecStart=\/bin\/odd "\$\$\{X\}" "50%%"$/m);
+  assert.match(unit, /^StandardError=append:\/var\/log\/50%%\.err$/m);
+  assert.deepEqual(result.report.map((f) => [f.field, f.kind]), [['cwd', 'unexpressible'], ['stdout_logfile', 'unexpressible']]);
+  if (!needSystemdAnalyze(t)) return;
+  assert.deepEqual(verifyUnits(result.files, (path) => path === '/bin/odd').problems, []);
+});
