@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { invalid } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import { NameRegistry } from '../common/names.js';
@@ -18,8 +19,11 @@ const DAEMON_SECTIONS = /^(supervisord|supervisorctl|unix_http_server|inet_http_
  * program inherits. Every other section and option is reported with its file and line.
  */
 export function importSupervisord(path: string, label: string, ports: ImportPorts): ImportResult {
-  const { sections, dirs } = loadSupervisord(path, label, ports);
+  const { sections, dirs, unmatched } = loadSupervisord(path, label, ports);
   const findings = new Findings();
+  for (const u of unmatched) {
+    findings.unmapped(u.file, u.line, null, '[include] files', `no file matches '${u.pattern}'${isAbsolute(u.pattern) ? '' : ` (relative to ${u.dir})`}: nothing is included from it (supervisord warns and goes on)`);
+  }
   const names = new NameRegistry();
   const groups = groupMembership(sections);
   const main = sections.find((s) => s.name === 'supervisord');

@@ -10,6 +10,8 @@ export interface LoadedSupervisord {
   sections: IniSection[];
   /** Absolute folder of the file each section came from (for `%(here)s`), by file label. */
   dirs: Map<string, string>;
+  /** `[include] files` patterns that match no file (supervisord warns and goes on), with the `files` key's place. */
+  unmatched: { file: string; line: number; pattern: string; dir: string }[];
 }
 
 /**
@@ -24,6 +26,7 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
   const base = dirname(top);
   const sections: IniSection[] = [];
   const dirs = new Map<string, string>();
+  const unmatched: LoadedSupervisord['unmatched'] = [];
   const seen = new Set<string>();
   const envExpansions: Expansions = {};
   for (const [k, v] of Object.entries(ports.env)) if (v !== undefined) envExpansions[`ENV_${k}`] = v;
@@ -52,10 +55,12 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
         throw invalid(`${files.file}:${files.line}: [include] ${(err as Error).message}`);
       }
       for (const pattern of value.split(/\s+/).filter(Boolean)) {
-        for (const match of expandGlob(pattern, dirname(abs), ports.listDir, ports.exists)) visit(match, relative(base, match));
+        const matches = expandGlob(pattern, dirname(abs), ports.listDir, ports.exists);
+        if (matches.length === 0) unmatched.push({ file: files.file, line: files.line, pattern, dir: dirname(abs) });
+        for (const match of matches) visit(match, relative(base, match));
       }
     }
   };
   visit(top, label);
-  return { sections, dirs };
+  return { sections, dirs, unmatched };
 }

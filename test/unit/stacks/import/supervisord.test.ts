@@ -117,3 +117,15 @@ test('stdout_logfile=/dev/stdout (the container-log idiom) is reported as not ma
   ]);
   assert.match(report[0]?.message ?? '', /\/dev\/stdout is supervisord’s own output/);
 });
+
+test('an [include] files pattern that matches no file is reported at the files key (supervisord warns), the others still included', () => {
+  const { services, report } = supervisord({
+    '/etc/supervisor/supervisord.conf': '[program:main]\ncommand=/bin/main\ndirectory=/srv\n[include]\nfiles = conf.d/*.conf\n  missing/*.ini /etc/other.conf\n',
+    '/etc/supervisor/conf.d/web.conf': '[program:web]\ncommand=/bin/web\ndirectory=/srv\n',
+  });
+  assert.deepEqual(services.map((s) => s.name), ['main', 'web']);
+  assert.deepEqual(report.map((e) => [e.file, e.line, e.field, e.kind, e.message]), [
+    ['supervisord.conf', 5, '[include] files', 'unmapped', "no file matches 'missing/*.ini' (relative to /etc/supervisor): nothing is included from it (supervisord warns and goes on)"],
+    ['supervisord.conf', 5, '[include] files', 'unmapped', "no file matches '/etc/other.conf': nothing is included from it (supervisord warns and goes on)"],
+  ]);
+});
