@@ -10,7 +10,7 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
  * Nothing is dropped without one of these.
  */
 export interface ReportEntry {
-  /** The source file, as named on the command line (or relative to it, for included files). */
+  /** The source file, as named on the command line; a file next to it or included by it, by a path joined to that name's folder (absolute when outside it). */
   file: string;
   /** 1-based line of the field in that file. */
   line: number;

@@ -1,4 +1,4 @@
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { invalid } from '../../../state/errors.js';
 import { expandGlob } from '../common/glob.js';
 import type { ImportPorts } from '../types.js';
@@ -18,8 +18,9 @@ export interface LoadedSupervisord {
  * Reads the main file, then the files its `[include] files` patterns name (space-separated
  * globs, relative to the including file's folder, expanded and sorted like supervisord does;
  * `%(here)s` and `%(ENV_X)s` in them are expanded first, as supervisord expands them).
- * Included files may include others; a file is read once. Labels of included files are relative
- * to the main file's folder.
+ * Included files may include others; a file is read once. An included file is labelled with a
+ * path the user can open, like the main file's label: under the main file's folder, that folder as
+ * the label names it joined with the rest (`deploy/conf.d/web.conf`); elsewhere, its absolute path.
  */
 export function loadSupervisord(path: string, label: string, ports: ImportPorts): LoadedSupervisord {
   const top = resolve(path);
@@ -57,10 +58,16 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
       for (const pattern of value.split(/\s+/).filter(Boolean)) {
         const matches = expandGlob(pattern, dirname(abs), ports.listDir, ports.exists);
         if (matches.length === 0) unmatched.push({ file: files.file, line: files.line, pattern, dir: dirname(abs) });
-        for (const match of matches) visit(match, relative(base, match));
+        for (const match of matches) visit(match, includeLabel(match, base, label));
       }
     }
   };
   visit(top, label);
   return { sections, dirs, unmatched };
+}
+
+/** The label of an included file: next to the main file's label when under its folder, else absolute. */
+function includeLabel(match: string, base: string, label: string): string {
+  const rel = relative(base, match);
+  return rel.startsWith('..') || isAbsolute(rel) ? match : join(dirname(label), rel);
 }

@@ -129,3 +129,18 @@ test('an [include] files pattern that matches no file is reported at the files k
     ['supervisord.conf', 5, '[include] files', 'unmapped', "no file matches '/etc/other.conf': nothing is included from it (supervisord warns and goes on)"],
   ]);
 });
+
+test('included files are named in the report by a path the user can open: beside the main file as it was named, absolute outside its folder', () => {
+  const files = {
+    '/home/u/app/deploy/supervisord.conf': '[include]\nfiles = conf.d/*.conf /opt/extra/*.ini\n',
+    '/home/u/app/deploy/conf.d/web.conf': '[program:web]\ncommand=/bin/web\ndirectory=/srv\nstopsignal=INT\n',
+    '/opt/extra/worker.ini': '[program:worker]\ncommand=/bin/worker\ndirectory=/srv\numask=022\n',
+  };
+  const fieldsOf = (label: string) => importFile('supervisord', '/home/u/app/deploy/supervisord.conf', label, memoryPorts(files)).report.map((e) => [e.file, e.line, e.field]);
+  assert.deepEqual(fieldsOf('deploy/supervisord.conf'), [
+    ['/opt/extra/worker.ini', 4, 'umask'],
+    ['deploy/conf.d/web.conf', 4, 'stopsignal'],
+  ]);
+  assert.deepEqual(fieldsOf('/home/u/app/deploy/supervisord.conf')[0], ['/home/u/app/deploy/conf.d/web.conf', 4, 'stopsignal']);
+  assert.throws(() => importFile('supervisord', '/home/u/app/deploy/supervisord.conf', 'deploy/supervisord.conf', memoryPorts({ ...files, '/home/u/app/deploy/conf.d/web.conf': '[program:web]\ncommand=/bin/web\npriority=high\n' })), /^SvcError: deploy\/conf\.d\/web\.conf:3: \[program:web\] priority: 'high' is not an integer/);
+});
