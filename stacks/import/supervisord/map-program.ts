@@ -150,6 +150,10 @@ export function mapProgram(ctx: ProgramContext): ProgramConfig[] {
     if (known?.neutral?.(option.value)) continue;
     ctx.findings.unmapped(option.file, option.line, reportName ?? out[0]?.name ?? null, key, known?.why ?? 'not a supervisord program option svc knows');
   }
+  if (!section.options.has('directory')) {
+    // supervisord does not chdir for such a program: it inherits supervisord's own working directory.
+    ctx.findings.approximated(section.file, section.line, reportName ?? out[0]?.name ?? null, 'directory', 'not set: supervisord ran the program in its own working directory (where supervisord was started, or its [supervisord] directory once daemonized), which the import cannot know; svc runs it in SVC_ROOT (svcd’s root folder). Set directory if the program uses relative paths');
+  }
   for (const [key, names] of envUsed) {
     ctx.findings.approximated(fileOf(key), lineOf(key), reportName ?? out[0]?.name ?? null, key, `expanded %(ENV_${[...names].join(')s, %(ENV_')})s from the environment of svc import (supervisord read its own environment at start)`);
   }

@@ -54,7 +54,12 @@ test('[include] files globs (sorted, relative to the including file), [group:x] 
       ['w-6', '/bin/w g 6', 'g'],
     ],
   );
-  assert.deepEqual(report, []);
+  // Nothing but the unknown working directory, once per [program:x] (w's two processes: once).
+  assert.deepEqual(report.map((e) => [e.file, e.line, e.program, e.field]), [
+    ['conf.d/a.conf', 1, 'a', 'directory'],
+    ['conf.d/b.conf', 1, 'b', 'directory'],
+    ['extra/one.ini', 1, 'w', 'directory'],
+  ]);
 });
 
 test('[include] files with %(here)s and %(ENV_X)s (the way supervisord’s own sample writes it) are expanded before the glob', () => {
@@ -95,7 +100,7 @@ test('restart, stop, identity and log options; stopsignal and log rotation are r
     stderr_logfile: '/var/log/a.err',
     source: 'import:supervisord',
   });
-  assert.deepEqual(report.map((e) => [e.line, e.field, e.kind]), [[6, 'stopsignal', 'unmapped'], [12, 'stderr_logfile_maxbytes', 'unmapped']]);
+  assert.deepEqual(report.map((e) => [e.line, e.field, e.kind]), [[1, 'directory', 'approximated'], [6, 'stopsignal', 'unmapped'], [12, 'stderr_logfile_maxbytes', 'unmapped']]);
 });
 
 test('priority is any integer, as supervisord reads it: a negative one (start before the others) is kept, not refused', () => {
@@ -109,13 +114,13 @@ test('stdout_logfile=/dev/stdout (the container-log idiom) is reported as not ma
     '/etc/supervisor/supervisord.conf': '[program:nginx]\ncommand=/bin/nginx\nstdout_logfile=/dev/stdout\nstderr_logfile=/dev/fd/2\n[program:php]\ncommand=/bin/php\nstdout_logfile=/proc/self/fd/1\nredirect_stderr=true\n',
   });
   assert.deepEqual(services.map((s) => [s.name, s.stdout_logfile, s.stderr_logfile]), [['nginx', undefined, undefined], ['php', undefined, undefined]]);
-  assert.deepEqual(report.map((e) => [e.line, e.program, e.field, e.kind]), [
+  assert.deepEqual(report.filter((e) => e.field !== 'directory').map((e) => [e.line, e.program, e.field, e.kind]), [
     [3, 'nginx', 'stdout_logfile', 'unmapped'],
     [4, 'nginx', 'stderr_logfile', 'unmapped'],
     [7, 'php', 'stdout_logfile', 'unmapped'],
     [8, 'php', 'redirect_stderr', 'approximated'],
   ]);
-  assert.match(report[0]?.message ?? '', /\/dev\/stdout is supervisord’s own output/);
+  assert.match(report.find((e) => e.field === 'stdout_logfile')?.message ?? '', /\/dev\/stdout is supervisord’s own output/);
 });
 
 test('an [include] files pattern that matches no file is reported at the files key (supervisord warns), the others still included', () => {
@@ -143,4 +148,13 @@ test('included files are named in the report by a path the user can open: beside
   ]);
   assert.deepEqual(fieldsOf('/home/u/app/deploy/supervisord.conf')[0], ['/home/u/app/deploy/conf.d/web.conf', 4, 'stopsignal']);
   assert.throws(() => importFile('supervisord', '/home/u/app/deploy/supervisord.conf', 'deploy/supervisord.conf', memoryPorts({ ...files, '/home/u/app/deploy/conf.d/web.conf': '[program:web]\ncommand=/bin/web\npriority=high\n' })), /^SvcError: deploy\/conf\.d\/web\.conf:3: \[program:web\] priority: 'high' is not an integer/);
+});
+
+test('a program without directory is reported once (approximated): supervisord ran it in its own working directory, unknown here; svc runs it in SVC_ROOT', () => {
+  const { services, report } = supervisord({
+    '/etc/supervisor/supervisord.conf': '[program:here]\ncommand=/bin/a\ndirectory=/srv/a\n\n[program:pool]\ncommand=/bin/p %(process_num)d\nprocess_name=pool-%(process_num)d\nnumprocs=2\n',
+  });
+  assert.deepEqual(services.map((s) => [s.name, s.cwd]), [['here', '/srv/a'], ['pool-0', undefined], ['pool-1', undefined]]);
+  assert.deepEqual(report.map((e) => [e.file, e.line, e.program, e.field, e.kind]), [['supervisord.conf', 5, 'pool', 'directory', 'approximated']]);
+  assert.match(report[0]?.message ?? '', /supervisord ran the program in its own working directory .* svc runs it in SVC_ROOT/);
 });
