@@ -1,5 +1,8 @@
 import type { Clock } from './clock.js';
 
+/** A timer may fire a little early (millisecond rounding); a step back is more than this. */
+const STEP_TOLERANCE_MS = 1000;
+
 /**
  * Wake-ups keyed by due time with ONE clock timer for all keys: `set(key, at)` (the latest call
  * for a key wins), `delete(key)`; when the earliest time comes, `onDue(key)` is called for every
@@ -8,6 +11,8 @@ import type { Clock } from './clock.js';
  *
  * The timer never sleeps longer than `maxSleepMs` (setTimeout overflows past ~24.8 days, and a
  * wall-clock step should be noticed within minutes); an early wake finds nothing due and re-arms.
+ * A wake that finds the wall clock stepped back moves every due time back by as much: a wait
+ * asked for ("in 2 s", a retry's backoff) keeps what it had left instead of growing by the step.
  */
 export class DueTimer<K> {
   private readonly due = new Map<K, number>();
@@ -15,6 +20,8 @@ export class DueTimer<K> {
   private seq = 0;
   private cancel: (() => void) | null = null;
   private armedFor = Infinity;
+  /** The wall-clock time the armed timer should fire at (its delay counted from when it was armed). */
+  private wakeAt = Infinity;
   private closed = false;
 
   constructor(
@@ -61,7 +68,9 @@ export class DueTimer<K> {
     this.cancel = null;
     this.armedFor = earliest;
     if (earliest === Infinity) return;
-    const delay = Math.min(this.maxSleepMs, Math.max(0, earliest - this.clock.now()));
+    const now = this.clock.now();
+    const delay = Math.min(this.maxSleepMs, Math.max(0, earliest - now));
+    this.wakeAt = now + delay;
     this.cancel = this.clock.setTimer(delay, () => this.fire());
   }
 
@@ -69,6 +78,10 @@ export class DueTimer<K> {
     this.cancel = null;
     this.armedFor = Infinity;
     const now = this.clock.now();
+    // Timers wait in monotonic time: firing before the wall-clock time they were armed for means
+    // the wall clock was stepped back meanwhile.
+    const stepBack = this.wakeAt - now;
+    if (stepBack > STEP_TOLERANCE_MS) this.shift(-stepBack);
     const ready: K[] = [];
     for (;;) {
       this.dropStaleTop();
@@ -85,6 +98,12 @@ export class DueTimer<K> {
   /** An entry is stale when its key was re-set to another time or deleted since it was pushed. */
   private dropStaleTop(): void {
     while (this.heap.length > 0 && this.due.get(this.heap[0].key) !== this.heap[0].at) this.pop();
+  }
+
+  /** Moves every due time by `ms`. */
+  private shift(ms: number): void {
+    for (const [key, at] of this.due) this.due.set(key, at + ms);
+    this.compact();
   }
 
   private compact(): void {

@@ -38,6 +38,15 @@ export class FakeClock implements Clock {
     this.current = target;
   }
 
+  /**
+   * The wall clock steps back by `ms` (a correction): timers still fire after the time they had
+   * left, as Node's timers (monotonic) do, so their due times move back with it.
+   */
+  stepBack(ms: number): void {
+    this.current -= ms;
+    for (const t of this.timers) t.at -= ms;
+  }
+
   /** Time of the earliest pending timer, or null. */
   nextTimerAt(): number | null {
     return this.timers.reduce<number | null>((min, t) => (min === null || t.at < min ? t.at : min), null);

@@ -9,6 +9,12 @@ import type { Schedule } from './schedule.js';
 export const LATE_GRACE_MS = 30_000;
 /** catchup = all replays at most this many missed slots (the newest ones). */
 export const CATCHUP_CAP = 100;
+/**
+ * A mark this far ahead of the clock means the wall clock was stepped back (a machine booted with
+ * a wrong clock, then corrected): the schedule follows the new time, as cron does past 3 hours.
+ * A smaller step waits for the clock to pass the mark, so that no slot fires twice.
+ */
+export const CLOCK_BACK_LIMIT_MS = 3 * 3_600_000;
 /** How long after failing to find a next slot the schedule is looked at again (each try can cost cron-parser most of a second). */
 export const LOOK_AGAIN_MS = 3_600_000;
 
@@ -154,9 +160,11 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
   let lastFire = s.lastFire;
   let pending = s.pending;
   let marked = false;
-  // PAUSED -> ACTIVE, or a first pass without a durable mark: start from now, nothing to catch up.
-  if (s.active === false || lastFire === null) {
-    lastFire = Math.max(lastFire ?? now, now);
+  // PAUSED -> ACTIVE, a first pass without a durable mark, or a mark from before the clock was
+  // stepped back by more than CLOCK_BACK_LIMIT_MS: start from now, nothing to catch up.
+  const steppedBack = lastFire !== null && lastFire - now > CLOCK_BACK_LIMIT_MS;
+  if (s.active === false || lastFire === null || steppedBack) {
+    lastFire = steppedBack ? now : Math.max(lastFire ?? now, now);
     pending = null;
     marked = true;
   }

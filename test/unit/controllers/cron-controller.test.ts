@@ -735,3 +735,31 @@ test('a schedule cron-parser finds no next time for (a DST change in a half-hour
   assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, '2026-04-04T15:30:00.000Z');
   await h.close();
 });
+
+test('the wall clock stepped back by more than 3 hours: the schedule follows the new time; a smaller step fires no slot twice', async () => {
+  const h = await cronHarness();
+  const id = await h.add({ name: 'tick', cron: '* * * * *' });
+  await h.advance(MIN);
+  h.os.exit(h.alive()[0].pid, 0);
+  const slots = () => [...h.os.processes.values()].map((p) => p.spec.env.SVC_CRON_SLOT);
+  await h.settle();
+  h.clock.stepBack(5 * 60 * MIN); // a clock 5 h fast, corrected
+  // The wait for the next slot keeps what it had left (reconciler/due-timer.ts); that pass sees the mark ahead.
+  await h.advance(2 * MIN);
+  assert.deepEqual(slots(), [iso(T0 + MIN), iso(T0 + 3 * MIN - 5 * 60 * MIN)], 'fires on the new time');
+  assert.equal(h.cronOf(id).next_fire_at, T0 + 4 * MIN - 5 * 60 * MIN);
+  await h.close();
+
+  const small = await cronHarness();
+  await small.add({ name: 'tick', cron: '* * * * *' });
+  await small.advance(MIN);
+  small.os.exit(small.alive()[0].pid, 0);
+  await small.settle();
+  small.clock.stepBack(60 * MIN); // within cron's 3 hours: the repeated hour fires nothing again
+  await small.advance(60 * MIN);
+  const fired = [...small.os.processes.values()].map((p) => p.spec.env.SVC_CRON_SLOT);
+  assert.deepEqual(fired, [iso(T0 + MIN)], 'nothing until the clock passes the mark');
+  await small.advance(MIN);
+  assert.deepEqual([...small.os.processes.values()].map((p) => p.spec.env.SVC_CRON_SLOT), [iso(T0 + MIN), iso(T0 + 2 * MIN)], 'then the next slot after it, once');
+  await small.close();
+});

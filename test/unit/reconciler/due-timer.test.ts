@@ -48,3 +48,22 @@ test('many re-sets of one key do not grow the heap without bound', () => {
   for (let i = 0; i < 10_000; i++) t.set('k', 1000 + (i % 7));
   assert.ok((t as unknown as { heap: unknown[] }).heap.length <= 65);
 });
+
+test('a wall clock stepped back: every wait keeps what it had left instead of growing by the step', () => {
+  const clock = new FakeClock(10_000_000);
+  const fired: string[] = [];
+  const t = new DueTimer<string>(clock, (k) => fired.push(`${k}@${clock.now()}`));
+  t.set('retry', 10_000_000 + 2_000); // "in 2 s"
+  t.set('later', 10_000_000 + 60_000);
+  clock.advance(500);
+  clock.stepBack(3_600_000); // the clock was an hour fast
+  clock.advance(1_500);
+  assert.deepEqual(fired, [`retry@${10_002_000 - 3_600_000}`], '2 s after it was asked for, not an hour later');
+  assert.equal(t.get('later'), 10_060_000 - 3_600_000, 'the other wait moved back too');
+  clock.advance(58_000);
+  assert.deepEqual(fired.at(-1), `later@${10_060_000 - 3_600_000}`);
+  // It goes on as usual afterwards.
+  t.set('x', clock.now() + 5_000);
+  clock.advance(10 * 60_000);
+  assert.equal(fired.length, 3);
+});
