@@ -17,6 +17,7 @@ import { StopGate } from '../gates/stop-gate.js';
 import type { ExitInfo, OsPort, ProgramProcess } from '../os/port.js';
 import { changedIds, type ProcessRunner, type ProgramController } from '../program-controller.js';
 import { planAdoption, type Adoption, type Candidate } from './adopt.js';
+import { PACE_HORIZON_MS } from './backoff.js';
 import { parseSpawnTag } from '../os/spawn-tag.js';
 import { runHook } from './hooks.js';
 import { planProcess, type Effect, type PlanInput } from './plan.js';
@@ -264,7 +265,8 @@ export class ProcessController implements ProgramController, ProcessRunner {
     }
     if (plan.next.proc && plan.next.proc === state.proc && plan.next.stopping !== state.stopping) this.deps.runtime?.set(id, runtimeRecord(plan.next.proc, plan.next.stopping));
     // The pace is shared by every key: record it before any await, so a key reconciled meanwhile sees it.
-    for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = Math.max(this.lastQuickRestartAt, e.at);
+    // A pace far ahead of this one was set before the wall clock was stepped back: this one replaces it.
+    for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = this.lastQuickRestartAt > e.at + PACE_HORIZON_MS ? e.at : Math.max(this.lastQuickRestartAt, e.at);
     if (plan.next.proc && plan.next.waiting && !plan.next.stopping) this.waitingToStop.add(id);
     else this.waitingToStop.delete(id);
     let requeueNow = false;

@@ -2,7 +2,7 @@ import type { EventInput } from '../../state/events/types.js';
 import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
-import { backoffDelayMs, restartPacedAt } from './backoff.js';
+import { backoffDelayMs, PACE_HORIZON_MS, restartPacedAt } from './backoff.js';
 import { isPermanentSpawnError } from './permanent-spawn.js';
 import { describeExit } from './describe-exit.js';
 import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js';
@@ -129,7 +129,8 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
   }
   const retry = retries + 1;
   const backoff = backoffDelayMs(config!, retry, input.random);
-  const paced = restartPacedAt(now + backoff, backoff, input.lastQuickRestartAt);
+  const lastQuick = input.lastQuickRestartAt > now + PACE_HORIZON_MS ? -Infinity : input.lastQuickRestartAt;
+  const paced = restartPacedAt(now + backoff, backoff, lastQuick);
   if (paced.quick) effects.push({ kind: 'paced', at: paced.at });
   const delay = paced.at - now;
   const limit = config!.retry_limit === undefined ? '' : `/${config!.retry_limit}`;
@@ -148,8 +149,12 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     // theirs (nothing starts again), and a forced stop need not wait for the restart's deadline.
     const over: StopReason | null = !config || !intent ? 'remove' : input.run === 'stopped' && !input.shutdown ? 'stop' : null;
     const takenOver = over !== null && (s.stopping.reason === 'restart' || s.stopping.reason === 'health');
-    const stopping = takenOver ? { ...s.stopping, reason: over } : s.stopping;
-    const current = takenOver ? { ...s, stopping } : s;
+    // A deadline more than stopsecs ahead was set before the wall clock was stepped back: it is
+    // brought to stopsecs from now (and kept), so the SIGKILL is not late by the step.
+    const latest = now + (config?.stopsecs ?? proc.stopsecs) * 1000;
+    const pulledIn = s.stopping.deadline > latest;
+    const stopping = takenOver || pulledIn ? { ...s.stopping, reason: takenOver ? over : s.stopping.reason, deadline: Math.min(s.stopping.deadline, latest) } : s.stopping;
+    const current = stopping === s.stopping ? s : { ...s, stopping };
     // STOPPING: escalate to SIGKILL at the deadline, or at once on a forced stop.
     const forceNow = stopping.reason === 'stop' && intent?.force === true;
     if (!stopping.killed && (now >= stopping.deadline || forceNow)) {
@@ -189,6 +194,20 @@ function planAlive(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   return { next, effects };
 }
 
+/**
+ * When a Backoff retry is due. An exit recorded ahead of now means the wall clock was stepped
+ * back since: the retry keeps the wait it was given at the exit instead of growing by the step
+ * (kept as the new due time; a pass before it comes may retry a little early, never late).
+ */
+function retryTime(s: ProcState, now: number): number {
+  const at = s.nextRetryAt ?? 0;
+  const exitAt = s.lastExit?.at;
+  return exitAt !== undefined && exitAt > now + CLOCK_STEP_TOLERANCE_MS ? Math.min(at, now + Math.max(0, at - exitAt)) : at;
+}
+
+/** Clock readings this far apart in the wrong order are a step of the wall clock, not rounding. */
+const CLOCK_STEP_TOLERANCE_MS = 1000;
+
 function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   const { config, intent } = input;
   if (!config || !intent) return 'remove';
@@ -217,9 +236,11 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
     return { next: s, effects };
   }
   const requested = intent.start_seq > s.appliedStart || intent.restart_seq > s.appliedRestart || reloadRequested(input, s);
-  const due = s.status === 'Stopped' || s.status === 'Starting' || (s.status === 'Backoff' && now >= (s.nextRetryAt ?? 0));
+  const retryAt = retryTime(s, now);
+  const due = s.status === 'Stopped' || s.status === 'Starting' || (s.status === 'Backoff' && now >= retryAt);
   if (!requested && !due) {
-    return { next: s, effects, requeueAt: s.status === 'Backoff' ? (s.nextRetryAt ?? undefined) : undefined };
+    const next = s.status === 'Backoff' && retryAt !== s.nextRetryAt ? { ...s, nextRetryAt: retryAt } : s;
+    return { next, effects, requeueAt: s.status === 'Backoff' ? retryAt : undefined };
   }
   if (s.postStop && !s.postStop.outcome) {
     // The previous run's post_stop hook is still running; its end wakes this key.

@@ -610,3 +610,50 @@ test('a program whose cron is removed starts only once the runs of its former sc
   assert.equal(h.observed.get(id).status, 'Running');
   await h.close();
 });
+
+test('a wall clock stepped back delays no SIGKILL, retry or quick restart by the step', async () => {
+  const HOUR = 3_600_000;
+  const h = await processHarness();
+  // A stop's SIGKILL comes at most stopsecs after svcd notices the step (its wait for the deadline
+  // ends when it would have), not an hour later.
+  const stubborn = await h.add({ name: 'stubborn', stopsecs: 10 });
+  const pid = h.pidOf(stubborn);
+  h.os.ignoreTerm.add(pid);
+  await h.store.setIntents([stubborn], (i) => ({ ...i, run: 'stopped' }));
+  await h.settle();
+  await h.advance(2_000);
+  h.clock.stepBack(HOUR);
+  await h.advance(8_000 + 10_000);
+  assert.deepEqual(h.os.processes.get(pid)!.signals, ['SIGTERM', 'SIGKILL']);
+  // A retry 5 s after a crash comes at most 5 s after svcd notices the step, not an hour later.
+  const flaky = await h.add({ name: 'flaky', backoff_secs: 5 });
+  h.os.exit(h.pidOf(flaky), 1);
+  await h.settle();
+  assert.equal(h.status(flaky), 'Backoff');
+  h.clock.stepBack(HOUR);
+  await h.advance(5_000);
+  assert.equal(h.status(flaky), 'Backoff');
+  await h.advance(5_000);
+  assert.equal(h.status(flaky), 'Running');
+  // A crash loop with backoff_secs = 0 goes on at once: the daemon-wide pace is not an hour ahead.
+  const fast = await h.add({ name: 'fast', backoff_secs: 0 });
+  h.os.exit(h.pidOf(fast), 1);
+  await h.settle();
+  h.clock.stepBack(HOUR);
+  await h.advance(RESTART_PACE_MS);
+  h.os.exit(h.pidOf(fast), 1);
+  await h.settle();
+  await h.advance(RESTART_PACE_MS);
+  assert.equal(h.status(fast), 'Running');
+  assert.equal(h.observed.get(fast).restarts, 2);
+  // And the pace holds again from the new time: two crashes in the same moment are RESTART_PACE_MS apart.
+  h.os.exit(h.pidOf(fast), 1);
+  await h.settle();
+  assert.equal(h.status(fast), 'Running');
+  h.os.exit(h.pidOf(fast), 1);
+  await h.settle();
+  assert.equal(h.status(fast), 'Backoff', 'paced');
+  await h.advance(RESTART_PACE_MS);
+  assert.equal(h.status(fast), 'Running');
+  await h.close();
+});
