@@ -183,6 +183,22 @@ void test('the table follows GET /api/v1/watch: programs added, changed and remo
   await close(page);
 });
 
+void test('a removed program whose process is still stopping reads Removing in the table until it has ended', { skip }, async () => {
+  const id = await add({ name: 'stubborn-web', command: process.execPath, args: [fixture('ignore-term.js')], stopsecs: 120 });
+  await eventually(async () => ((await d.request('GET', `/api/v1/programs/${id}/logs`)).body as { logs: { content: string }[] }).logs.some((l) => l.content === 'ready'), WAIT, 'its SIGTERM handler in place');
+  const page = await open('/');
+  await cell(page, 'stubborn-web', 'Running').waitFor();
+  // Removed by a request nobody waits for (an interrupted svc rm): the process ignores SIGTERM.
+  const abandoned = new AbortController();
+  const removal = fetch(`${d.url}/api/v1/programs/${id}`, { method: 'DELETE', signal: abandoned.signal }).catch(() => null);
+  await cell(page, 'stubborn-web', 'Removing').waitFor();
+  abandoned.abort();
+  await removal;
+  assert.equal((await d.request('DELETE', `/api/v1/programs/${id}?force=true`)).status, 200);
+  await page.locator('tr[data-name="stubborn-web"]').waitFor({ state: 'detached' });
+  await close(page);
+});
+
 void test('a program removed by another client while its page is open shows as not found, without its old state', { skip }, async () => {
   const id = await add({ name: 'gone-soon', command: process.execPath, args: [fixture('forever.js')] });
   const page = await open(`/#/programs/${id}`);

@@ -41,6 +41,11 @@ void test('the table shows programs, status text, details and the system line', 
   assert.match(f, /\(live\)/);
 });
 
+void test('a removed program whose process is still stopping reads Removing (the API says Stopping, removed: true)', async () => {
+  const { frame } = mount(new FakeDashboardClient([program('web'), program('old', 'Stopping', { pid: 4242, removed: true })]));
+  await until('rows', () => /web\s+Running/.test(frame()) && /old\s+Removing\s+4242/.test(frame()));
+});
+
 void test('status is coloured: Running green, Fatal red, Stopped grey', async (t) => {
   const { app } = mount(sample());
   await until('rows', () => plain(app.lastFrame()).includes('Stopped'));
