@@ -194,8 +194,14 @@ void test('a removed program whose process is still stopping reads Removing in t
   await cell(page, 'stubborn-web', 'Removing').waitFor();
   abandoned.abort();
   await removal;
-  assert.equal((await d.request('DELETE', `/api/v1/programs/${id}?force=true`)).status, 200);
+  // Remove with force, from the table, ends it at once.
+  await page.getByLabel('Mark stubborn-web').click();
+  await page.getByRole('toolbar', { name: 'Actions on marked programs' }).getByRole('button', { name: 'Remove' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove stubborn-web?' });
+  await dialog.getByLabel('Force (SIGKILL now, no grace period)').check();
+  await dialog.getByRole('button', { name: 'Remove' }).click();
   await page.locator('tr[data-name="stubborn-web"]').waitFor({ state: 'detached' });
+  assert.equal((await d.request('GET', `/api/v1/programs/${id}`)).status, 404);
   await close(page);
 });
 

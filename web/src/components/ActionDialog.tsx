@@ -11,14 +11,15 @@ export interface Target {
 
 const VERB: Record<ActionType, string> = { Start: 'Start', Stop: 'Stop', Restart: 'Restart', Signal: 'Send a signal to', Remove: 'Remove' };
 
-/** Asks before an action on one or many programs; Stop offers force, Signal the signal. */
+/** Asks before an action on one or many programs; Stop and Remove offer force (as svc stop/rm --force), Signal the signal. */
 export function ActionDialog(props: { type: ActionType; targets: Target[]; busy: boolean; onConfirm: (action: BatchAction) => void; onClose: () => void }) {
   const [force, setForce] = useState(false);
   const [signal, setSignal] = useState('term');
   const { type, targets } = props;
   const names = targets.slice(0, SHOWN).map((t) => t.name);
   const more = targets.length - names.length;
-  const action: BatchAction = type === 'Stop' ? { type, payload: { force } } : type === 'Signal' ? { type, payload: { signal } } : { type, payload: null };
+  const forceable = type === 'Stop' || type === 'Remove';
+  const action: BatchAction = forceable ? { type, payload: { force } } : type === 'Signal' ? { type, payload: { signal } } : { type, payload: null };
   const label = `${type === 'Signal' ? `Send SIG${signal.toUpperCase()}` : type}${targets.length > 1 ? ` ${targets.length} programs` : ''}`;
   return (
     <Dialog title={`${VERB[type]} ${targets.length === 1 ? targets[0]?.name : `${targets.length} programs`}?`} onClose={props.onClose}>
@@ -35,7 +36,7 @@ export function ActionDialog(props: { type: ActionType; targets: Target[]; busy:
           ))}
           {more > 0 && <li className="muted">and {more} more</li>}
         </ul>
-        {type === 'Stop' && (
+        {forceable && (
           <label className="check">
             <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Force (SIGKILL now, no grace period)
           </label>
