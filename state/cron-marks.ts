@@ -7,6 +7,8 @@ export interface CronMarkRecord {
   paused: boolean;
   /** Firings waiting for a free run slot (on_overlap = queue, or depends_on not up), oldest first: they survive a restart of svcd. */
   queued?: QueuedFiring[];
+  /** A slot waiting for its jitter (jitter_sec): the time drawn for it, kept so that a restart neither draws again nor finds the slot late. */
+  jitter?: { slot: number; at: number };
 }
 
 export interface QueuedFiring {
@@ -18,6 +20,11 @@ export interface QueuedFiring {
 const TRIGGERS = new Set<string>(['schedule', 'catchup', 'queue', 'manual']);
 /** max_queued's own bound: a longer list was not written by svcd. */
 const MAX_KEPT = 100_000;
+
+function jitterOf(value: unknown): CronMarkRecord['jitter'] | null {
+  const j = value as Partial<NonNullable<CronMarkRecord['jitter']>> | null | undefined;
+  return typeof j?.slot === 'number' && typeof j.at === 'number' && Number.isFinite(j.slot) && j.at >= j.slot ? { slot: j.slot, at: j.at } : null;
+}
 
 /** The queued firings of a stored mark; what does not read as one is left out (a torn mark costs only those). */
 function queuedOf(value: unknown): QueuedFiring[] {
@@ -49,7 +56,8 @@ export class CronMarks {
       const mark = v as Partial<CronMarkRecord>;
       if (typeof mark.last_fire_at !== 'number') return null;
       const queued = queuedOf(mark.queued);
-      return { last_fire_at: mark.last_fire_at, paused: mark.paused === true, ...(queued.length > 0 ? { queued } : {}) };
+      const jitter = jitterOf(mark.jitter);
+      return { last_fire_at: mark.last_fire_at, paused: mark.paused === true, ...(queued.length > 0 ? { queued } : {}), ...(jitter ? { jitter } : {}) };
     });
   }
 

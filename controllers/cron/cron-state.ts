@@ -38,6 +38,8 @@ export interface CronMark {
   paused: boolean;
   /** The queue when it is not empty: queued firings are kept across a restart of svcd, graceful or not. */
   queued?: Firing[];
+  /** A slot waiting for its drawn jitter: the next daemon waits for the same time. */
+  jitter?: { slot: number; at: number };
 }
 
 /** The cron controller's view of one program (in memory, rebuilt at start-up). */
@@ -71,7 +73,8 @@ export function initialCronState(intent: Intent | undefined, mark: CronMark | un
     scheduleKey: null,
     active: null,
     lastFire: mark && !mark.paused ? mark.last_fire_at : null,
-    pending: null,
+    // A slot that was waiting for its jitter waits for the same time (a new draw could find it late).
+    pending: mark && !mark.paused && mark.jitter && mark.jitter.slot > mark.last_fire_at ? { slot: mark.jitter.slot, at: mark.jitter.at } : null,
     lookAgainAt: null,
     runs: [],
     // A paused mark has no queue: a pause drops it (docs/cron.md).

@@ -222,9 +222,12 @@ function planActive(input: CronPlanInput, config: EffectiveConfig, intent: Inten
     const slot = schedule?.next(Math.max(lastFire, now)) ?? null;
     pending = slot === null ? null : { slot, at: null };
   }
-  // The queue is part of the mark, so that a restart of svcd (a crash too) does not lose it.
-  if (marked || !sameFirings(s.queue, admitted.queue)) {
-    effects.push({ kind: 'mark', mark: { last_fire_at: lastFire, paused: false, ...(admitted.queue.length > 0 ? { queued: admitted.queue } : {}) } });
+  // The queue and a drawn jitter are part of the mark, so that a restart of svcd (a crash too)
+  // loses neither.
+  const jitter = pending && pending.at !== null && pending.at > pending.slot ? { slot: pending.slot, at: pending.at } : null;
+  const jitterDrawn = jitter !== null && (s.pending?.slot !== jitter.slot || s.pending.at !== jitter.at);
+  if (marked || jitterDrawn || !sameFirings(s.queue, admitted.queue)) {
+    effects.push({ kind: 'mark', mark: { last_fire_at: lastFire, paused: false, ...(admitted.queue.length > 0 ? { queued: admitted.queue } : {}), ...(jitter ? { jitter } : {}) } });
   }
   const next: CronState = {
     ...admitted,

@@ -763,3 +763,26 @@ test('the wall clock stepped back by more than 3 hours: the schedule follows the
   assert.deepEqual([...small.os.processes.values()].map((p) => p.spec.env.SVC_CRON_SLOT), [iso(T0 + MIN), iso(T0 + 2 * MIN)], 'then the next slot after it, once');
   await small.close();
 });
+
+test('a slot waiting for its jitter when svcd crashes fires at the same drawn time under the next daemon, not skipped as late', async () => {
+  const HOUR = 60 * MIN;
+  const h1 = await cronHarness();
+  h1.setRandom(0.5);
+  const id = await h1.add({ name: 'hourly', cron: '0 * * * *', jitter_sec: 600 });
+  await h1.advanceTo(T0 + HOUR + 2 * MIN); // the 01:00 slot waits until 01:05
+  assert.equal(h1.cronOf(id).next_fire_at, T0 + HOUR + 5 * MIN);
+  assert.equal(h1.os.spawnCount, 0);
+  await h1.down();
+  await h1.marks.flush();
+  const h = await cronHarness({ db: h1.db, os: h1.os, now: T0 + HOUR + 3 * MIN });
+  h.setRandom(0.9); // a new draw would say 01:09
+  await h.settle();
+  assert.equal(h.cronOf(id).next_fire_at, T0 + HOUR + 5 * MIN, 'the same time');
+  await h.advanceTo(T0 + HOUR + 5 * MIN - 1);
+  assert.equal(h.os.spawnCount, 0);
+  await h.advanceTo(T0 + HOUR + 5 * MIN);
+  assert.equal(h.os.spawnCount, 1);
+  assert.equal(h.alive()[0].spec.env.SVC_CRON_SLOT, iso(T0 + HOUR));
+  assert.deepEqual(h.ofType('cron_skipped'), [], 'not taken for a missed slot');
+  await h.close();
+});
