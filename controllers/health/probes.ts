@@ -5,15 +5,16 @@ import { request as httpsRequest } from 'node:https';
 import { redactUrl } from '../../state/redact-url.js';
 import type { OsPort } from '../os/port.js';
 import type { ExecProbeSpec, ProbeOutcome, ProbePort } from './probe-port.js';
+import { probeLookup, type LookupFn } from './probe-lookup.js';
 
 /**
  * Real probes: TCP connect, HTTP GET, and commands, which run through the OS port like every
  * other process (the spawner when there is one).
  */
-export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
+export const createProbes = (os: Pick<OsPort, 'capture'>, lookup: LookupFn = probeLookup()): ProbePort => ({
   tcp(host, port, timeoutMs, abort) {
     return new Promise<ProbeOutcome>((resolve) => {
-      const socket = connect({ host, port });
+      const socket = connect({ host, port, lookup: lookup as never });
       const done = (outcome: ProbeOutcome) => {
         clearTimeout(timer);
         abort?.removeEventListener('abort', aborted);
@@ -42,7 +43,7 @@ export const createProbes = (os: Pick<OsPort, 'capture'>): ProbePort => ({
         req.destroy();
         resolve(outcome);
       };
-      const req = request(url, { method: 'GET', agent: false, headers: { 'user-agent': 'svc-health' } }, (res) => {
+      const req = request(url, { method: 'GET', agent: false, lookup: lookup as never, headers: { 'user-agent': 'svc-health' } }, (res) => {
         const status = res.statusCode ?? 0;
         done({ ok: status >= 200 && status < 400, message: `GET ${redactUrl(url)}: HTTP ${status}` });
       });
