@@ -2,6 +2,11 @@
 export interface Clock {
   /** Unix milliseconds. */
   now(): number;
+  /**
+   * Milliseconds from an arbitrary origin that only moves forward, at the pace of timers (the
+   * wall clock can be stepped); absent: wall-clock steps are not told apart.
+   */
+  monotonic?(): number;
   /** Calls `fn` once at or after `ms` from now; returns a function that cancels it. */
   setTimer(ms: number, fn: () => void): () => void;
 }
@@ -11,6 +16,7 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimer(ms, fn) {
     // Delays past 24.8 days (download_timeout and kill_after_secs allow a year) are waited in steps.
     let timer: NodeJS.Timeout;

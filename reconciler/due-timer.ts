@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 
-/** A timer may fire a little early (millisecond rounding); a step back is more than this. */
+/** Wall and monotonic time drift apart a little (NTP slewing, rounding); a step back is more than this. */
 const STEP_TOLERANCE_MS = 1000;
 
 /**
@@ -20,8 +20,9 @@ export class DueTimer<K> {
   private seq = 0;
   private cancel: (() => void) | null = null;
   private armedFor = Infinity;
-  /** The wall-clock time the armed timer should fire at (its delay counted from when it was armed). */
-  private wakeAt = Infinity;
+  /** Wall-clock and monotonic readings when the timer was armed: a wall clock stepped back meanwhile shows as less wall time passed than monotonic time. */
+  private armedWall = 0;
+  private armedMono = 0;
   private closed = false;
 
   constructor(
@@ -70,7 +71,8 @@ export class DueTimer<K> {
     if (earliest === Infinity) return;
     const now = this.clock.now();
     const delay = Math.min(this.maxSleepMs, Math.max(0, earliest - now));
-    this.wakeAt = now + delay;
+    this.armedWall = now;
+    this.armedMono = this.clock.monotonic?.() ?? 0;
     this.cancel = this.clock.setTimer(delay, () => this.fire());
   }
 
@@ -78,9 +80,10 @@ export class DueTimer<K> {
     this.cancel = null;
     this.armedFor = Infinity;
     const now = this.clock.now();
-    // Timers wait in monotonic time: firing before the wall-clock time they were armed for means
-    // the wall clock was stepped back meanwhile.
-    const stepBack = this.wakeAt - now;
+    // Less wall time passed than monotonic time since the timer was armed: the wall clock was
+    // stepped back meanwhile (timers wait in monotonic time).
+    const mono = this.clock.monotonic?.();
+    const stepBack = mono === undefined ? 0 : mono - this.armedMono - (now - this.armedWall);
     if (stepBack > STEP_TOLERANCE_MS) this.shift(-stepBack);
     const ready: K[] = [];
     for (;;) {

@@ -13,8 +13,15 @@ export class FakeClock implements Clock {
 
   constructor(private current = 1_700_000_000_000) {}
 
+  /** Time moved by `advance` only: `stepBack` moves the wall clock, not this. */
+  private elapsed = 0;
+
   now(): number {
     return this.current;
+  }
+
+  monotonic(): number {
+    return this.elapsed;
   }
 
   setTimer(ms: number, fn: () => void): () => void {
@@ -32,9 +39,12 @@ export class FakeClock implements Clock {
       const next = this.timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
       if (!next) break;
       this.timers = this.timers.filter((t) => t !== next);
-      this.current = Math.max(this.current, next.at);
+      const at = Math.max(this.current, next.at);
+      this.elapsed += at - this.current;
+      this.current = at;
       next.fn();
     }
+    this.elapsed += target - this.current;
     this.current = target;
   }
 
