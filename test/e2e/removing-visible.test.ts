@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, fixture, pidAlive, useDaemon } from '../helpers/daemon.js';
+import { spawn } from 'node:child_process';
+import { eventually, fixture, pidAlive, SVC, useDaemon } from '../helpers/daemon.js';
 import { svcAgainst } from '../helpers/cli.js';
 
 const d = useDaemon();
@@ -25,12 +26,15 @@ test('a removed program whose process is still stopping stays listed as Removing
   // Its SIGTERM handler is in place once it says so.
   await eventually(async () => (await d.request<{ logs: { content: string }[] }>('GET', `/api/v1/programs/${id}/logs`)).body.logs.some((l) => l.content === 'ready'), 10_000, 'ready');
 
-  // The removal's request is abandoned at once, as a CLI interrupted by Ctrl-C would.
-  const abandoned = new AbortController();
-  const removal = fetch(`${d.url}/api/v1/programs/${id}`, { method: 'DELETE', signal: abandoned.signal }).catch(() => null);
+  // svc rm, interrupted by Ctrl-C while svcd waits for the process: it says what goes on.
+  const rm = spawn(process.execPath, [SVC, 'rm', 'stubborn'], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let rmErr = '';
+  rm.stderr.on('data', (c: Buffer) => (rmErr += c.toString()));
+  const rmExit = new Promise<number | null>((resolve) => rm.on('close', (code) => resolve(code)));
   const listed = await eventually(async () => (await d.request<Summary[]>('GET', '/api/v1/programs')).body.find((p) => p.id === id && p.removed), 10_000, 'listed as removed');
-  abandoned.abort();
-  await removal;
+  rm.kill('SIGINT');
+  assert.equal(await rmExit, 130);
+  assert.equal(rmErr, 'svc: interrupted; the removal goes on in svcd: each program is listed as Removing until its process has ended (svc list), and svc rm --force NAME ends it now\n');
   assert.equal(listed.status, 'Stopping');
   assert.equal(listed.pid, pid);
   assert.ok(pidAlive(pid), 'its process ignores SIGTERM and is still there');

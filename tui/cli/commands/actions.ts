@@ -32,10 +32,15 @@ export function registerActions(program: Command, ctx: CliContext): void {
     }
     const results: ActionOutcome[] = [];
     const emptyGroups: string[] = [];
-    for (const req of requests) {
-      const answer = (await routes.batch(ctx.client(), req)).results;
-      if (req.group_name !== undefined && answer.length === 0) emptyGroups.push(req.group_name);
-      results.push(...answer);
+    const interrupted = type === 'Remove' ? sayOnInterrupt(REMOVAL_GOES_ON) : () => undefined;
+    try {
+      for (const req of requests) {
+        const answer = (await routes.batch(ctx.client(), req)).results;
+        if (req.group_name !== undefined && answer.length === 0) emptyGroups.push(req.group_name);
+        results.push(...answer);
+      }
+    } finally {
+      interrupted();
     }
     report(ctx, results, emptyGroups);
   };
@@ -55,6 +60,20 @@ export function registerActions(program: Command, ctx: CliContext): void {
     // SIGHUP and HUP as kill(1) takes them; the API takes the bare name (spec).
     (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal: signal.replace(/^sig(?=[a-z])/i, '') }),
   );
+}
+
+/** What Ctrl-C during `svc rm` means: svcd goes on, and how to see or force it. */
+const REMOVAL_GOES_ON =
+  'svc: interrupted; the removal goes on in svcd: each program is listed as Removing until its process has ended (svc list), and svc rm --force NAME ends it now\n';
+
+/** Until the returned function is called, Ctrl-C prints `text` and exits 130 (as the shell's SIGINT). */
+function sayOnInterrupt(text: string): () => void {
+  const stop = () => {
+    process.stderr.write(text);
+    process.exit(130);
+  };
+  process.once('SIGINT', stop);
+  return () => process.off('SIGINT', stop);
 }
 
 /** Ids of plain references and of `GROUP:NAME` ones (whose program must be in that group). */
