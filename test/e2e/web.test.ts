@@ -183,6 +183,25 @@ void test('the table follows GET /api/v1/watch: programs added, changed and remo
   await close(page);
 });
 
+void test('Reload from the table (R, confirmed): the result line says how it was carried out, and the program has a new process', { skip }, async () => {
+  const id = await add({ name: 'reloadable', command: process.execPath, args: [fixture('forever.js')] });
+  const page = await open('/');
+  await cell(page, 'reloadable', 'Running').waitFor();
+  const before = (await d.request('GET', `/api/v1/programs/${id}`)).body.pid as number;
+  await page.getByLabel('Mark reloadable').click();
+  await page.locator('.table-box').focus();
+  await page.keyboard.press('Shift+R');
+  const dialog = page.getByRole('dialog', { name: 'Reload reloadable?' });
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: 'Reload' }).click();
+  await page.locator('[role=status]', { hasText: 'reloaded reloadable; reloadable: no health check: restarted, with downtime' }).waitFor();
+  await eventually(async () => {
+    const now = (await d.request('GET', `/api/v1/programs/${id}`)).body as { pid: number | null; status: string };
+    return now.status === 'Running' && now.pid !== null && now.pid !== before;
+  }, WAIT, 'a new process');
+  await close(page);
+});
+
 void test('a removed program whose process is still stopping reads Removing in the table until it has ended', { skip }, async () => {
   const id = await add({ name: 'stubborn-web', command: process.execPath, args: [fixture('ignore-term.js')], stopsecs: 120 });
   await eventually(async () => ((await d.request('GET', `/api/v1/programs/${id}/logs`)).body as { logs: { content: string }[] }).logs.some((l) => l.content === 'ready'), WAIT, 'its SIGTERM handler in place');

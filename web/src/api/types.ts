@@ -97,7 +97,7 @@ export interface AuthStatus {
   security_plugin?: boolean;
 }
 
-export type ActionType = 'Start' | 'Stop' | 'Restart' | 'Remove' | 'Signal';
+export type ActionType = 'Start' | 'Stop' | 'Restart' | 'Reload' | 'Remove' | 'Signal';
 
 export interface BatchAction {
   type: ActionType;

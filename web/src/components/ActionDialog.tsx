@@ -9,7 +9,7 @@ export interface Target {
   name: string;
 }
 
-const VERB: Record<ActionType, string> = { Start: 'Start', Stop: 'Stop', Restart: 'Restart', Signal: 'Send a signal to', Remove: 'Remove' };
+const VERB: Record<ActionType, string> = { Start: 'Start', Stop: 'Stop', Restart: 'Restart', Reload: 'Reload', Signal: 'Send a signal to', Remove: 'Remove' };
 
 /** Asks before an action on one or many programs; Stop and Remove offer force (as svc stop/rm --force), Signal the signal. */
 export function ActionDialog(props: { type: ActionType; targets: Target[]; busy: boolean; onConfirm: (action: BatchAction) => void; onClose: () => void }) {
@@ -53,6 +53,7 @@ export function ActionDialog(props: { type: ActionType; targets: Target[]; busy:
             </select>
           </label>
         )}
+        {type === 'Reload' && <p className="muted">A new process starts beside the running one and takes over once Healthy; without a health check it is a plain restart (docs/reload.md).</p>}
         {type === 'Remove' && <p className="warn">Removing stops the program and deletes its configuration. Its log files and event history stay.</p>}
         <div className="buttons">
           <button type="button" onClick={props.onClose}>

@@ -5,7 +5,7 @@ export interface ActionReport {
   text: string;
 }
 
-const DONE: Record<ActionType, string> = { Start: 'started', Stop: 'stopped', Restart: 'restarted', Remove: 'removed', Signal: 'signalled' };
+const DONE: Record<ActionType, string> = { Start: 'started', Stop: 'stopped', Restart: 'restarted', Reload: 'reloaded', Remove: 'removed', Signal: 'signalled' };
 
 /** As many names as the confirmation dialog lists; the rest are counted. */
 export const SHOWN = 12;
@@ -24,8 +24,11 @@ export function reportOf(type: ActionType, results: readonly BatchOutcome[]): Ac
   const failed = results.filter((r) => !r.ok).map((r) => `${r.name}: ${r.error ?? 'failed'}`);
   const ok = results.filter((r) => r.ok).map((r) => r.name);
   const warned = results.filter((r) => r.warning).map((r) => `${r.name}: ${r.warning}`);
+  // How a reload was carried out ("no health check: restarted, with downtime"), as the CLI says it.
+  const notes = results.filter((r) => r.ok && r.note).map((r) => `${r.name}: ${r.note}`);
   const parts: string[] = [];
   if (ok.length || !failed.length) parts.push(`${DONE[type]} ${some(ok) || 'nothing'}`);
+  if (notes.length) parts.push(some(notes, '; '));
   if (failed.length) parts.push(`failed ${some(failed, '; ')}`);
   if (warned.length) parts.push(`warning: ${some(warned, '; ')}`);
   return { kind: failed.length || warned.length ? 'error' : 'ok', text: parts.join('; ') };

@@ -7,7 +7,7 @@ export type Command =
   | { kind: 'clear' }
   | { kind: 'open' }
   | { kind: 'filter' }
-  | { kind: 'action'; action: 'Start' | 'Stop' | 'Restart' | 'Signal' | 'Remove' }
+  | { kind: 'action'; action: 'Start' | 'Stop' | 'Restart' | 'Reload' | 'Signal' | 'Remove' }
   | { kind: 'add' }
   | { kind: 'page'; to: 'programs' | 'events' | 'stack' | 'system' }
   | { kind: 'help' };
@@ -20,7 +20,7 @@ export const KEY_HELP: [string, string][] = [
   ['Esc', 'clear the marks (or close a dialog)'],
   ['Enter', 'open the program'],
   ['/', 'filter'],
-  ['s x r', 'start, stop, restart (marked, or the current one)'],
+  ['s x r R', 'start, stop, restart, reload (marked, or the current one)'],
   ['!', 'send a signal'],
   ['Delete', 'remove'],
   ['n', 'add a program'],
@@ -79,6 +79,8 @@ export function tableCommand(key: string, page: number): Command | null {
       return { kind: 'action', action: 'Stop' };
     case 'r':
       return { kind: 'action', action: 'Restart' };
+    case 'R':
+      return { kind: 'action', action: 'Reload' };
     case '!':
       return { kind: 'action', action: 'Signal' };
     case 'Delete':

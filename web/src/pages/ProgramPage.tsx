@@ -13,7 +13,7 @@ import { allowedActions } from '../logic/permissions.js';
 import { PROGRAM_TABS, routeHash, type ProgramTab } from '../logic/routes.js';
 
 const TAB_TITLES: Record<ProgramTab, string> = { overview: 'Overview', logs: 'Logs', events: 'Events', config: 'Configuration' };
-const ACTIONS: ActionType[] = ['Start', 'Stop', 'Restart', 'Signal', 'Remove'];
+const ACTIONS: ActionType[] = ['Start', 'Stop', 'Restart', 'Reload', 'Signal', 'Remove'];
 
 const TAB_KEYS: Record<string, (i: number, n: number) => number> = {
   ArrowRight: (i, n) => (i + 1) % n,

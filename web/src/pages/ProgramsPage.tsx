@@ -19,7 +19,7 @@ const CHIPS: { tone: ToneFilter; label: string }[] = [
   { tone: 'idle', label: 'Stopped' },
 ];
 
-const ACTIONS: ActionType[] = ['Start', 'Stop', 'Restart', 'Signal', 'Remove'];
+const ACTIONS: ActionType[] = ['Start', 'Stop', 'Restart', 'Reload', 'Signal', 'Remove'];
 
 /** The program table with its filter, status chips, marks and actions. */
 export function ProgramsPage() {
