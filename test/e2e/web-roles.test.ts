@@ -54,7 +54,7 @@ void test('an operator gets start, stop, restart and signal, but no remove, edit
   await page.locator('tr[data-name="guarded"]').waitFor();
   const bar = page.getByRole('toolbar', { name: 'Actions on marked programs' });
   await bar.waitFor();
-  assert.deepEqual(await buttonNames(page, '.action-bar'), ['Start', 'Stop', 'Restart', 'Signal…']);
+  assert.deepEqual(await buttonNames(page, '.action-bar'), ['Start', 'Stop', 'Restart', 'Reload', 'Signal…']);
   assert.equal(await page.getByRole('button', { name: 'Add program' }).count(), 1, 'program.create is an operator permission');
   // The Delete key does not open a removal that would be refused.
   await page.locator('.table-box').focus();
@@ -67,7 +67,7 @@ void test('an operator gets start, stop, restart and signal, but no remove, edit
 
   await page.goto(`${d.url}/#/programs/${id}/config`);
   await page.getByRole('toolbar', { name: 'Actions on guarded' }).waitFor();
-  assert.deepEqual(await buttonNames(page, '[role=toolbar][aria-label="Actions on guarded"]'), ['Start', 'Stop', 'Restart', 'Signal…']);
+  assert.deepEqual(await buttonNames(page, '[role=toolbar][aria-label="Actions on guarded"]'), ['Start', 'Stop', 'Restart', 'Reload', 'Signal…']);
   await page.locator('pre[aria-label="Configuration"]').waitFor();
   assert.match(await page.locator('pre[aria-label="Configuration"]').innerText(), /"DB_PASSWORD": "\[redacted\]"/);
   assert.equal(await page.getByRole('button', { name: 'Edit configuration' }).count(), 0, 'PUT /programs/{id} is admin only');
@@ -98,7 +98,7 @@ void test('a viewer gets no action at all, and sees secrets redacted', { skip },
 void test('the admin secret gets remove, edit and the stack plan', { skip }, async () => {
   const page = await signedIn(SECRET, `/#/programs/${id}/config`);
   await page.getByRole('button', { name: 'Edit configuration' }).waitFor();
-  assert.deepEqual(await buttonNames(page, '[role=toolbar][aria-label="Actions on guarded"]'), ['Start', 'Stop', 'Restart', 'Signal…', 'Remove']);
+  assert.deepEqual(await buttonNames(page, '[role=toolbar][aria-label="Actions on guarded"]'), ['Start', 'Stop', 'Restart', 'Reload', 'Signal…', 'Remove']);
   await page.goto(`${d.url}/#/stack`);
   await page.getByRole('button', { name: 'Plan (dry run)' }).waitFor();
   await page.context().close();
