@@ -1,4 +1,5 @@
 import type { LastExit, ObservedProgram, ObservedRegistry } from '../../state/observed.js';
+import type { ReloadOutcome } from '../../state/reload.js';
 import { ALIVE, PROGRAM_STATUSES } from '../../state/status.js';
 import type { ProgramStore } from '../../state/store.js';
 import type { TextSource } from './metrics.js';
@@ -31,16 +32,50 @@ const GAUGES: readonly ProgramGauge[] = [
 ];
 
 /**
+ * Outcomes counted from the observed stream, per program and by one label: the value each
+ * program has when counting starts is a snapshot, then every new one counts once.
+ */
+class OutcomeCounter<T extends { at: number }> {
+  private readonly lastSeen = new Map<string, T | null>();
+  /** id -> label -> outcomes counted since svcd started. */
+  readonly counts = new Map<string, Map<string, number>>();
+
+  constructor(
+    private readonly of: (o: ObservedProgram) => T | null | undefined,
+    private readonly labelOf: (outcome: T) => string,
+  ) {}
+
+  snapshot(id: string, o: ObservedProgram): void {
+    this.lastSeen.set(id, this.of(o) ?? null);
+  }
+
+  forget(id: string): void {
+    this.lastSeen.delete(id);
+    this.counts.delete(id);
+  }
+
+  see(id: string, o: ObservedProgram): void {
+    const before = this.lastSeen.get(id) ?? null;
+    const now = this.of(o) ?? null;
+    this.lastSeen.set(id, now);
+    if (!now || now === before || (before && before.at === now.at && this.labelOf(before) === this.labelOf(now))) return;
+    const label = this.labelOf(now) || 'unknown';
+    const byLabel = this.counts.get(id) ?? new Map<string, number>();
+    byLabel.set(label, (byLabel.get(label) ?? 0) + 1);
+    this.counts.set(id, byLabel);
+  }
+}
+
+/**
  * Per-program families, labelled `{name, id}`, written as text at every scrape from the store
  * and the observed registry (a removed program disappears; text-families.ts says why not through
- * prom-client). Exits are counted from the observed stream: a snapshot of each program's last
- * exit first, then every new `last_exit` counts once, labelled by its reason (crash, exit, stop,
- * restart...).
+ * prom-client). Exits and reloads are counted from the observed stream: every new `last_exit`
+ * counts once by its reason (crash, exit, stop, restart...), every new `last_reload` by its
+ * result (reloaded, failed, restarted, started).
  */
 export class ProgramMetrics implements TextSource {
-  private readonly lastSeen = new Map<string, LastExit | null>();
-  /** id -> reason -> exits counted since svcd started. */
-  private readonly exitCounts = new Map<string, Map<string, number>>();
+  private readonly exits = new OutcomeCounter<LastExit>((o) => o.last_exit, (e) => e.reason);
+  private readonly reloads = new OutcomeCounter<ReloadOutcome>((o) => o.last_reload, (r) => r.result);
   private unsubscribe: (() => void) | null = null;
 
   constructor(
@@ -64,13 +99,18 @@ export class ProgramMetrics implements TextSource {
     }
     out.family('svc_program_restarts_total', 'counter', 'Restarts by policy since svcd started (a program in Backoff or Fatal across a crash of svcd: since its last stable run)');
     for (const p of programs) out.sample('svc_program_restarts_total', p.labels, p.o.restarts);
-    out.family('svc_program_exits_total', 'counter', 'Process exits seen since svcd started, by reason');
-    for (const [id, byReason] of this.exitCounts) {
+    this.counted(out, 'svc_program_exits_total', 'Process exits seen since svcd started, by reason', this.exits, 'reason');
+    this.counted(out, 'svc_program_reloads_total', 'Reloads ended since svcd started, by result (reloaded, failed, restarted, started)', this.reloads, 'result');
+    return out.toString();
+  }
+
+  private counted<T extends { at: number }>(out: TextFamilies, family: string, help: string, counter: OutcomeCounter<T>, label: string): void {
+    out.family(family, 'counter', help);
+    for (const [id, byLabel] of counter.counts) {
       const name = this.store.get(id)?.config.name;
       if (name === undefined) continue;
-      for (const [reason, n] of byReason) out.sample('svc_program_exits_total', formatLabels([['name', name], ['id', id], ['reason', reason]]), n);
+      for (const [value, n] of byLabel) out.sample(family, formatLabels([['name', name], ['id', id], [label, value]]), n);
     }
-    return out.toString();
   }
 
   /** Stops following the observed registry. */
@@ -80,20 +120,13 @@ export class ProgramMetrics implements TextSource {
   }
 
   private follow(): void {
-    for (const id of this.observed.ids()) this.lastSeen.set(id, this.observed.get(id).last_exit);
+    const counters = [this.exits, this.reloads];
+    for (const id of this.observed.ids()) for (const c of counters) c.snapshot(id, this.observed.get(id));
     this.unsubscribe = this.observed.subscribe((id, o) => {
-      if (!o) {
-        this.lastSeen.delete(id);
-        this.exitCounts.delete(id);
-        return;
+      for (const c of counters) {
+        if (o) c.see(id, o);
+        else c.forget(id);
       }
-      const before = this.lastSeen.get(id) ?? null;
-      this.lastSeen.set(id, o.last_exit);
-      if (!o.last_exit || o.last_exit === before || (before && before.at === o.last_exit.at && before.reason === o.last_exit.reason)) return;
-      const reason = o.last_exit.reason || 'unknown';
-      const byReason = this.exitCounts.get(id) ?? new Map<string, number>();
-      byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
-      this.exitCounts.set(id, byReason);
     });
   }
 }

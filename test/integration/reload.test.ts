@@ -81,6 +81,8 @@ test('reload: the new process starts beside the old one, the old pid ends only a
   const events = (await d.request('GET', `/api/v1/programs/${id}/events?limit=50`)).body;
   const types = (events.events ?? events).map((e: { event: string }) => e.event);
   assert.ok(types.includes('reload_started') && types.includes('reload_succeeded'), types.join(' '));
+  const metrics = await fetch(`${d.url}/metrics`).then((r) => r.text());
+  assert.match(metrics, new RegExp(`^svc_program_reloads_total\\{name="web",id="${id}",result="reloaded"\\} 1$`, 'm'));
 });
 
 test('reload of a never-healthy new process: it is stopped, the old one keeps running, the answer and the history say why', async () => {

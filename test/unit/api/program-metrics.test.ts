@@ -89,3 +89,17 @@ test('text families: label values and help are escaped as the text format wants;
   assert.equal(t.toString(), '# HELP x line one\\nback\\\\slash\n# TYPE x gauge\nx{a="1"} 2');
   assert.throws(() => new TextFamilies().sample('x', '', 1), /before any family/);
 });
+
+test('reloads are counted by result from the observed stream, each ended reload once', async () => {
+  const { observed, metrics } = fixture();
+  const reload = (seq: number, result: 'reloaded' | 'failed' | 'restarted' | 'started') => observed.update('p0', { last_reload: { seq, result, msg: '', at: seq * 1000 } });
+  reload(1, 'reloaded');
+  reload(2, 'failed');
+  reload(3, 'reloaded');
+  observed.update('p0', { cpu_usage: 1 }); // another change repeats the same last_reload: not counted again
+  const text = metrics.text();
+  assert.match(text, /^# TYPE svc_program_reloads_total counter$/m);
+  assert.match(text, /^svc_program_reloads_total\{name="web",id="p0",result="reloaded"\} 2$/m);
+  assert.match(text, /^svc_program_reloads_total\{name="web",id="p0",result="failed"\} 1$/m);
+  assert.doesNotMatch(text, /svc_program_reloads_total\{name="web",id="p0",result="restarted"\}/);
+});
