@@ -38,10 +38,10 @@ export function repoFiles(files: Iterable<string>, layout: RepoLayout): { base: 
  * message is the file's path in the repository (`base/web.toml:3:1: ...`). Includes resolve
  * inside the commit. Services of a git source always belong to it (`source = git:<name>`).
  */
-export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout, preparsed?: Preparsed): LoadedStack {
+export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout, preparsed?: ReadonlyMap<string, Preparsed>): LoadedStack {
   const { base, overlays } = repoFiles(files.keys(), layout);
   const read = readerOf(files);
-  const load = (file: string) => loadStackFile(posix.join(MOUNT, file), read, file, preparsed).services;
+  const load = (file: string) => loadStackFile(posix.join(MOUNT, file), read, file, preparsed?.get(file)).services;
   const services: RawService[] = base.flatMap(load);
   const byName = new Map<unknown, number>();
   services.forEach((s, i) => {
@@ -78,15 +78,15 @@ export function loadRepoStack(files: ReadonlyMap<string, string>, layout: RepoLa
 /**
  * The documents of a commit's stack files (and what they include), parsed ahead through the
  * parser's worker, so that a large file in a repository never blocks svcd's event loop while
- * `loadRepoStack` loads them (as for the watched directory, stacks/preparse.ts).
+ * `loadRepoStack` loads them (as for the watched directory, stacks/preparse.ts). One set per
+ * stack file: a file another one includes is labelled relative to its includer there, and by its
+ * own path as a stack file of its own, as `loadRepoStack` would parse it inline.
  */
-export async function preparseRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout, parser: DocumentParser): Promise<Preparsed> {
+export async function preparseRepoStack(files: ReadonlyMap<string, string>, layout: RepoLayout, parser: DocumentParser): Promise<ReadonlyMap<string, Preparsed>> {
   const { base, overlays } = repoFiles(files.keys(), layout);
   const read = readerOf(files);
-  const out: Preparsed = new Map();
-  for (const file of [...base, ...overlays]) {
-    for (const [path, doc] of await preparseStackFile(posix.join(MOUNT, file), read, parser, file)) if (!out.has(path)) out.set(path, doc);
-  }
+  const out = new Map<string, Preparsed>();
+  for (const file of [...base, ...overlays]) out.set(file, await preparseStackFile(posix.join(MOUNT, file), read, parser, file));
   return out;
 }
 

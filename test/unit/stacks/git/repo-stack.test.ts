@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRepoStack, repoFiles } from '../../../../stacks/git/repo-stack.js';
+import { loadRepoStack, preparseRepoStack, repoFiles } from '../../../../stacks/git/repo-stack.js';
+import { DEFAULT_PARSER_LIMITS, DocumentParser } from '../../../../stacks/parse-worker/parser.js';
 import { validateServices } from '../../../../stacks/validate-stack.js';
 
 const layout = { path: 'deploy', host: 'alpha', source: 'git:fleet' };
@@ -62,4 +63,27 @@ test('includes resolve inside the commit; errors name the file in the repository
 test('a commit with no stack file at all is refused (an accidental wipe does not prune a fleet)', () => {
   assert.throws(() => configs({ 'deploy/README.md': 'x' }), /deploy: no stack files/);
   assert.deepEqual(configs({ 'deploy/base/empty.toml': 'services = []\n' }), []);
+});
+
+test('parsed ahead through the worker, a commit reports the same places as parsed inline, a base file that another includes too', async () => {
+  const files = new Map(Object.entries({
+    'deploy/base/a.toml': 'include = ["b.toml"]\n[[services]]\nname = "a"\ncommand = "a"\n',
+    'deploy/base/b.toml': '[[services]]\nname = "b"\ncommand = 3\n',
+  }));
+  const problem = (preparsed?: Parameters<typeof loadRepoStack>[2]) => {
+    try {
+      validateServices(loadRepoStack(files, layout, preparsed), { logDir: '/logs', source: layout.source });
+      return 'no error';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  const parser = new DocumentParser({ ...DEFAULT_PARSER_LIMITS, inlineBelow: 0 });
+  try {
+    const inline = problem();
+    assert.match(inline, /command: /);
+    assert.equal(problem(await preparseRepoStack(files, layout, parser)), inline);
+  } finally {
+    await parser.close();
+  }
 });
