@@ -32,8 +32,9 @@ export async function runBatch(
   if (req.select_all) for (const r of all) selected.set(r.id, r);
   if (req.group_name !== undefined) for (const r of all) if (r.config.group_name === req.group_name) selected.set(r.id, r);
   for (const id of req.target_ids ?? []) {
-    const record = store.get(id.toLowerCase());
-    const leaving = record ? undefined : departing?.get(id.toLowerCase());
+    const key = id.toLowerCase();
+    const record = store.get(key);
+    const leaving = record ? undefined : departing?.get(key);
     if (record) selected.set(record.id, record);
     else if (leaving && req.action.type === 'Remove') gone.push(leaving);
     else if (leaving) missing.push({ id: leaving.record.id, name: leaving.record.config.name, ok: false, status: 'Stopping', pid: leaving.pid, error: removedError(leaving) });

@@ -44,7 +44,7 @@ async function waitReload(observed: ObservedRegistry, r: ProgramRecord, ahead: R
   const last = seen?.last_reload?.seq === seq ? seen.last_reload : null;
   // Removed meanwhile (svc rm): the reload was cancelled, and nothing runs any more.
   if (seen === null) Object.assign(outcome, { ok: false, error: 'reload failed: cancelled by remove; the program was removed before its reload ended' });
-  else if (!done(seen)) outcome.error = `still ${seen?.reload ? `reloading (${seen.reload.phase} pid ${seen.reload.pid})` : (seen?.status ?? 'pending')} after ${Math.round(waited / 1000)} s; the controller keeps trying`;
+  else if (!done(seen)) outcome.error = `still ${seen.reload ? `reloading (${seen.reload.phase} pid ${seen.reload.pid})` : seen.status} after ${Math.round(waited / 1000)} s; the controller keeps trying`;
   else if (last?.result === 'failed') Object.assign(outcome, { ok: false, error: last.msg });
   else if (last) outcome.note = last.msg;
   return outcome;

@@ -1,5 +1,5 @@
 import { SvcError } from '../state/errors.js';
-import { loadStackFile, type ReadText } from './load.js';
+import { loadStackFile, type LoadedStack, type ReadText } from './load.js';
 import { checkStackDependenciesOffline, validateServices } from './validate-stack.js';
 
 export interface CheckResult {
@@ -17,13 +17,19 @@ export interface CheckResult {
  * paths are not checked against it.
  */
 export function checkStackFile(file: string, read: ReadText): CheckResult {
+  return loadCheckedStack(file, read).result;
+}
+
+/** The check, and the loaded stack when it passed (what `svc apply` sends, loaded once). */
+export function loadCheckedStack(file: string, read: ReadText): { result: CheckResult; stack: LoadedStack | null } {
   try {
     const stack = loadStackFile(file, read);
     const desired = validateServices(stack, { logDir: '/', logDirUnknown: true, source: `stack:${file}` });
     const warnings = checkStackDependenciesOffline(desired);
-    return { file, errors: [], warnings, services: desired.length };
+    return { result: { file, errors: [], warnings, services: desired.length }, stack };
   } catch (err) {
     if (!(err instanceof SvcError)) throw err;
-    return { file, errors: err.message.split('\n').map((m) => (m.startsWith(file) || /^[^\s:]+:\d+:\d+: /.test(m) ? m : `${file}: ${m}`)), warnings: [], services: 0 };
+    const errors = err.message.split('\n').map((m) => (m.startsWith(file) || /^[^\s:]+:\d+:\d+: /.test(m) ? m : `${file}: ${m}`));
+    return { result: { file, errors, warnings: [], services: 0 }, stack: null };
   }
 }

@@ -1,4 +1,5 @@
 import { MAX_LIMIT, DEFAULT_LIMIT, SORT_KEYS } from '../../state/events/query-types.js';
+import { PLAN_ID_PATTERN } from '../../stacks/plan-id.js';
 import { EVENT_TYPES } from '../../state/events/types.js';
 
 type Json = Record<string, unknown>;
@@ -56,7 +57,7 @@ export const morePaths: Json = {
         {
           name: 'plan',
           in: 'query',
-          schema: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+          schema: { type: 'string', pattern: PLAN_ID_PATTERN.source },
           description: 'The plan id a dry run answered: the apply goes ahead only if its plan is still that one (409 and nothing changed otherwise)',
         },
         {
@@ -75,7 +76,7 @@ export const morePaths: Json = {
       responses: {
         ...ok({
           type: 'object',
-          properties: { status: { const: 'ok' }, dry_run: { type: 'boolean' }, source: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } }, plan: { type: 'string', pattern: '^[0-9a-f]{16}$' } },
+          properties: { status: { const: 'ok' }, dry_run: { type: 'boolean' }, source: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } }, plan: { type: 'string', pattern: PLAN_ID_PATTERN.source } },
         }),
         400: errorBody('Invalid stack (nothing changed)'),
         409: errorBody('The plan is no longer the one given in ?plan= (nothing changed)'),

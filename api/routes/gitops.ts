@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { invalid, notFound } from '../../state/errors.js';
 import type { StackApplier } from '../../stacks/apply.js';
 import { diffPrograms } from '../../stacks/git/diff.js';
+import { commitInForce } from '../../stacks/git/status.js';
 import { validateServices } from '../../stacks/validate-stack.js';
 import type { ApiDeps } from '../deps.js';
 import { booleanParam } from '../params.js';
@@ -47,7 +48,7 @@ export function gitopsRouter(deps: ApiDeps, applier: StackApplier): Router {
         // One source that cannot be compared (nothing fetched, a commit that does not load, a
         // program another source owns) is reported in its entry; the others are still shown.
         if (source !== undefined) throw err;
-        const commit = status?.pinned ?? status?.head ?? applied;
+        const commit = status ? commitInForce(status) : null;
         out.push({ source: `git:${name}`, commit, applied, in_sync: false, changes: [], error: (err as Error).message });
       }
     }

@@ -44,7 +44,7 @@ export function programsRouter(deps: ApiDeps): Router {
   /** A removed program whose process is still stopping, when the path names one. */
   const departingOf = (ctx: Context): Departing | undefined => {
     const id = String(ctx.params.id).toLowerCase();
-    return UUID.test(id) && !store.get(id) ? deps.departing?.get(id) : undefined;
+    return store.get(id) ? undefined : deps.departing?.get(id);
   };
 
   const find = (ctx: Context): ProgramRecord => {
@@ -85,22 +85,18 @@ export function programsRouter(deps: ApiDeps): Router {
 
   router.get('/programs/:id', async (ctx) => {
     const gone = departingOf(ctx);
-    if (gone) {
-      const shown = seesSecrets(ctx) ? gone.record : { ...gone.record, config: redactConfig(gone.record.config) };
-      ctx.body = departingDetail({ ...gone, record: shown }, observed.get(gone.record.id), clock.now(), boot);
-      return;
-    }
-    const record = find(ctx);
+    const record = gone?.record ?? find(ctx);
     await observed.readUsage(clock.now());
     const shown = seesSecrets(ctx) ? record : { ...record, config: redactConfig(record.config) };
-    ctx.body = programDetail(shown, observed.get(record.id), clock.now(), boot);
+    const o = observed.get(record.id);
+    ctx.body = gone ? departingDetail({ ...gone, record: shown }, o, clock.now(), boot) : programDetail(shown, o, clock.now(), boot);
   });
 
   router.put('/programs/:id', async (ctx) => {
     refuseBatchPath(ctx);
     const id = String(ctx.params.id).toLowerCase();
     const current = UUID.test(id) ? store.get(id) : undefined;
-    const gone = current ? undefined : departingOf(ctx);
+    const gone = departingOf(ctx);
     if (gone) throw invalid(`id: ${removedError(gone)}`);
     if (!current) throw invalid(`id: program '${ctx.params.id}' not found${uuidHint(id)}`);
     deps.gitops?.refuseDrift(current, 'change');

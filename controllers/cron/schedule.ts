@@ -141,10 +141,18 @@ export function compileSchedule(expression: string, tz: string | undefined, hash
 /** Compiled schedules by key, so 1,000 programs do not re-parse on every pass. */
 export class ScheduleCache {
   private readonly cache = new Map<string, Schedule>();
+  /** Whether an expression uses `H`, looked at once per expression, not on every pass. */
+  private readonly hashed = new Map<string, boolean>();
 
   /** `name`: the program's, which seeds an `H` in the expression (one schedule per program then). */
   get(expression: string, tz: string | undefined, name: string): Schedule | null {
-    const hashSeed = cronHashSeed(expression, name);
+    let usesH = this.hashed.get(expression);
+    if (usesH === undefined) {
+      usesH = cronHashSeed(expression, name) !== undefined;
+      if (this.hashed.size >= 10_000) this.hashed.clear();
+      this.hashed.set(expression, usesH);
+    }
+    const hashSeed = usesH ? name : undefined;
     const key = scheduleKey(expression, tz, hashSeed);
     let schedule = this.cache.get(key);
     if (!schedule) {

@@ -95,10 +95,10 @@ export class ProcessController implements ProgramController, ProcessRunner {
       for (const id of change.ids) {
         const record = this.deps.store.get(id);
         const proc = this.states.get(id)?.proc;
-        const last = this.records.get(id);
         if (!record && proc) {
           removed.set(id, this.nameOf(id) ?? id);
-          // Visible (removed: true) until its process has ended: state/departing.ts.
+          // Visible (removed: true) until its process has ended (the `forget` effect): state/departing.ts.
+          const last = this.records.get(id);
           if (proc.pid > 0 && last) this.deps.departing?.set(id, { record: last, pid: proc.pid });
         } else if (runsHere(record) && !this.states.has(id)) created.push(id);
         else if (!record) this.departures.forget(id); // removed before it ever started
@@ -240,13 +240,14 @@ export class ProcessController implements ProgramController, ProcessRunner {
       this.afterAdoption.delete(id);
       this.deps.events.emit({ ...interrupted, program_id: id, program_name: this.nameOf(id) });
     }
+    const now = clock.now();
     const input: PlanInput = {
       id,
       config: record ? withDefaults(record.config) : undefined,
       intent: record?.intent,
       run: record ? runIntent(record, boot) : 'stopped',
       state,
-      now: clock.now(),
+      now,
       random: (this.deps.random ?? Math.random)(),
       blockedBy: record
         ? (formerRunsBlocker(observed.get(id)) ?? this.departures.blocker(id) ?? artifactBlocker(record.config, observed.get(id).ota) ?? dependencyBlocker(store, observed, id))
@@ -254,19 +255,15 @@ export class ProcessController implements ProgramController, ProcessRunner {
       stopBlockedBy: record && state.proc ? this.stopGate.blocker(id) : null,
       shutdown: observed.shuttingDown,
       restartRequest: restartRequestFor(observed.get(id).restart_requests, state.proc?.pid),
-      lastQuickRestartAt: this.lastQuickRestartAt,
+      lastQuickRestartAt: this.paceSince(now),
       ...reloadInputs(record?.config, state, observed.get(id)),
     };
     const plan = planProcess(input);
     this.states.set(id, plan.next);
-    if (!plan.next.proc) {
-      this.departures.gone(id);
-      if (!stored && !plan.next.overlap) this.deps.departing?.delete(id);
-    }
+    if (!plan.next.proc) this.departures.gone(id);
     if (plan.next.proc && plan.next.proc === state.proc && plan.next.stopping !== state.stopping) this.deps.runtime?.set(id, runtimeRecord(plan.next.proc, plan.next.stopping));
     // The pace is shared by every key: record it before any await, so a key reconciled meanwhile sees it.
-    // A pace far ahead of this one was set before the wall clock was stepped back: this one replaces it.
-    for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = this.lastQuickRestartAt > e.at + PACE_HORIZON_MS ? e.at : Math.max(this.lastQuickRestartAt, e.at);
+    for (const e of plan.effects) if (e.kind === 'paced') this.lastQuickRestartAt = Math.max(this.lastQuickRestartAt, e.at);
     if (plan.next.proc && plan.next.waiting && !plan.next.stopping) this.waitingToStop.add(id);
     else this.waitingToStop.delete(id);
     let requeueNow = false;
@@ -402,6 +399,12 @@ export class ProcessController implements ProgramController, ProcessRunner {
       set: (next: ProcState) => this.states.set(id, next),
       onExit: (pid: number, exit: ExitInfo) => this.observeExit(id, pid, exit),
     };
+  }
+
+  /** The daemon-wide restart pace; one far ahead of now was set before the wall clock was stepped back, and starts again. */
+  private paceSince(now: number): number {
+    if (this.lastQuickRestartAt > now + PACE_HORIZON_MS) this.lastQuickRestartAt = -Infinity;
+    return this.lastQuickRestartAt;
   }
 
   private nameOf(id: string): string | null {

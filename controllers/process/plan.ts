@@ -2,7 +2,7 @@ import type { EventInput } from '../../state/events/types.js';
 import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
 import type { SignalName } from '../os/port.js';
-import { backoffDelayMs, PACE_HORIZON_MS, restartPacedAt } from './backoff.js';
+import { backoffDelayMs, restartPacedAt } from './backoff.js';
 import { isPermanentSpawnError } from './permanent-spawn.js';
 import { describeExit } from './describe-exit.js';
 import { PLANNED_STOPS, type ProcState, type StopReason } from './proc-state.js';
@@ -129,8 +129,7 @@ function judgeExit(input: PlanInput, s: ProcState, effects: Effect[]): ProcState
   }
   const retry = retries + 1;
   const backoff = backoffDelayMs(config!, retry, input.random);
-  const lastQuick = input.lastQuickRestartAt > now + PACE_HORIZON_MS ? -Infinity : input.lastQuickRestartAt;
-  const paced = restartPacedAt(now + backoff, backoff, lastQuick);
+  const paced = restartPacedAt(now + backoff, backoff, input.lastQuickRestartAt);
   if (paced.quick) effects.push({ kind: 'paced', at: paced.at });
   const delay = paced.at - now;
   const limit = config!.retry_limit === undefined ? '' : `/${config!.retry_limit}`;

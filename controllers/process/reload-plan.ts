@@ -42,7 +42,7 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
   if (cancelled) {
     // A forced stop kills the successor at once, as it does the old process.
     const force = cancelled === 'stop' && input.intent?.force === true;
-    return { state: abort(input, s, effects, `cancelled by ${cancelled}`, oldAfterCancel(s, cancelled), force) };
+    return { state: abort(input, s, effects, `cancelled by ${cancelled}`, oldFate(s, cancelled), force) };
   }
   if (!old || s.exit) {
     // The old process ended on its own during the reload: the successor is the program's process now.
@@ -92,16 +92,20 @@ function promote(input: PlanInput, s: ProcState, effects: Effect[], msg: string)
   return { ...s, proc: o.proc, exit: null, stopping: null, overlap: null, status: 'Running', lastReload: outcome(input, s, 'reloaded', msg) };
 }
 
-/** What becomes of the old process when a reload is cancelled: the stop, removal or shutdown ends it too; a restart replaces it. */
-function oldAfterCancel(s: ProcState, cancelled: string): string {
-  return s.proc && !s.exit ? `; pid ${s.proc.pid} ${cancelled === 'restart' ? 'is restarted' : 'stops too'}` : '';
+/**
+ * What becomes of the old process when a reload ends without a hand-over: it keeps running, or,
+ * when the reload was cancelled, the stop, removal or shutdown ends it too and a restart replaces it.
+ */
+function oldFate(s: ProcState, cancelled: string | null = null): string {
+  if (!s.proc || s.exit) return '';
+  return `; pid ${s.proc.pid} ${cancelled === null ? 'keeps running' : cancelled === 'restart' ? 'is restarted' : 'stops too'}`;
 }
 
 /**
  * SUCCESSOR -> ABORTING: stop it (SIGTERM, SIGKILL after stopsecs; SIGKILL at once when
  * `force`). `old` says what becomes of the old process; by default it keeps running.
  */
-function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string, old = s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '', force = false): ProcState {
+function abort(input: PlanInput, s: ProcState, effects: Effect[], why: string, old = oldFate(s), force = false): ProcState {
   const o = s.overlap!;
   const msg = `reload failed: ${why}; stopping pid ${o.proc.pid}${old}`;
   effects.push({ kind: 'signal_overlap', signal: force ? 'SIGKILL' : 'SIGTERM' }, event(input, { event: 'reload_failed', msg }));
@@ -117,7 +121,7 @@ function overlapEnded(input: PlanInput, s: ProcState, effects: Effect[]): ProcSt
   if (o.phase === 'successor') {
     // Killed before the planner saw the cancellation (svc rm --force signals every process of the program).
     const cancelled = cancelReason(input, s);
-    const keeps = cancelled ? oldAfterCancel(s, cancelled) : s.proc && !s.exit ? `; pid ${s.proc.pid} keeps running` : '';
+    const keeps = oldFate(s, cancelled);
     const how = describeExit(exit, cancelled ? cancelled : 'crash', false);
     const why = exit.error
       ? `the new process could not start: ${exit.error}`

@@ -115,7 +115,7 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
       }
     },
     async keep(src, commit) {
-      await ensureRepo(src);
+      // No ensureRepo: a pin is only ever made of a commit already in the cache.
       await git(src, commit === null ? ['update-ref', '-d', 'refs/svc/pin'] : ['update-ref', 'refs/svc/pin', commit]);
     },
     async info(src, commit): Promise<CommitInfo> {

@@ -95,7 +95,7 @@ function isLocalPath(url: string): boolean {
 }
 
 /** The user part of an http(s) URL (`https://TOKEN@host/…`), which forges accept as a token, or null. */
-export function httpUserInfo(url: string): string | null {
+function httpUserInfo(url: string): string | null {
   return /^https?:\/\/([^/@]+)@/i.exec(url)?.[1] ?? null;
 }
 
@@ -105,8 +105,7 @@ export function httpUserInfo(url: string): string | null {
  * (`git@host:path`) are not secrets and stay.
  */
 export function shownUrl(url: string): string {
-  const user = httpUserInfo(url);
-  return user === null ? url : url.replace(`${user}@`, '***@');
+  return withoutUserInfo(url, url);
 }
 
 /** `text` (git's own messages quote the URL) with the source URL's http(s) user part as `***`. */

@@ -26,6 +26,11 @@ export interface GitSourceStatus {
   lines: string[];
 }
 
+/** The commit in force: the pinned one, else the last fetched head, else the last applied; null before any fetch. */
+export function commitInForce(status: Pick<GitSourceStatus, 'pinned' | 'head' | 'applied'>): string | null {
+  return status.pinned ?? status.head ?? status.applied?.commit ?? null;
+}
+
 /** What the daemon remembers of a source across restarts (`status:gitops:<name>`). */
 export interface GitSourceRecord {
   url: string;

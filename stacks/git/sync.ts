@@ -9,7 +9,7 @@ import type { GitPort } from './port.js';
 import { loadRepoStack, preparseRepoStack } from './repo-stack.js';
 import type { DocumentParser } from '../parse-worker/parser.js';
 import { shownUrl, type GitSourceConfig } from './source-config.js';
-import { parseGitRecord, type GitSourceRecord, type GitSourceStatus } from './status.js';
+import { commitInForce, parseGitRecord, type GitSourceRecord, type GitSourceStatus } from './status.js';
 
 export interface GitSyncDeps {
   sources: GitSourceConfig[];
@@ -67,8 +67,6 @@ export class GitSync {
       for (const s of this.sources.values()) {
         const r = records.get(s.cfg.name);
         if (r) Object.assign(s.status, { applied: r.applied, pinned: r.pinned });
-        // A pin made before svcd kept pins in the cache is kept from now on.
-        if (s.status.pinned) await this.keepPin(s);
       }
     }
     for (const s of this.sources.values()) this.schedule(s, 'start');
@@ -94,7 +92,7 @@ export class GitSync {
   /** The stack of the commit in force (pinned, else the last fetched head), for `svc diff`. */
   async target(name: string): Promise<{ commit: string; request: ApplyRequest }> {
     const s = this.source(name);
-    const commit = s.status.pinned ?? s.status.head ?? s.status.applied?.commit;
+    const commit = commitInForce(s.status);
     if (!commit) throw conflict(`git:${name}: nothing fetched yet (svc sync ${name})`);
     const files = await this.deps.git.snapshot(s.cfg, commit);
     try {
@@ -169,6 +167,9 @@ export class GitSync {
     const { cfg, status } = s;
     let fetchFailed = false;
     try {
+      // A pin made before svcd kept pins in the cache is kept from the start sync on (in the
+      // source's queue: the other sources' start syncs do not wait for it).
+      if (trigger === 'start' && status.pinned) await this.keepPin(s);
       let head: string | null;
       try {
         head = await git.fetch(cfg);

@@ -26,6 +26,7 @@ export interface CronHarnessOptions {
  */
 export async function cronHarness(opts: CronHarnessOptions = {}) {
   const db = opts.db ?? new MemoryLevel<string, string>();
+  if (db.status === 'closed') await db.open(); // a restarted daemon: memory-level keeps its data
   const os = opts.os ?? new FakeOs();
   const clock = new FakeClock(opts.now ?? T0);
   const store = await ProgramStore.fromDb(db);

@@ -46,3 +46,10 @@ export function jsLineOf(text: string, apps: { name?: unknown; script?: unknown 
     return hits.find((h) => h >= base && h < next) ?? [...hits].reverse().find((h) => h > prev && h < base) ?? base;
   };
 }
+
+/** The 1-based line that sets `name` in a `.env` (`NAME=`, `export NAME=`, `NAME:`), or 1 when none does. */
+export function dotenvLineOf(text: string, name: string): number {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const sets = new RegExp(`^\\s*(export\\s+)?${escaped}\\s*[=:]`);
+  return text.split(/\r?\n/).findIndex((l) => sets.test(l)) + 1 || 1;
+}

@@ -3,7 +3,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { invalid } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import { parseDocumentText } from '../../document.js';
-import { lineOfFromLocator } from '../common/locate.js';
+import { dotenvLineOf, lineOfFromLocator } from '../common/locate.js';
 import { NameRegistry, toProgramName } from '../common/names.js';
 import { Findings } from '../report.js';
 import type { ImportPorts, ImportResult } from '../types.js';
@@ -121,8 +121,7 @@ export function importProcessCompose(path: string, label: string, ports: ImportP
   if (services.length === 0) throw invalid(`${label}: no processes to import`);
   const shadowed = Object.keys(dotenv).filter((k) => ports.env[k] !== undefined);
   if (shadowed.length > 0 && services.some((s) => s.env_file !== undefined)) {
-    const at = dotenvText.split(/\r?\n/).findIndex((l) => new RegExp(`^\\s*(export\\s+)?${shadowed[0].replace(/[.]/g, '\\.')}\\s*[=:]`).test(l)) + 1;
-    findings.approximated(join(dirname(label), '.env'), at || 1, null, shadowed.join(', '), 'set in the environment of svc import too: process-compose let its own environment win over .env, svc lets env_file win over svcd’s environment');
+    findings.approximated(join(dirname(label), '.env'), dotenvLineOf(dotenvText, shadowed[0]), null, shadowed.join(', '), 'set in the environment of svc import too: process-compose let its own environment win over .env, svc lets env_file win over svcd’s environment');
   }
   return { format: 'process-compose', services, report: findings.entries };
 }

@@ -3,6 +3,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { invalid } from '../../../state/errors.js';
 import type { ProgramConfig } from '../../../state/program.js';
 import { commandFields } from '../common/command.js';
+import { dotenvLineOf } from '../common/locate.js';
 import { NameRegistry, toProgramName } from '../common/names.js';
 import { Findings } from '../report.js';
 import type { ImportOptions, ImportPorts, ImportResult } from '../types.js';
@@ -49,9 +50,8 @@ export function importProcfile(path: string, label: string, ports: ImportPorts, 
   });
   if (services.length === 0) throw invalid(`${label}: no process types (lines like 'web: command')`);
   if (hasEnv && dotenv.PORT !== undefined) {
-    const portLine = envText.split(/\r?\n/).findIndex((l) => /^\s*(export\s+)?PORT\s*=/.test(l)) + 1;
     // Named as the user can open it: --env-file as typed, else the .env beside the Procfile as named.
-    findings.approximated(opts.envFile ?? join(dirname(label), '.env'), portLine || 1, null, 'PORT', `the base port of the process types (foreman's rule); env sets PORT per program, which overrides the env_file value`);
+    findings.approximated(opts.envFile ?? join(dirname(label), '.env'), dotenvLineOf(envText, 'PORT'), null, 'PORT', `the base port of the process types (foreman's rule); env sets PORT per program, which overrides the env_file value`);
   }
   return { format: 'procfile', services, report: findings.entries };
 }

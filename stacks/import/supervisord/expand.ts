@@ -7,6 +7,13 @@ const REFERENCE = /%(%|\(([^)]*)\)([#0\- +]*)(\d*)(?:\.(\d+))?([sdirfxXo]))/g;
 
 export type Expansions = Record<string, string | number>;
 
+/** `%(ENV_X)s` for every variable of `env` (the environment svc import runs in). */
+export function envExpansions(env: Record<string, string | undefined>): Expansions {
+  const out: Expansions = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[`ENV_${k}`] = v;
+  return out;
+}
+
 /** Expands `value`; an unknown name is an error naming the option, as supervisord reports it. */
 export function expand(value: string, expansions: Expansions, option: string): { value: string; used: string[] } {
   const used: string[] = [];

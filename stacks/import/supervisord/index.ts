@@ -5,7 +5,7 @@ import { NameRegistry } from '../common/names.js';
 import { Findings } from '../report.js';
 import type { ImportPorts, ImportResult } from '../types.js';
 import { parseEnvironment } from './environment.js';
-import { expand, type Expansions } from './expand.js';
+import { envExpansions, expand, type Expansions } from './expand.js';
 import type { IniSection } from './ini.js';
 import { loadSupervisord } from './load.js';
 import { mapProgram } from './map-program.js';
@@ -81,8 +81,7 @@ function groupMembership(sections: IniSection[]): Map<string, string> {
 function daemonEnvironment(section: IniSection, here: string, env: Record<string, string | undefined>, findings: Findings): Record<string, string> {
   const option = section.options.get('environment');
   if (!option) return {};
-  const expansions: Expansions = { here };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) expansions[`ENV_${k}`] = v;
+  const expansions: Expansions = { here, ...envExpansions(env) };
   try {
     const { value, used } = expand(option.value, expansions, 'environment');
     const names = used.filter((u) => u.startsWith('ENV_')).map((u) => u.slice(4));

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { invalid } from '../../../state/errors.js';
 import { expandGlob } from '../common/glob.js';
 import type { ImportPorts } from '../types.js';
-import { expand, type Expansions } from './expand.js';
+import { envExpansions, expand } from './expand.js';
 import { parseIni, type IniSection } from './ini.js';
 
 /** A supervisord configuration with its `[include] files` read, sections in file order. */
@@ -29,8 +29,7 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
   const dirs = new Map<string, string>();
   const unmatched: LoadedSupervisord['unmatched'] = [];
   const seen = new Set<string>();
-  const envExpansions: Expansions = {};
-  for (const [k, v] of Object.entries(ports.env)) if (v !== undefined) envExpansions[`ENV_${k}`] = v;
+  const fromEnv = envExpansions(ports.env);
   const visit = (abs: string, name: string): void => {
     if (seen.has(abs)) return;
     seen.add(abs);
@@ -51,7 +50,7 @@ export function loadSupervisord(path: string, label: string, ports: ImportPorts)
       if (!files) continue;
       let value: string;
       try {
-        value = expand(files.value, { ...envExpansions, here: dirname(abs) }, 'files').value;
+        value = expand(files.value, { ...fromEnv, here: dirname(abs) }, 'files').value;
       } catch (err) {
         throw invalid(`${files.file}:${files.line}: [include] ${(err as Error).message}`);
       }

@@ -5,7 +5,7 @@ import type { Findings } from '../report.js';
 import { NameRegistry, toProgramName } from '../common/names.js';
 import { iniBoolean, isOwnOutput, signalName, wholeNumber } from '../common/values.js';
 import { parseEnvironment } from './environment.js';
-import { expand, type Expansions } from './expand.js';
+import { envExpansions, expand, type Expansions } from './expand.js';
 import type { IniSection } from './ini.js';
 
 export interface ProgramContext {
@@ -61,9 +61,7 @@ export function mapProgram(ctx: ProgramContext): ProgramConfig[] {
   const fail = (key: string, message: string): never => {
     throw invalid(`${fileOf(key)}:${lineOf(key)}: [${section.name}] ${key}: ${message}`);
   };
-  const envExpansions: Expansions = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) envExpansions[`ENV_${k}`] = v;
-  const common: Expansions = { ...envExpansions, here: ctx.here, program_name: ctx.programName, group_name: ctx.groupName ?? ctx.programName, host_node_name: ctx.hostname };
+  const common: Expansions = { ...envExpansions(ctx.env), here: ctx.here, program_name: ctx.programName, group_name: ctx.groupName ?? ctx.programName, host_node_name: ctx.hostname };
   const envUsed = new Map<string, Set<string>>();
   const valueOf = (key: string, expansions: Expansions): string | undefined => {
     const option = section.options.get(key);

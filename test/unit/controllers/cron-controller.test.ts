@@ -257,7 +257,7 @@ test('H picks one time per program, from its name: the same after every daemon r
     const id = db ? h.store.list().find((r) => r.config.name === name)!.id : await h.add({ name, cron: 'H H * * *' });
     await h.settle();
     const next = h.cronOf(id).next_fire_at;
-    await h.down();
+    await h.close(); // the next daemon opens the same database again
     return { db: h.db, next };
   };
   const first = await nextOf(undefined, 'backup');

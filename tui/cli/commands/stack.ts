@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SvcError } from '../../../state/errors.js';
 import type { LoadedStack } from '../../../stacks/load.js';
 import { PLAN_ID_PATTERN } from '../../../stacks/plan-id.js';
 import { ApiError } from '../../client/errors.js';
@@ -43,13 +42,13 @@ export function registerStack(program: Command, ctx: CliContext): void {
       if (o.plan !== undefined && !PLAN_ID_PATTERN.test(o.plan)) throw new CliError(`--plan: '${o.plan}' is not a plan id (16 hex digits, as svc apply --dry-run prints it)`, 2);
       // Validate here first, as `svc check` does, so problems keep their `path:line:col:` prefix
       // (the daemon sees only the text, not the file); what only svcd can judge comes after.
-      const { checkStackFile } = await tools();
+      const { loadCheckedStack } = await tools();
       const directory = directoryProblem(file);
       if (directory) throw new CliError(directory, 2);
       const readFile = readEachOnce();
-      const checked = checkStackFile(file, readFile);
-      if (checked.errors.length > 0) throw new CliError(checked.errors.join('\n'), 2);
-      const { body, stack } = await stackBody(file, source, readFile);
+      const { result: checked, stack } = loadCheckedStack(file, readFile);
+      if (checked.errors.length > 0 || !stack) throw new CliError(checked.errors.join('\n'), 2);
+      const body = await stackBody(file, stack, readFile);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}), ...(o.plan !== undefined ? { plan: o.plan } : {}) });
       // An included file that lists no service now still owns its programs: svcd learns the files here.
       for (const file of stack.includes) query.append('include', file);
@@ -91,26 +90,18 @@ export function registerStack(program: Command, ctx: CliContext): void {
 }
 
 /**
- * The request body for a stack file: the file as is, with its Content-Type; a stack with
- * `include` is resolved and validated here (the daemon cannot read our files) and sent as JSON,
- * included services labelled `include:<file>`. With the loaded stack, whose services are the
- * body's, in order.
+ * The request body for a checked stack file: the file as is, with its Content-Type; a stack with
+ * `include` is sent resolved (the daemon cannot read our files) as JSON, included services
+ * labelled `include:<file>`, in the order of the stack's services.
  */
-async function stackBody(file: string, source: string, readFile: (path: string) => string): Promise<{ body: RawBody; stack: LoadedStack }> {
-  const { formatFromName, loadStackFile, contentTypeOf, validateServices } = await tools();
+async function stackBody(file: string, stack: LoadedStack, readFile: (path: string) => string): Promise<RawBody> {
+  const { formatFromName, contentTypeOf } = await tools();
   const format = formatFromName(file);
   if (!format) throw unknownFormat(file);
-  try {
-    const stack = loadStackFile(file, readFile);
-    if (stack.includes.length === 0) return { body: new RawBody(readFile(file), contentTypeOf(format)), stack };
-    validateServices(stack, { logDir: '/', logDirUnknown: true, source });
-    const services = stack.services.map((s) => {
-      const body = s.body as Record<string, unknown>;
-      return s.includedFrom && body.source === undefined ? { ...body, source: `include:${s.includedFrom}` } : body;
-    });
-    return { body: new RawBody(JSON.stringify({ prune: stack.prune, services }), contentTypeOf('json')), stack };
-  } catch (err) {
-    if (err instanceof SvcError) throw new CliError(err.message, 2);
-    throw err;
-  }
+  if (stack.includes.length === 0) return new RawBody(readFile(file), contentTypeOf(format));
+  const services = stack.services.map((s) => {
+    const body = s.body as Record<string, unknown>;
+    return s.includedFrom && body.source === undefined ? { ...body, source: `include:${s.includedFrom}` } : body;
+  });
+  return new RawBody(JSON.stringify({ prune: stack.prune, services }), contentTypeOf('json'));
 }

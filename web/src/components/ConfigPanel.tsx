@@ -17,17 +17,17 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
   const { http, role } = useServices();
   // An edit under way stays while the user looks at other pages or tabs (logic/drafts.ts), with
   // the configuration it was made from, so that a save still tells svcd's later changes.
-  const [text, setText] = useDraft<string | null>(`config:${detail.id}.text`, null);
+  const [draft, setDraft] = useDraft<{ text: string; opened: ProgramDetail['config'] } | null>(`config:${detail.id}`, null);
+  const text = draft?.text ?? null;
+  const setText = (next: string) => draft && setDraft({ ...draft, text: next });
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
-  // The configuration the text was made from, and svcd's newer one when they differ at a save.
-  const [opened, setOpened] = useDraft<ProgramDetail['config'] | null>(`config:${detail.id}.opened`, null);
+  // svcd's newer configuration when it differs, at a save, from the one the text was made from.
   const [conflict, setConflict] = useState<{ config: ProgramDetail['config']; fields: string[] } | null>(null);
   const pretty = JSON.stringify(detail.config, null, 2);
   const edit = (config: ProgramDetail['config']) => {
-    setText(JSON.stringify(config, null, 2));
-    setOpened(config);
+    setDraft({ text: JSON.stringify(config, null, 2), opened: config });
     setConflict(null);
     setError(null);
   };
@@ -43,9 +43,9 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
     setBusy(true);
     setConflict(null);
     try {
-      if (!overwrite && opened) {
+      if (!overwrite && draft) {
         const now = await http.get<ProgramDetail>(`/api/v1/programs/${detail.id}`);
-        const fields = changedSince(opened, now.config);
+        const fields = changedSince(draft.opened, now.config);
         if (fields.length) {
           setConflict({ config: now.config, fields });
           return;
@@ -55,8 +55,7 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
       // as the editor shows it, so that a daemon message's `JSON line N` is the editor's line N.
       const sent = JSON.stringify({ ...(body as object), source: 'web:update' }, null, 2);
       await http.send('PUT', `/api/v1/programs/${detail.id}`, sent, 'application/json');
-      setText(null);
-      setOpened(null);
+      setDraft(null);
       setError(null);
       setSaved(true);
       onSaved();
@@ -130,7 +129,7 @@ export function ConfigPanel({ detail, onSaved, onRestart }: { detail: ProgramDet
         </div>
       )}
       <div className="buttons">
-        <button type="button" onClick={() => (setText(null), setError(null), setConflict(null))}>
+        <button type="button" onClick={() => (setDraft(null), setError(null), setConflict(null))}>
           Cancel
         </button>
         <button type="submit" className="primary" disabled={busy}>

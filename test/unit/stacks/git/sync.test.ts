@@ -23,10 +23,17 @@ class FakeRemote implements GitPort {
   /** fetch() never answers until close(). */
   hang = false;
   fetches = 0;
+  /** Resolves at the first fetch. */
+  readonly fetched: Promise<void>;
+  private firstFetch!: () => void;
   /** The commit keep() holds in the cache (the pin), as the real cache's refs/svc/pin. */
   kept: string | null = null;
   private closed: (() => void)[] = [];
   private n = 0;
+
+  constructor() {
+    this.fetched = new Promise((resolve) => (this.firstFetch = resolve));
+  }
 
   push(files: Record<string, string>, subject: string, signed = true): string {
     const id = `${String(++this.n).padStart(2, '0')}${'c'.repeat(38)}`;
@@ -36,6 +43,7 @@ class FakeRemote implements GitPort {
   }
   async fetch() {
     this.fetches++;
+    this.firstFetch();
     if (this.down) throw new Error('could not read from remote repository');
     if (this.hang) await new Promise<void>((_, reject) => this.closed.push(() => reject(new Error('svcd is stopping'))));
     return this.head;
@@ -237,7 +245,7 @@ test('close() ends a fetch that never answers: idle() resolves and nothing is re
   t.remote.hang = true;
   await t.sync.start();
   t.clock.advance(0);
-  while (t.remote.fetches === 0) await new Promise((r) => setImmediate(r));
+  await t.remote.fetched;
   t.sync.close();
   await t.sync.idle();
   assert.deepEqual(t.events, []);
