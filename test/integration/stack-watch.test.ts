@@ -35,7 +35,8 @@ test('files present at start are applied; included services carry include:<file>
   assert.equal(await sourceOf('w-boot'), 'stack:boot.toml');
   assert.equal(await sourceOf('w-common'), 'include:lib/common.toml');
   assert.equal((await status()).watching, true);
-  assert.deepEqual((await fileStatus('boot.toml'))?.state, 'ok');
+  // The file's status is recorded once its apply has returned, which may be just after its programs run.
+  await eventually(async () => (await fileStatus('boot.toml'))?.state === 'ok', 5_000, 'boot.toml recorded as ok');
   assert.equal(await fileStatus('lib/common.toml'), undefined, 'sub-folders are not applied on their own');
 });
 
