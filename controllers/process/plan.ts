@@ -230,6 +230,9 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   if (goingDown(input)) {
     // A stop cancels a pending retry, a wait for dependencies and a pre_start in progress.
     if (s.status === 'Backoff' || s.status === 'Starting') {
+      // Recorded for a stop request, so a history that ends in a process_backoff (or a start
+      // still waiting) says the retry will not come; a removal or shutdown says so itself.
+      if (input.run === 'stopped' && !input.shutdown && config) effects.push(event(input, { event: 'start_cancelled', msg: cancelledStart(config, s, now) }));
       return { next: { ...s, status: 'Stopped', nextRetryAt: null, retries: 0, waiting: null, preStart: null }, effects };
     }
     return { next: s, effects };
@@ -279,6 +282,16 @@ function planIdle(input: PlanInput, s: ProcState, effects: Effect[]): Plan {
   const next = { ...starting, preStart: null };
   // With retries pending, look again once the new run would count as stable (startsecs).
   return { next, effects, requeueAt: next.retries > 0 ? now + config.startsecs * 1000 : undefined };
+}
+
+/** What a stop request cancelled: a Backoff retry, or a start still waiting (dependencies, a hook). */
+function cancelledStart(config: EffectiveConfig, s: ProcState, now: number): string {
+  if (s.status === 'Backoff') {
+    const limit = config.retry_limit === undefined ? '' : `/${config.retry_limit}`;
+    const due = s.nextRetryAt === null ? '' : `, due in ${Math.max(0, Math.ceil((s.nextRetryAt - now) / 1000))} s,`;
+    return `stopped on request in Backoff: retry ${s.retries}${limit}${due} cancelled`;
+  }
+  return `stopped on request before its process started${s.waiting ? ` (${s.waiting})` : ''}: start cancelled`;
 }
 
 function isExpected(config: EffectiveConfig | undefined, code: number | null): boolean {

@@ -5,6 +5,8 @@ export const EVENT_TYPES = [
   'process_backoff',
   'process_fatal',
   'process_recovered',
+  /** svc addition (docs/events.md): a stop request cancelled a Backoff retry or a start still waiting. */
+  'start_cancelled',
   /** svc addition (docs/events.md): a program turned Unhealthy; process_recovered is its end. */
   'process_unhealthy',
   'health_restart',

@@ -122,6 +122,22 @@ test('svc add of a command that cannot run warns at once; svc info and the event
   await svc('rm', 'ghost', 'noexec');
 });
 
+test('svc stop of a program in Backoff cancels its retry, and svc events says so', async () => {
+  const add = await svc('add', 'crashy', '--retry-limit', '5', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'process.exit(3)');
+  assert.equal(add.code, 0, add.stderr);
+  await eventually(async () => (await statusOf('crashy')) === 'Backoff', 10_000, 'crashy in Backoff');
+  const stop = await svc('stop', 'crashy');
+  assert.equal(stop.code, 0, stop.stderr);
+  assert.match(stop.stdout, /crashy\s+ok\s+Stopped/);
+  let shown = '';
+  await eventually(async () => {
+    shown = (await svc('events', 'crashy', '--type', 'start_cancelled')).stdout;
+    return shown.includes('start_cancelled');
+  }, 10_000, 'start_cancelled recorded').catch((err: Error) => assert.fail(`${err.message}: ${shown}`));
+  assert.match(shown, /stopped on request in Backoff: retry 1\/5, due in \d+ s, cancelled/);
+  await svc('rm', 'crashy');
+});
+
 test('svc shutdown stops svcd gracefully; afterwards svc says the daemon is not reachable (exit 3)', async () => {
   const res = await svc('shutdown');
   assert.equal(res.code, 0, res.stderr);

@@ -15,7 +15,7 @@ function color(event: string): string | undefined {
   if (event === 'process_fatal' || event === 'health_restart') return 'red';
   if (event === 'process_backoff' || event === 'process_unhealthy') return 'yellow';
   if (event === 'process_started' || event === 'process_recovered') return 'green';
-  if (event === 'process_exit') return 'gray';
+  if (event === 'process_exit' || event === 'start_cancelled') return 'gray';
   return undefined;
 }
 

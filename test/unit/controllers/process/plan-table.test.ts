@@ -65,7 +65,9 @@ const TABLE: { edge: string; given: PlanInput; status: string; effects: string[]
   },
   { edge: 'backoff -> backoff: waits until the retry time', given: input(initialProcState(intent()), { state: { ...initialProcState(intent()), status: 'Backoff', nextRetryAt: NOW + 5 } }), status: 'Backoff', effects: [] },
   { edge: 'backoff -> starting: retry time reached', given: input({ ...initialProcState(intent()), status: 'Backoff', nextRetryAt: NOW }), status: 'Starting', effects: ['spawn'] },
-  { edge: 'backoff -> stopped: a stop cancels the retry', given: input({ ...initialProcState(intent()), status: 'Backoff', nextRetryAt: NOW + 5 }, { run: 'stopped' }), status: 'Stopped', effects: [] },
+  { edge: 'backoff -> stopped: a stop cancels the retry, and says so', given: input({ ...initialProcState(intent()), status: 'Backoff', nextRetryAt: NOW + 5 }, { run: 'stopped' }), status: 'Stopped', effects: ['event:start_cancelled'] },
+  { edge: 'backoff -> stopped: a shutdown cancels the retry without an event of its own', given: input({ ...initialProcState(intent()), status: 'Backoff', nextRetryAt: NOW + 5 }, { shutdown: true }), status: 'Stopped', effects: [] },
+  { edge: 'starting (waiting) -> stopped: a stop cancels the start, and says so', given: input({ ...initialProcState(intent()), status: 'Starting', waiting: 'waiting for db' }, { run: 'stopped' }), status: 'Stopped', effects: ['event:start_cancelled'] },
   { edge: 'fatal -> starting: a manual start (start_seq) revives it', given: input({ ...initialProcState(intent()), status: 'Fatal' }, { intent: intent({ start_seq: 1 }) }), status: 'Starting', effects: ['spawn'] },
   { edge: 'fatal -> fatal: no start request', given: input({ ...initialProcState(intent()), status: 'Fatal' }), status: 'Fatal', effects: [] },
   { edge: 'running -> stopping: stop sends SIGTERM', given: input(live(), { run: 'stopped' }), status: 'Stopping', effects: ['signal:SIGTERM'] },
@@ -137,4 +139,12 @@ test('quick restarts are paced daemon-wide: RESTART_PACE_MS after the last one, 
 
 test('planning is pure: the same input gives the same plan twice', () => {
   for (const row of TABLE) assert.deepEqual(planProcess(row.given), planProcess(row.given), row.edge);
+});
+
+test('a cancelled start says what it cancelled: the Backoff retry with its number and due time, or what the start waited for', () => {
+  const msgOf = (plan: ReturnType<typeof planProcess>) => plan.effects.map((e) => (e.kind === 'event' ? e.event.msg : '')).join('|');
+  const backoff = planProcess(input({ ...initialProcState(intent()), status: 'Backoff', retries: 3, nextRetryAt: NOW + 7_500 }, { run: 'stopped', cfg: { retry_limit: 5 } }));
+  assert.equal(msgOf(backoff), 'stopped on request in Backoff: retry 3/5, due in 8 s, cancelled');
+  const waiting = planProcess(input({ ...initialProcState(intent()), status: 'Starting', waiting: 'waiting for db to be Healthy' }, { run: 'stopped' }));
+  assert.equal(msgOf(waiting), 'stopped on request before its process started (waiting for db to be Healthy): start cancelled');
 });
