@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -133,6 +133,25 @@ void test('a port already taken refuses the start before any program is started 
     await other.stop();
     removeRoot(other.root);
     removeRoot(root);
+  }
+});
+
+void test('a second svcd on the same SVC_ROOT refuses at once, names the running one, and leaves its store untouched (LevelDB renamed its LOG)', async () => {
+  const first = await startDaemon(tempRoot());
+  try {
+    const store = join(first.root, 'data', 'state.db');
+    const logBefore = statSync(join(store, 'LOG')).ino;
+    const run = await runSvcd(first.root, ['--port', String(await freePort())]);
+    assert.equal(run.code, 2, run.stderr);
+    const pid = first.proc.pid!;
+    assert.ok(run.stderr.includes(`svcd: refusing to start: the state store at ${store} is in use by another process (pid ${pid}: `), run.stderr);
+    assert.match(run.stderr, /svcd\.js\); is another svcd running with this SVC_ROOT\? svcd refuses to start and has changed nothing\./);
+    assert.equal(statSync(join(store, 'LOG')).ino, logBefore, "the running svcd's LevelDB LOG is where it was");
+    assert.equal(existsSync(join(store, 'LOG.old')), false);
+    assert.equal((await first.request('GET', '/api/v1/programs')).status, 200, 'the first svcd still answers');
+  } finally {
+    await first.stop();
+    removeRoot(first.root);
   }
 });
 
