@@ -56,6 +56,7 @@ import { ObservedRegistry, type ObservedChange } from '../state/observed.js';
 import { withDefaults } from '../state/program.js';
 import { RuntimeStore } from '../state/runtime-store.js';
 import { machineBootId, SupervisionStore } from '../state/supervision-store.js';
+import { HealthVerdicts } from '../state/health-verdicts.js';
 import { LiveMarker } from '../state/live-marker.js';
 import { ALIVE } from '../state/status.js';
 import { ProgramStore } from '../state/store.js';
@@ -176,7 +177,7 @@ export class Daemon {
     const processes = new ProcessController({ store, observed, events, os, clock, runtime, supervision, spawnContext, boot, wake: wake('process'), log, departing });
     const cron = new CronController({ store, observed, events, os, clock, boot, spawnContext, wake: wake('cron'), marks: new CronMarks(store.meta, warnOf('cron mark write failed')) });
     manager.register(processes);
-    manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: createProbes(os), wake: wake('health') }));
+    manager.register(new HealthController({ store, observed, events, clock, os, spawnContext, probes: createProbes(os), wake: wake('health'), verdicts: new HealthVerdicts(store.meta, warnOf('health verdict write failed')) }));
     manager.register(cron);
     manager.register(isolation);
     manager.register(

@@ -8,7 +8,8 @@ import type { OsPort } from '../os/port.js';
 import { featureKeys, type DesiredChange, type ProgramController } from '../program-controller.js';
 import { splitCommand } from '../../state/command-line.js';
 import { buildSpawnSpec, type SpawnContext } from '../process/spawn-spec.js';
-import { effectiveCheck, planHealth, type EffectiveCheck, type HealthState } from './plan.js';
+import type { HealthVerdictRecord, HealthVerdicts } from '../../state/health-verdicts.js';
+import { checkKey, effectiveCheck, planHealth, resumedState, type EffectiveCheck, type HealthState } from './plan.js';
 import type { ProbeOutcome, ProbePort } from './probe-port.js';
 
 export interface HealthControllerDeps {
@@ -21,6 +22,8 @@ export interface HealthControllerDeps {
   spawnContext: SpawnContext;
   /** Queues one of this controller's keys (a probe finished). */
   wake: (id: string) => void;
+  /** Verdicts kept across a crash of svcd (state/health-verdicts.ts); absent: in memory only. */
+  verdicts?: HealthVerdicts;
 }
 
 /** Whether a config has a health check (enabled or not: a disabled one still withdraws a verdict). */
@@ -44,7 +47,23 @@ export class HealthController implements ProgramController {
     [this.successors, new Map()],
   ]);
 
+  /** Verdicts the last svcd left, until each program's first pass takes (or drops) its own. */
+  private readonly restored = new Map<string, HealthVerdictRecord>();
+  /** What is on disk for each program: the process and verdict last written. */
+  private readonly persisted = new Map<string, { pid: number; healthy: boolean }>();
+
   constructor(private readonly deps: HealthControllerDeps) {}
+
+  async prepare(): Promise<void> {
+    if (!this.deps.verdicts) return;
+    // The process controller prepares first: a re-adopted process is already published.
+    for (const [id, r] of await this.deps.verdicts.loadAll()) {
+      const o = this.deps.store.get(id) && this.deps.observed.has(id) ? this.deps.observed.get(id) : null;
+      this.persisted.set(id, { pid: r.pid, healthy: r.healthy });
+      if (o?.pid === r.pid && o.started_at === r.started_at) this.restored.set(id, r);
+      else this.forget(id); // its process ended, or the program was removed, while svcd was down
+    }
+  }
 
   readonly watches = {
     // Probes depend on the config's check; a start or stop shows in the observed state.
@@ -65,6 +84,10 @@ export class HealthController implements ProgramController {
     return this.known(id) || (config !== undefined && hasCheck(config));
   }
 
+  async close(): Promise<void> {
+    await this.deps.verdicts?.flush();
+  }
+
   reconcile = async (id: string): Promise<Result | void> => {
     const { store, observed, clock } = this.deps;
     const record = store.get(id);
@@ -72,7 +95,7 @@ export class HealthController implements ProgramController {
     const o = observed.get(id);
     const alive = o.pid !== null && o.started_at !== null && o.status !== 'Stopping' ? { pid: o.pid, startedAt: o.started_at } : null;
     const previous = this.states.get(id);
-    let before = previous;
+    let before = previous ?? this.resumed(id, check, alive);
     // A reload handed over: the successor's verdict carries over, so Healthy stays Healthy. A probe
     // in flight reports to the successor's slot and is dropped, so the next one is due at once.
     const carried = this.successors.get(id);
@@ -100,6 +123,7 @@ export class HealthController implements ProgramController {
       }
     }
     this.publish(id, previous, plan.next);
+    this.persist(id, plan.next);
     const at = [plan.requeueAt, successor].filter((t): t is number => t !== undefined);
     if (at.length > 0) return { requeueAfterMs: Math.max(0, Math.min(...at) - clock.now()) };
   };
@@ -122,6 +146,34 @@ export class HealthController implements ProgramController {
       this.deps.observed.update(id, { successor_health: plan.next ? { ...plan.next.view, pid: plan.next.pid } : null });
     }
     return plan.requeueAt;
+  }
+
+  /** The verdict the last svcd left for this process, taken once (re-adopted after a crash), or undefined. */
+  private resumed(id: string, check: EffectiveCheck | null, alive: { pid: number; startedAt: number } | null): HealthState | undefined {
+    const r = this.restored.get(id);
+    if (!r) return undefined;
+    this.restored.delete(id);
+    return check && alive && r.pid === alive.pid && r.started_at === alive.startedAt ? resumedState(r, checkKey(check), this.deps.clock.now()) : undefined;
+  }
+
+  /** Writes the verdict when it turned or moved to another process (a reload), and drops it with the process. */
+  private persist(id: string, next: HealthState | null): void {
+    if (!this.deps.verdicts) return;
+    const kept = this.persisted.get(id);
+    const healthy = next?.view.healthy ?? null;
+    if (healthy === null) {
+      if (kept) this.forget(id);
+      return;
+    }
+    if (kept?.pid === next!.pid && kept.healthy === healthy) return;
+    const { view } = next!;
+    this.deps.verdicts.set(id, { pid: next!.pid, started_at: next!.startedAt, healthy, failures: view.failures, successes: view.successes, passed: next!.passed, last: view.last });
+    this.persisted.set(id, { pid: next!.pid, healthy });
+  }
+
+  private forget(id: string): void {
+    this.persisted.delete(id);
+    this.deps.verdicts?.set(id, null);
   }
 
   private publish(id: string, before: HealthState | undefined, after: HealthState | null): void {

@@ -1,5 +1,6 @@
 import type { EventInput } from '../../state/events/types.js';
 import type { HealthView, ProbeResult } from '../../state/observed.js';
+import type { HealthVerdictRecord } from '../../state/health-verdicts.js';
 import type { HealthCheck } from '../../state/program.js';
 
 /** Documented defaults of a health check (docs/health.md). */
@@ -110,6 +111,24 @@ function fresh(alive: { pid: number; startedAt: number }, now: number, check: st
     restartRequested: false,
     passed: false,
     view: { healthy: null, failures: 0, successes: 0, last: null, recent: [] },
+  };
+}
+
+/**
+ * The state of a process re-adopted after a crash of svcd, from the verdict the last svcd wrote:
+ * the verdict holds and the counts go on, and it is probed again at once.
+ */
+export function resumedState(r: HealthVerdictRecord, check: string, now: number): HealthState {
+  return {
+    pid: r.pid,
+    startedAt: r.started_at,
+    check,
+    probing: false,
+    nextProbeAt: now,
+    pending: null,
+    restartRequested: false,
+    passed: r.passed,
+    view: { healthy: r.healthy, failures: r.failures, successes: r.successes, last: r.last, recent: r.last ? [r.last] : [] },
   };
 }
 

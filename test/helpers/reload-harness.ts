@@ -9,6 +9,7 @@ import { FakeClock } from '../../reconciler/fake-clock.js';
 import type { EventInput } from '../../state/events/types.js';
 import { ObservedRegistry } from '../../state/observed.js';
 import type { ProgramConfig } from '../../state/program.js';
+import { HealthVerdicts } from '../../state/health-verdicts.js';
 import { RuntimeStore } from '../../state/runtime-store.js';
 import { ProgramStore } from '../../state/store.js';
 import { managerHarness } from './manager-harness.js';
@@ -54,7 +55,8 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
   const m = managerHarness(clock, store, observed);
   const runtime = new RuntimeStore(store.meta);
   const processes = new ProcessController({ store, observed, events: emit, os, clock, runtime, spawnContext, boot: { epoch: store.epoch, adopted: new Set(), crashed: false }, wake: m.wake('process'), random: () => 0.5 });
-  const health = new HealthController({ store, observed, events: emit, clock, probes, os, spawnContext, wake: m.wake('health') });
+  const verdicts = new HealthVerdicts(store.meta);
+  const health = new HealthController({ store, observed, events: emit, clock, probes, os, spawnContext, wake: m.wake('health'), verdicts });
   await m.start(processes, health);
   const add = async (config: Partial<ProgramConfig> & { name: string }) => {
     const [record] = await store.create([{ command: 'app', ...config }]);
@@ -96,6 +98,7 @@ export async function reloadHarness(opts: { db?: MemoryLevel<string, string>; os
     crash: async () => {
       m.crash();
       await runtime.flush();
+      await verdicts.flush();
       await store.close();
     },
   };

@@ -58,3 +58,29 @@ test('svcd refuses to start with a bad config, naming the file, key and line', a
     removeRoot(root);
   }
 });
+
+test('a killed daemon keeps health verdicts: the re-adopted process is Unhealthy at once and its turn is not recorded twice', async () => {
+  const root = tempRoot();
+  let d = await startDaemon(root);
+  let pid = 0;
+  try {
+    const check = { type: 'exec', command: 'false', interval_secs: 1, failure_threshold: 3 };
+    const created = await d.request('POST', '/api/v1/programs', { name: 'sick', command: process.execPath, args: [fixture('forever.js')], health_check: check });
+    const id = created.body.id as string;
+    const unhealthy = async () => ((await d.request('GET', `/api/v1/events?program_id=${id}&event_type=process_unhealthy`)).body as unknown[]).length;
+    await eventually(async () => (await unhealthy()) === 1, 15_000, 'Unhealthy recorded');
+    pid = (await d.request('GET', `/api/v1/programs/${id}`)).body.pid as number;
+    await d.crash();
+    d = await startDaemon(root);
+    const item = (await d.request('GET', `/api/v1/programs/${id}`)).body as { pid: number; status: string };
+    assert.equal(item.pid, pid, 're-adopted');
+    // Without the kept verdict it showed Running until three probes (2 s) had failed again.
+    assert.equal(item.status, 'Unhealthy');
+    await eventually(async () => ((await d.request('GET', `/api/v1/programs/${id}`)).body.state.health?.failures ?? 0) >= 5, 15_000, 'probed again after the restart');
+    assert.equal(await unhealthy(), 1, 'one turn to Unhealthy, recorded (and notified) once');
+  } finally {
+    await d.stop();
+    if (pid && pidAlive(pid)) process.kill(pid, 'SIGKILL');
+    removeRoot(root);
+  }
+});

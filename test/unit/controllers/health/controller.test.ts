@@ -85,3 +85,55 @@ void test('a probe in flight is ended when its process stops, its check changes 
     await h.close();
   }
 });
+
+void test('a re-adopted process keeps its verdict across a crash of svcd: Healthy at once, Unhealthy not recorded again, then recovered', async () => {
+  const h1 = await reloadHarness();
+  const ok = await h1.add({ name: 'ok', health_check: EXEC_CHECK });
+  const sick = await h1.add({ name: 'sick', health_check: EXEC_CHECK });
+  h1.healthy.add(h1.pidOf(ok));
+  await h1.advance(3000);
+  assert.equal(h1.observed.get(ok).status, 'Healthy');
+  assert.equal(h1.observed.get(sick).status, 'Unhealthy');
+  assert.equal(h1.types().filter((t) => t === 'process_unhealthy').length, 1);
+  const [okPid, sickPid] = [h1.pidOf(ok), h1.pidOf(sick)];
+  await h1.crash();
+
+  const h = await reloadHarness({ db: h1.db, os: h1.os });
+  try {
+    await h.settle();
+    assert.equal(h.pidOf(ok), okPid, 're-adopted');
+    assert.equal(h.observed.get(ok).status, 'Healthy', 'Healthy before any probe of the new svcd has answered');
+    assert.equal(h.observed.get(sick).status, 'Unhealthy');
+    h.healthy.add(okPid);
+    await h.advance(3000);
+    assert.equal(h.observed.get(sick).status, 'Unhealthy');
+    assert.deepEqual(h.types().filter((t) => t === 'process_unhealthy'), [], 'still the same turn: not recorded (nor notified) twice');
+    h.healthy.add(sickPid);
+    await h.advance(1000);
+    assert.equal(h.observed.get(sick).status, 'Healthy');
+    assert.deepEqual(h.types().filter((t) => t === 'process_recovered'), ['process_recovered']);
+  } finally {
+    await h.close();
+  }
+});
+
+void test('a verdict is not carried to another process: one that ended while svcd was down starts unjudged', async () => {
+  const h1 = await reloadHarness();
+  const id = await h1.add({ name: 'app', health_check: EXEC_CHECK });
+  h1.healthy.add(h1.pidOf(id));
+  await h1.advance(1000);
+  assert.equal(h1.observed.get(id).status, 'Healthy');
+  const old = h1.pidOf(id);
+  await h1.crash();
+  h1.os.exit(old, 1);
+
+  const h = await reloadHarness({ db: h1.db, os: h1.os });
+  try {
+    await h.settle();
+    assert.notEqual(h.pidOf(id), old, 'a new process');
+    assert.equal(h.observed.get(id).health?.healthy ?? null, null, 'no verdict yet for the new process');
+    assert.notEqual(h.observed.get(id).status, 'Healthy');
+  } finally {
+    await h.close();
+  }
+});
