@@ -47,6 +47,7 @@ const BAD_USAGE: string[][] = [
   ['flush', 'a', 'b'],
   ['shutdown', 'now'],
   ['events', '--limit', 'lots'],
+  ['events', '--from', 'last tuesday'],
   ['events', '--stats', '--type', 'process_exit'],
   ['events', '--stats', '--limit', '5'],
   ['apply'],

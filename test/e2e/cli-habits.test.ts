@@ -135,6 +135,9 @@ test('svc stop of a program in Backoff cancels its retry, and svc events says so
     return shown.includes('start_cancelled');
   }, 10_000, 'start_cancelled recorded').catch((err: Error) => assert.fail(`${err.message}: ${shown}`));
   assert.match(shown, /stopped on request in Backoff: retry 1\/5, due in \d+ s, cancelled/);
+  // Times as people type them: the last hour has it, a window ending yesterday does not.
+  assert.match((await svc('events', 'crashy', '--from', '1h', '--type', 'start_cancelled')).stdout, /start_cancelled/);
+  assert.equal((await svc('events', 'crashy', '--to', 'yesterday')).stdout.trim(), 'no events');
   await svc('rm', 'crashy');
 });
 

@@ -9,8 +9,9 @@ void test('svc events maps flags to API parameters, newest first', () => {
   assert.equal(eventsQuery({ limit: '50' }, undefined).toString(), 'order=desc&limit=50');
   assert.throws(() => eventsQuery({ limit: '50', exitCode: 'x' }, undefined), /--exit-code: must be a whole number/);
   // A negative time was sent and refused by svcd (exit 1); it is a bad flag like the others (exit 2).
-  assert.throws(() => eventsQuery({ limit: '50', from: '-5' }, undefined), (err: unknown) => err instanceof CliError && err.exitCode === 2 && /--from: must be a Unix time in seconds, 0 or more, got '-5'/.test(err.message));
-  assert.throws(() => eventsQuery({ limit: '50', to: '-1' }, undefined), /--to: must be a Unix time/);
+  assert.throws(() => eventsQuery({ limit: '50', from: '-5' }, undefined), (err: unknown) => err instanceof CliError && err.exitCode === 2 && /--from: must be 1970 or later, got '-5'/.test(err.message));
+  assert.throws(() => eventsQuery({ limit: '50', to: 'last tuesday' }, undefined), (err: unknown) => err instanceof CliError && err.exitCode === 2 && /^--to: expected Unix seconds, a date-time .* got 'last tuesday'$/.test(err.message));
+  assert.equal(eventsQuery({ limit: '50', from: '2026-11-24 23:18:48Z' }, undefined).get('from'), String(Date.UTC(2026, 10, 24, 23, 18, 48) / 1000), 'a time as the table shows it');
 });
 
 /** A history of `n` events one second apart, newest first, served with the API's limit/offset/to rules. */

@@ -5,6 +5,7 @@ import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
 import { table } from '../format.js';
+import { TIME_ARG_HELP, timeArg } from '../time-arg.js';
 
 interface AuditRecord {
   seq: number;
@@ -32,7 +33,10 @@ export function registerAudit(program: Command, ctx: CliContext): void {
     if (o.verify) return verify(ctx, typeof o.root === 'string' ? o.root : undefined);
     if (o.root) throw new CliError('--root: only with --verify', 2);
     const q = new URLSearchParams();
-    for (const f of FILTERS) if (typeof o[f] === 'string') q.set(f, o[f]);
+    for (const f of FILTERS) {
+      const value = o[f];
+      if (typeof value === 'string') q.set(f, f === 'from' || f === 'to' ? timeArg(value, `--${f}`)! : value);
+    }
     const records = await ctx.client().get<AuditRecord[]>(`/api/v1/audit${q.size > 0 ? `?${q.toString()}` : ''}`);
     if (ctx.json()) return ctx.print(JSON.stringify(records, null, 2));
     if (records.length === 0) return ctx.print('no audit records match');
@@ -68,8 +72,8 @@ function filterHelp(f: (typeof FILTERS)[number]): string {
     method: 'POST, PUT, DELETE',
     path: 'records whose path starts with this',
     status: 'HTTP status answered',
-    from: 'Unix seconds, inclusive',
-    to: 'Unix seconds, inclusive',
+    from: `at or after this time: ${TIME_ARG_HELP}`,
+    to: 'at or before this time (as --from)',
     limit: 'at most this many (default 100, max 1000)',
     offset: 'skip this many',
     order: 'asc (default) or desc',

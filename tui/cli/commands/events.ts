@@ -7,6 +7,7 @@ import { timestamp } from '../../client/format.js';
 import { terminalSafe } from '../../client/terminal-text.js';
 import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
+import { TIME_ARG_HELP, timeArg } from '../time-arg.js';
 
 type EventRow = Pick<EventRecord, 'id' | 'ts_ms' | 'program_name' | 'event' | 'exit_code' | 'signal' | 'retry_count' | 'msg'>;
 interface Flags {
@@ -26,13 +27,6 @@ function integer(value: string | undefined, flag: string): string | undefined {
   return value;
 }
 
-/** A Unix time in seconds: svcd refuses one before 1970, so it is a usage error here, like any other bad flag. */
-function time(value: string | undefined, flag: string): string | undefined {
-  const v = integer(value, flag);
-  if (v !== undefined && Number(v) < 0) throw new CliError(`${flag}: must be a Unix time in seconds, 0 or more, got '${v}'`, 2);
-  return v;
-}
-
 /** The API's maximum `limit` (docs/events.md); a larger `--limit` is fetched page by page. */
 export const EVENTS_PAGE = 1000;
 
@@ -43,8 +37,8 @@ export function eventsQuery(o: Flags, programId: string | undefined): URLSearchP
   const q = new URLSearchParams({ order: 'desc', limit });
   const add = (name: string, value: string | undefined) => value !== undefined && q.set(name, value);
   add('program_id', programId);
-  add('from', time(o.from, '--from'));
-  add('to', time(o.to, '--to'));
+  add('from', timeArg(o.from, '--from'));
+  add('to', timeArg(o.to, '--to'));
   add('event_type', o.type);
   add('exit_code', integer(o.exitCode, '--exit-code'));
   add('q', o.q);
@@ -138,8 +132,8 @@ export function registerEvents(program: Command, ctx: CliContext): void {
     .command('events [program]')
     .description('event history of a program (name or UUID, removed programs by UUID) or of the whole daemon, newest first')
     .option('--limit <n>', 'rows to show (default 50; above 1000 fetched in pages)', '50')
-    .option('--from <ts>', 'events at or after this Unix time (seconds)')
-    .option('--to <ts>', 'events at or before this Unix time (seconds)')
+    .option('--from <time>', `events at or after this time: ${TIME_ARG_HELP}`)
+    .option('--to <time>', 'events at or before this time (as --from)')
     .option('--type <name>', 'only this event type, e.g. process_exit')
     .option('--exit-code <n>', 'only this exit code')
     .option('--q <text>', 'only events whose message contains this text (any case)')
