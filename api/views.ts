@@ -10,6 +10,8 @@ export function programSummary(record: ProgramRecord, o: ObservedProgram): Progr
   return {
     id: record.id,
     name: record.config.name,
+    // svc addition: the group batch actions and `svc list GROUP:*` select by.
+    group_name: record.config.group_name ?? null,
     status: o.status,
     pid: o.pid,
     cpu_usage: o.cpu_usage,

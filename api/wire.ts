@@ -42,6 +42,8 @@ export interface Health {
 export type ProgramSummary = Pick<ObservedProgram, 'status' | 'pid' | 'cpu_usage' | 'mem_usage' | 'restarts' | 'started_at'> & {
   id: string;
   name: string;
+  /** The program's `group_name`, or null (svc addition). */
+  group_name: string | null;
   /** Cron programs only: next firing (Unix ms, null while paused) and runs in flight. */
   next_fire_at?: number | null;
   cron_running?: number;

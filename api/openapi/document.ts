@@ -218,6 +218,7 @@ export function openApiDocument(version: string): Json {
           properties: {
             id: { type: 'string', format: 'uuid' },
             name: { type: 'string' },
+            group_name: { type: ['string', 'null'], description: 'The group batch actions select by (svc addition)' },
             status: { $ref: '#/components/schemas/Status' },
             pid: { type: ['integer', 'null'] },
             cpu_usage: { type: 'number', description: 'Percent of one core' },

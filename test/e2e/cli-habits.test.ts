@@ -39,6 +39,17 @@ test('PM2 and supervisorctl habits: status, describe/show, all, GROUP:*, GROUP:N
   assert.equal(restartAll.code, 0, restartAll.stderr);
   for (const name of ['web1', 'web2', 'db']) assert.match(restartAll.stdout, new RegExp(`${name}\\s+ok\\s+Running`));
 
+  // Filters, as systemctl list-units takes them: patterns, GROUP:*, --status, --group.
+  const rowsOf = (out: string) => out.trim().split('\n').slice(1).map((l) => l.split(/\s+/).slice(0, 2).join(' '));
+  assert.deepEqual(rowsOf((await svc('list', 'web*')).stdout), ['web1 Running', 'web2 Running']);
+  assert.deepEqual(rowsOf((await svc('ls', 'data:*', 'web2')).stdout), ['db Running', 'web2 Running']);
+  assert.deepEqual(rowsOf((await svc('list', '--group', 'web', '--status', 'running')).stdout), ['web1 Running', 'web2 Running']);
+  assert.equal((await svc('list', '--status', 'Fatal')).stdout.trim(), 'no programs match (3 in all)');
+  assert.deepEqual((JSON.parse((await svc('--json', 'list', 'd?')).stdout) as { name: string; group_name: string | null }[]).map((p) => [p.name, p.group_name]), [['db', 'data']]);
+  const badStatus = await svc('list', '--status', 'Fatl');
+  assert.equal(badStatus.code, 2);
+  assert.match(badStatus.stderr, /--status: unknown status 'Fatl' \(one of: /);
+
   assert.match((await svc('delete', 'db')).stdout, /db\s+ok\s+Removed/);
   assert.equal(await statusOf('db'), 'absent');
 

@@ -6,6 +6,7 @@ export function program(name: string, status: ProgramStatus = 'Running', extra: 
   return {
     id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
     name,
+    group_name: null,
     status,
     pid: status === 'Running' ? 1000 + n : null,
     cpu_usage: 0,

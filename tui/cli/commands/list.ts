@@ -6,22 +6,28 @@ import { routes } from '../../client/routes.js';
 import { stackBanner, type StackStatusBody } from '../../../stacks/stack-problems.js';
 import { compareNames } from '../../client/compare-names.js';
 import { shownStatus } from '../../client/shown-status.js';
+import { listFilter, type ListFlags } from '../list-filter.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
-    .command('list')
+    .command('list [patterns...]')
     .alias('ls')
-    .description('list programs with status, pid, cpu and memory')
-    .action(() => printList(ctx));
+    .description('list programs with status, pid, cpu and memory; patterns (web*, GROUP:*, an id) and --status/--group narrow it')
+    .option('-s, --status <statuses>', 'only programs in these statuses, comma-separated (Fatal,Backoff; any case)')
+    .option('-g, --group <name>', 'only programs of this group (group_name)')
+    .action((patterns: string[], flags: ListFlags) => printList(ctx, patterns, flags));
 }
 
 /** `svc list` (and `svc status` without a name). */
-export async function printList(ctx: CliContext): Promise<void> {
-  const [programs, stacks] = await Promise.all([routes.listPrograms(ctx.client()), ctx.client().get<StackStatusBody>('/api/v1/stack/status')]);
+export async function printList(ctx: CliContext, patterns: string[] = [], flags: ListFlags = {}): Promise<void> {
+  const wanted = listFilter(patterns, flags); // bad flags are refused before svcd is asked
+  const [all, stacks] = await Promise.all([routes.listPrograms(ctx.client()), ctx.client().get<StackStatusBody>('/api/v1/stack/status')]);
+  const filtered = patterns.length > 0 || flags.status !== undefined || flags.group !== undefined;
+  const programs = filtered ? all.filter(wanted) : all;
   if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
   const banner = stackBanner(stacks);
   if (banner) process.stderr.write(`${banner}\n`);
-  if (programs.length === 0) return ctx.print('no programs (add one with: svc add NAME COMMAND...)');
+  if (programs.length === 0) return ctx.print(filtered && all.length > 0 ? `no programs match (${all.length} in all)` : 'no programs (add one with: svc add NAME COMMAND...)');
   const now = Date.now();
   const rows = [...programs]
     .sort((a, b) => compareNames(a.name, b.name))

@@ -5,7 +5,7 @@ import { sameEntry, WatchCoalescer } from '../../../../api/watch/coalescer.js';
 import type { WatchMessage, WatchProgram } from '../../../../api/wire.js';
 
 function entry(id: string, extra: Partial<WatchProgram> = {}): WatchProgram {
-  return { id, name: id, status: 'Running', pid: 10, cpu_usage: 0, mem_usage: 1000, restarts: 0, started_at: 1, health: null, source: null, ...extra };
+  return { id, name: id, group_name: null, status: 'Running', pid: 10, cpu_usage: 0, mem_usage: 1000, restarts: 0, started_at: 1, health: null, source: null, ...extra };
 }
 
 /** A coalescer over a mutable table of entries; `sent` records every message with its time. */

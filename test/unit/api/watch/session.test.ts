@@ -24,7 +24,7 @@ void test('the first message is a snapshot of every program and the system line'
   assert.deepEqual(messages, [
     {
       type: 'snapshot',
-      programs: [{ id: web.id, name: 'web', status: 'Running', pid: 7, cpu_usage: 0, mem_usage: 0, restarts: 0, started_at: 5, health: null, source: 'stack:web.toml' }],
+      programs: [{ id: web.id, name: 'web', group_name: null, status: 'Running', pid: 7, cpu_usage: 0, mem_usage: 0, restarts: 0, started_at: 5, health: null, source: 'stack:web.toml' }],
       system: { cpu_percent: 1, memory_used_bytes: 2, memory_total_bytes: 3, timestamp: 4 },
     },
   ]);
