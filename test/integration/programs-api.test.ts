@@ -18,7 +18,7 @@ test('create returns 201 with the UUID; list shows the summary; detail shows con
   assert.match(res.body.id, /^[0-9a-f-]{36}$/);
   const list = await d.request('GET', '/api/v1/programs');
   const item = list.body.find((p: { name: string }) => p.name === 'api-a');
-  assert.deepEqual(Object.keys(item).sort(), ['cpu_usage', 'id', 'mem_usage', 'name', 'pid', 'restarts', 'started_at', 'status']);
+  assert.deepEqual(Object.keys(item).sort(), ['cpu_usage', 'group_name', 'id', 'mem_usage', 'name', 'pid', 'restarts', 'started_at', 'status']);
   assert.equal(item.source, undefined, 'source is not in the list summary');
   const detail = await d.request('GET', `/api/v1/programs/${res.body.id}`);
   assert.equal(detail.body.config.source, 'ci:deploy');
