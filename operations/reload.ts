@@ -36,9 +36,17 @@ async function waitReload(observed: ObservedRegistry, r: ProgramRecord, ahead: R
   let seen = await observed.waitFor(r.id, (o) => done(o) || (o?.reload?.phase === 'successor' && (o.applied_reload_seq ?? 0) >= seq), waited);
   if (seen && !done(seen)) {
     // A successor runs: its bound, then the old (or failed) process's stop window.
-    const more = (seen.reload?.timeout_ms ?? 0) + stopMs + GRACE_MS;
+    let allowed = seen.reload?.timeout_ms ?? 0;
+    const more = allowed + stopMs + GRACE_MS;
     seen = await observed.waitFor(r.id, done, more);
     waited += more;
+    // A check changed during the reload moved its bound (docs/reload.md): the rest of it too.
+    while (seen && !done(seen) && seen.reload?.phase === 'successor' && seen.reload.timeout_ms > allowed) {
+      const longer = seen.reload.timeout_ms - allowed;
+      allowed = seen.reload.timeout_ms;
+      seen = await observed.waitFor(r.id, done, longer);
+      waited += longer;
+    }
   }
   const outcome: ActionOutcome = { id: r.id, name: r.config.name, ok: true, status: seen?.status ?? 'Removed', pid: seen?.pid ?? null };
   const last = seen?.last_reload?.seq === seq ? seen.last_reload : null;

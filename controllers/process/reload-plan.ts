@@ -51,6 +51,12 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
   }
   // Nothing judges the successor any more: fail now rather than at the deadline, as if it had timed out.
   if (input.reloadTimeoutMs === null) return { state: abort(input, s, effects, `health_check was disabled or removed during the reload, so nothing can judge pid ${o.proc.pid}`) };
+  // A check changed during the reload (a longer start_period, a shorter interval): its bound
+  // counts from the successor's start, as if it had been in force then.
+  if (input.reloadTimeoutMs !== o.timeoutMs) {
+    s = { ...s, overlap: { ...o, deadline: o.deadline - o.timeoutMs + input.reloadTimeoutMs, timeoutMs: input.reloadTimeoutMs } };
+    return planOverlap(input, s, effects);
+  }
   const verdict = input.successor;
   if (verdict?.healthy === true) {
     // SUCCESSOR -> program's process; old process -> RETIRING (SIGTERM, SIGKILL after its stopsecs).

@@ -110,6 +110,30 @@ test('no verdict by the bound (probes that never answer): the successor is stopp
   await h.close();
 });
 
+test('a check changed during a reload moves its bound, counted from the new process\'s start: longer waits, shorter may end it at once', async () => {
+  const h = await reloadHarness();
+  const { id, old } = await healthyProgram(h);
+  h.hanging.add(old + 1);
+  await h.requestReload(id);
+  const next = successorPid(h, id);
+  const startedAt = h.clock.now();
+  assert.equal(h.observed.get(id).reload?.deadline, startedAt + 8000, 'EXEC_CHECK: 8 s');
+  await h.advance(5000);
+  // The operator gives the new process a start period of 20 s: 28 s from its start, not 8.
+  await h.store.update(id, (c) => ({ ...c, health_check: { ...EXEC_CHECK, start_period_secs: 20 } }));
+  await h.settle();
+  assert.equal(h.observed.get(id).reload?.deadline, startedAt + 28_000);
+  assert.equal(h.observed.get(id).reload?.timeout_ms, 28_000);
+  await h.advance(10_000);
+  assert.deepEqual(h.alivePids().sort(), [old, next].sort(), 'past the old bound, within the new one');
+  // Back to the old check: its 8 s from the start are long over, so the reload ends now.
+  await h.store.update(id, (c) => ({ ...c, health_check: { ...EXEC_CHECK } }));
+  await h.settle();
+  assert.deepEqual(h.alivePids(), [old]);
+  assert.match(h.observed.get(id).last_reload?.msg ?? '', /was not Healthy within 8 s/);
+  await h.close();
+});
+
 test('a health check disabled or removed during a reload fails it at once, saying why, not at the deadline as "not Healthy within"', async () => {
   const h = await reloadHarness();
   const { id, old } = await healthyProgram(h, { health_check: { ...EXEC_CHECK, start_period_secs: 100 } });
