@@ -185,8 +185,9 @@ export class GitSync {
         // Reported in the status (and the answer of a manual sync), never thrown: other sources go on.
         this.failed(s, null, `fetch failed: ${(err as Error).message}`, 'stack_sync_failed');
         // Pinning needs no fetch: the commit is in the cache. An emergency rollback must work
-        // while the remote is down; unpinning goes back to the head fetched last.
-        if (req.to === undefined && !req.unpin) return;
+        // while the remote is down; unpinning goes back to the head fetched last; and a pinned
+        // source is still applied again at start (and when asked), as planSync says.
+        if (req.to === undefined && !req.unpin && status.pinned === null) return;
         head = status.head;
       }
       if (req.unpin) await this.pin(s, null);

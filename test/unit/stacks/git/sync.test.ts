@@ -239,6 +239,31 @@ test('pin and unpin work while the remote is down: the commits are in the cache'
   assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
 });
 
+test('a pinned source is applied again at start while its remote is down: the pin is in the cache, so drift is undone', async () => {
+  const t = await setup();
+  const c1 = t.remote.push({ 'a.toml': svc('a') + svc('b') }, 'one');
+  await t.sync.start();
+  await t.settle();
+  t.remote.push({ 'a.toml': svc('a') }, 'two');
+  await t.settle(60_000);
+  await t.sync.sync('fleet', { to: c1 });
+  assert.deepEqual(t.names(), ['a<git:fleet>', 'b<git:fleet>']);
+  t.sync.close();
+  // While svcd is down, b is lost from the store (a restored backup, a repair), and the remote goes down.
+  await t.store.remove([t.store.getByName('b')!.id]);
+  t.remote.down = true;
+  const again = await setup({}, { db: t.db, remote: t.remote, clock: t.clock });
+  await again.sync.start();
+  await again.settle();
+  assert.deepEqual(again.names(), ['a<git:fleet>', 'b<git:fleet>'], 'the pinned commit converged the programs');
+  assert.equal(again.status().last_fetch?.ok, false, 'the failed fetch still shows');
+  assert.equal(again.status().applied?.commit, c1);
+  assert.match(again.events.map((e) => `${e.event}: ${e.msg}`).join('\n'), /^stack_sync_failed: git:fleet: fetch failed: /m);
+  // Unpinned, nothing fetched by this svcd yet: nothing to apply until a fetch works.
+  await again.sync.sync('fleet', { unpin: true });
+  assert.deepEqual(again.names(), ['a<git:fleet>', 'b<git:fleet>']);
+});
+
 test('close() ends a fetch that never answers: idle() resolves and nothing is reported as failed', { timeout: 10_000 }, async () => {
   const t = await setup();
   t.remote.push({ 'a.toml': svc('a') }, 'one');
