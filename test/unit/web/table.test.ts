@@ -25,10 +25,11 @@ test('toggleSort flips the same column and starts another ascending', () => {
   assert.deepEqual(toggleSort({ column: 'name', desc: true }, 'cpu'), { column: 'cpu', desc: false });
 });
 
-test('the filter matches name or source (any case) or the exact status, and the tone chips', () => {
-  const rows = [row('Web-1', { source: 'stack:web.toml' }), row('api', { status: 'Fatal' }), row('db', { source: 'cli:add', status: 'Stopped' })];
+test('the filter matches name, group or source (any case) or the exact status, and the tone chips', () => {
+  const rows = [row('Web-1', { source: 'stack:web.toml' }), row('api', { status: 'Fatal', group_name: 'backend' }), row('db', { source: 'cli:add', status: 'Stopped' })];
   const sort = { column: 'name', desc: false } as const;
   assert.deepEqual(names(visibleRows(rows, { text: 'web', tone: 'all' }, sort)), ['Web-1']);
+  assert.deepEqual(names(visibleRows(rows, { text: 'Backend', tone: 'all' }, sort)), ['api']);
   assert.deepEqual(names(visibleRows(rows, { text: 'cli:', tone: 'all' }, sort)), ['db']);
   assert.deepEqual(names(visibleRows(rows, { text: 'fatal', tone: 'all' }, sort)), ['api']);
   assert.deepEqual(names(visibleRows(rows, { text: '', tone: 'idle' }, sort)), ['db']);

@@ -4,7 +4,7 @@ import { Box, Text } from 'ink';
 export const KEY_HELP: [string, string][] = [
   ['↑ ↓  Home End', 'select a program'],
   ['space / u', 'mark or unmark the row (actions apply to marked rows) / clear marks'],
-  ['/', 'filter by name or status (Enter applies, Esc clears)'],
+  ['/', 'filter by name, group or status (Enter applies, Esc clears)'],
   ['o / O', 'next sort column / reverse the sort'],
   ['s', 'start'],
   ['r', 'restart'],

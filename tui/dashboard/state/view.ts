@@ -1,11 +1,11 @@
 import type { WatchProgram } from '../../../api/wire.js';
 import { sortPrograms, type SortOrder } from './sort.js';
 
-/** Programs whose name or status contains the filter text (any case). */
+/** Programs whose name or group contains the filter text, or whose status is it (any case). */
 export function filterPrograms(programs: readonly WatchProgram[], filter: string): readonly WatchProgram[] {
   const f = filter.trim().toLowerCase();
   if (!f) return programs;
-  return programs.filter((p) => p.name.toLowerCase().includes(f) || p.status.toLowerCase() === f);
+  return programs.filter((p) => p.name.toLowerCase().includes(f) || (p.group_name ?? '').toLowerCase().includes(f) || p.status.toLowerCase() === f);
 }
 
 /** The rows of the table in display order. */

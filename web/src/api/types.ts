@@ -14,6 +14,8 @@ export type BatchOutcome = ActionOutcome;
 export interface ProgramSummary {
   id: string;
   name: string;
+  /** The program's group_name, or null (absent from a daemon older than this field). */
+  group_name?: string | null;
   status: string;
   pid: number | null;
   cpu_usage: number;

@@ -48,7 +48,7 @@ export function toggleSort(order: SortOrder, column: SortColumn): SortOrder {
 export type ToneFilter = 'all' | StatusTone;
 
 export interface RowFilter {
-  /** Free text: matches the name or source (any case), or the exact status. */
+  /** Free text: matches the name, group or source (any case), or the exact status. */
   text: string;
   tone: ToneFilter;
 }
@@ -57,7 +57,7 @@ export function matches(p: ProgramRow, f: RowFilter): boolean {
   if (f.tone !== 'all' && statusTone(p.status) !== f.tone) return false;
   const t = f.text.trim().toLowerCase();
   if (!t) return true;
-  return p.name.toLowerCase().includes(t) || (p.source ?? '').toLowerCase().includes(t) || p.status.toLowerCase() === t;
+  return p.name.toLowerCase().includes(t) || (p.group_name ?? '').toLowerCase().includes(t) || (p.source ?? '').toLowerCase().includes(t) || p.status.toLowerCase() === t;
 }
 
 /** The rows of the table in display order. */

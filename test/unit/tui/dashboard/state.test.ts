@@ -48,6 +48,12 @@ void test('filter: typed text narrows live, Enter applies, Esc clears', () => {
   assert.equal(press(applied, ['/', ['', { escape: true }]]).s.filter, '');
 });
 
+void test('filter: a group name matches its programs, as in svc list GROUP:* and the web table', () => {
+  const s = reduce(INITIAL_STATE, { type: 'programs', programs: [program('web-1', 'Running', { group_name: 'frontend' }), program('api', 'Running', { group_name: 'backend' }), program('db', 'Stopped')] });
+  assert.deepEqual(names(press(s, ['/', 'f', 'r', 'o', 'n', 't']).s), ['web-1']);
+  assert.deepEqual(names(press(s, ['/', 'E', 'N', 'D']).s), ['api', 'web-1'], 'any case: backEND and frontEND');
+});
+
 void test('marks: space marks and moves on; actions target the marked set', () => {
   const { s, effect } = press(loaded(), [' ', ' ', 's']);
   assert.equal(s.marks.size, 2);
