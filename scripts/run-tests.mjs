@@ -25,7 +25,10 @@ const timeoutMs = Number(process.env.SVC_TEST_TIMEOUT_MS ?? 600_000);
 // --test-force-exit: a file whose tests and hooks are all done exits even if a handle is left
 // open (a stray timer, a child's pipe); without it such a file keeps the whole run waiting, and
 // CI fails on its own time limit with nothing to say why. Failures are all reported by then.
-const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-force-exit', `--test-timeout=${timeoutMs}`, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+// --test-reporter=tap: the failures below are read from TAP. Node 20 and 22 chose TAP only
+// because stdout is a pipe here; Node 23 and later default to spec everywhere, which has no
+// `not ok` lines, and the summary at the end would silently be missing.
+const child = spawn(process.execPath, ['--test', '--test-reporter=tap', '--test-concurrency=2', '--test-force-exit', `--test-timeout=${timeoutMs}`, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
 // The output streams through as it comes; failures are also kept and printed again at the end,
 // because a CI log is often read from its tail, where the summary says only how many failed.
 const failures = collectFailures();
