@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Who holds a LevelDB's LOCK file: the pid (0 when it is in another pid namespace) and its command line. */
@@ -14,7 +14,8 @@ const procLocks: ReadLocks = () => readFileSync('/proc/locks', 'utf8');
 
 /**
  * The process holding the POSIX lock LevelDB takes on `location/LOCK`, found in /proc/locks by
- * the file's device and inode, or null (no such file, not locked, or no /proc). Asked before
+ * the file's device and inode (or, where the device differs, btrfs and overlayfs, by the inode
+ * and a holder that has the file open), or null (no such file, not locked, or no /proc). Asked before
  * LevelDB opens: LevelDB renames the holder's LOG to LOG.old before it tries the lock, and svc's
  * own write-ahead log checks would read a log another process is writing.
  */
@@ -28,16 +29,39 @@ export function lockHolder(location: string, readLocks: ReadLocks = procLocks): 
     return null;
   }
   const device = `${hex2(majorOf(file.dev))}:${hex2(minorOf(file.dev))}:${file.ino}`;
+  // Held locks on a file with LOCK's inode number, the one on LOCK's device first.
+  const candidates: { pid: number; sameDevice: boolean }[] = [];
   for (const line of table.split('\n')) {
     // "1: POSIX  ADVISORY  WRITE 15130 fe:00:2147220 0 EOF"; a waiter's line has "->" after the number.
     const fields = line.trim().split(/\s+/);
-    if (fields[1] === '->' || fields[1] !== 'POSIX') continue;
-    if (fields[5] !== device) continue;
+    if (fields[1] !== 'POSIX') continue;
     const pid = Number(fields[4]);
-    if (!Number.isInteger(pid) || pid === process.pid) return null;
-    return { pid, command: pid > 0 ? commandOf(pid) : null };
+    if (!Number.isInteger(pid) || !fields[5]?.endsWith(`:${file.ino}`)) continue;
+    candidates.push({ pid, sameDevice: fields[5] === device });
   }
-  return null;
+  const exact = candidates.find((c) => c.sameDevice);
+  // /proc/locks names the device of the file system's superblock, and stat another one on btrfs
+  // (each subvolume's) and on overlayfs: there, the holder is the process that has LOCK open.
+  const holder = exact ?? candidates.find((c) => c.pid > 0 && c.pid !== process.pid && hasOpen(c.pid, file));
+  if (!holder || holder.pid === process.pid) return null;
+  return { pid: holder.pid, command: holder.pid > 0 ? commandOf(holder.pid) : null };
+}
+
+/** Whether the process has the file open (its /proc/PID/fd links lead to it); false when not allowed to look. */
+function hasOpen(pid: number, file: { dev: bigint; ino: bigint }): boolean {
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const open = statSync(`/proc/${pid}/fd/${fd}`, { bigint: true });
+        if (open.dev === file.dev && open.ino === file.ino) return true;
+      } catch {
+        // closed meanwhile, or not a file
+      }
+    }
+  } catch {
+    // another user's process, or gone
+  }
+  return false;
 }
 
 /** Linux's dev_t encoding (glibc's gnu_dev_major / gnu_dev_minor). */

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lockHolder } from '../../../../state/level/lock-holder.js';
@@ -44,4 +45,27 @@ test('no LOCK file or no /proc/locks: no holder known', () => {
     assert.equal(lockHolder(join(dir, 'absent'), () => `1: POSIX  ADVISORY  WRITE 7 ${device} 0 EOF`), null);
     assert.equal(lockHolder(dir, () => { throw new Error('ENOENT'); }), null);
   });
+});
+
+test('on btrfs (and overlayfs) /proc/locks names another device than stat: the inode, and a holder with LOCK open, still tell', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'));
+  const lock = join(dir, 'LOCK');
+  writeFileSync(lock, '');
+  const fd = openSync(lock, 'r');
+  // A process with LOCK open (as its stdin), as the running svcd has it open for its lock.
+  const holder = spawn('sleep', ['30'], { stdio: [fd, 'ignore', 'ignore'] });
+  const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    await Promise.all([holder, other].map((child) => new Promise((resolve) => child.once('spawn', resolve))));
+    const { ino } = statSync(lock, { bigint: true });
+    // btrfs: the superblock's anonymous device, not the subvolume's that stat answers.
+    const line = (pid: number) => `1: POSIX  ADVISORY  WRITE ${pid} 00:99:${ino} 0 EOF`;
+    assert.deepEqual(lockHolder(dir, () => line(holder.pid!))?.pid, holder.pid);
+    assert.equal(lockHolder(dir, () => line(other.pid!)), null, 'the same inode number on another file system, held by a process without LOCK open');
+  } finally {
+    holder.kill('SIGKILL');
+    other.kill('SIGKILL');
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
