@@ -43,22 +43,28 @@ function dateTime(text: string): number | null {
   const ms = Number((m[7] ?? '0').padEnd(3, '0'));
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   const zone = m[8];
-  let at: number;
+  const offset = zone === undefined ? 0 : zoneOffsetMs(zone);
+  if (offset === null) return null;
+  // setFullYear, not the Date constructor: that reads years 0 to 99 as 1900 to 1999.
+  const d = new Date(0);
   if (zone === undefined) {
-    const local = new Date(year, month - 1, day, hour, minute, second, ms);
-    if (local.getDate() !== day) return null; // 31 April rolled into May
-    at = local.getTime();
+    d.setFullYear(year, month - 1, day);
+    d.setHours(hour, minute, second, ms);
+    if (d.getDate() !== day) return null; // 31 April rolled into May
   } else {
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-    if (new Date(utc).getUTCDate() !== day) return null;
-    at = utc - zoneOffsetMs(zone);
+    d.setUTCFullYear(year, month - 1, day);
+    d.setUTCHours(hour, minute, second, ms);
+    if (d.getUTCDate() !== day) return null;
   }
-  return Math.floor(at / 1000);
+  return Math.floor((d.getTime() - offset) / 1000);
 }
 
-function zoneOffsetMs(zone: string): number {
+/** A zone's offset from UTC in ms, or null for one out of range (`+01:99`). */
+function zoneOffsetMs(zone: string): number | null {
   if (zone.toUpperCase() === 'Z') return 0;
   const digits = zone.replace(':', '');
   const sign = digits.startsWith('-') ? -1 : 1;
-  return sign * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5))) * 60_000;
+  const [hours, minutes] = [Number(digits.slice(1, 3)), Number(digits.slice(3, 5))];
+  if (hours > 23 || minutes > 59) return null;
+  return sign * (hours * 60 + minutes) * 60_000;
 }

@@ -36,7 +36,7 @@ void test('--from/--to: a date-time in UTC (Z), with an offset, or local without
 });
 
 void test('--from/--to: anything else is a usage error naming the flag, the forms and the value', () => {
-  for (const bad of ['', 'soon', '2h later', '2026-13-01', '2026-04-31', '2026-11-24 25:00', '24/11/2026', '5y']) {
+  for (const bad of ['', 'soon', '2h later', '2026-13-01', '2026-04-31', '2026-11-24 25:00', '24/11/2026', '5y', '2026-11-24T10:00+01:99']) {
     assert.throws(
       () => timeArg(bad, '--to', NOW),
       (err: unknown) => err instanceof CliError && err.exitCode === 2 && err.message.startsWith("--to: expected Unix seconds, a date-time (2026-11-24 10:00, local unless it ends in Z or +01:00), or a time ago (90s, 15m, 2h, 3d, 1w), got '") && err.message.endsWith(`'${bad}'`),
@@ -44,4 +44,7 @@ void test('--from/--to: anything else is a usage error naming the flag, the form
     );
   }
   assert.throws(() => timeArg('1969-12-31 00:00Z', '--from', NOW), /--from: must be 1970 or later, got '1969-12-31 00:00Z'/);
+  // Date takes years 0 to 99 for 1900 to 1999: year 75 is not 1975.
+  assert.throws(() => timeArg('0075-06-01Z', '--from', NOW), /--from: must be 1970 or later, got '0075-06-01Z'/);
+  assert.throws(() => timeArg('0075-06-01 10:00', '--from', NOW), /--from: must be 1970 or later, got '0075-06-01 10:00'/);
 });
