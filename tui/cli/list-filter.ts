@@ -43,10 +43,11 @@ function patternMatcher(word: string): (p: Listed) => boolean {
     const rest = word.slice(colon + 1);
     if (!group || !rest) throw new CliError(`'${word}': use GROUP:* or GROUP:NAME`, 2);
     const name = glob(rest);
-    return (p) => p.group_name === group && name.test(p.name);
+    return (p) => p.group_name === group && (name.test(p.name) || p.id === rest.toLowerCase());
   }
   const name = glob(word);
-  return (p) => name.test(p.name) || p.id === word;
+  // An id in any case, as the other commands take it (tui/cli/programs.ts).
+  return (p) => name.test(p.name) || p.id === word.toLowerCase();
 }
 
 /** A shell-like wildcard over the whole name: `*` any run of characters, `?` one. */

@@ -18,6 +18,8 @@ void test('svc list patterns: names with * and ?, ids, GROUP:* and GROUP:NAME; a
   assert.deepEqual(names(['web-?']), ['web-1', 'web-2']);
   assert.deepEqual(names(['web.*']), ['web.old'], 'a dot is a dot');
   assert.deepEqual(names(['db', ID]), ['web-1', 'db']);
+  assert.deepEqual(names([ID.toUpperCase()]), ['web-1'], 'an id in any case, as svc restart takes it');
+  assert.deepEqual(names([`web:${ID}`]), ['web-1'], 'GROUP:ID, as svc restart takes it');
   assert.deepEqual(names(['web:*']), ['web-1', 'web-2']);
   assert.deepEqual(names(['web:*-2']), ['web-2']);
   assert.deepEqual(names(['nothing']), []);
