@@ -25,11 +25,12 @@ function unixSeconds(text: string, now: number): number | null {
   // "2h", "2h ago", "-2h": that long before now.
   const ago = /^-?(\d+(?:\.\d+)?)\s*([smhdw])(?:\s+ago)?$/i.exec(text);
   if (ago) return Math.floor((now - Number(ago[1]) * UNIT_SECONDS[ago[2].toLowerCase()] * 1000) / 1000);
-  if (text === 'now') return Math.floor(now / 1000);
-  if (text === 'today' || text === 'yesterday') {
+  const word = text.toLowerCase();
+  if (word === 'now') return Math.floor(now / 1000);
+  if (word === 'today' || word === 'yesterday') {
     const day = new Date(now);
     day.setHours(0, 0, 0, 0);
-    if (text === 'yesterday') day.setDate(day.getDate() - 1);
+    if (word === 'yesterday') day.setDate(day.getDate() - 1);
     return Math.floor(day.getTime() / 1000);
   }
   return dateTime(text);

@@ -19,6 +19,7 @@ void test('--from/--to: Unix seconds as before, and times ago in s, m, h, d, w (
   assert.equal(at('1.5d'), secs(NOW - 1.5 * 86_400_000));
   assert.equal(at('1w'), secs(NOW - 7 * 86_400_000));
   assert.equal(at('now'), secs(NOW));
+  assert.equal(at('Now'), secs(NOW), 'any case, as the units');
 });
 
 void test('--from/--to: a date-time in UTC (Z), with an offset, or local without a zone; today and yesterday are local midnights', () => {
