@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SVC, fixture, eventually, useDaemon } from '../helpers/daemon.js';
 import { svcAgainst } from '../helpers/cli.js';
 
@@ -86,6 +88,36 @@ test('svc logs without a name: every program, each line with its name; -f adds a
   const one = await svc('logs', 'tick-a', '--timestamps', '--tail', '1', '--source', 'stdout');
   // Lines read back from the files carry no time: '-' keeps the column.
   assert.match(one.stdout, /^- +tick \d+\n$/);
+});
+
+test('svc logs -f shows a line longer than the stream\'s 64 KiB pieces as the one line the tail shows', async () => {
+  const go = join(d.root, 'long-line-go');
+  // Once the test says so, writes one 200,000-character line in two writes 300 ms apart (svcd
+  // reads the first part before the line ends, so the stream sends it in pieces), then a short one.
+  const script = `console.log('ready');const fs=require('fs');const t=setInterval(()=>{if(fs.existsSync(${JSON.stringify(go)})){clearInterval(t);process.stdout.write('x'.repeat(150000));setTimeout(()=>process.stdout.write('x'.repeat(49999)+'y\\nshort\\n'),300);setInterval(()=>{},1e6)}},50)`;
+  assert.equal((await svc('add', 'longline', '--', process.execPath, '-e', script)).code, 0);
+  await eventually(async () => (await statusOf('longline')) === 'Running', 10_000, 'longline running');
+  await eventually(async () => (await svc('logs', 'longline', '--tail', '1')).stdout.includes('ready'), 10_000, 'longline started');
+  const child = spawn(process.execPath, [SVC, 'logs', 'longline', '-f', '--tail', '1', '--source', 'stdout'], { env: { ...process.env, SVC_URL: d.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stderr = '';
+  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    // The tail (ready) is printed once the stream is open: the long line comes after.
+    await eventually(() => lines.includes('ready'), 15_000, `the tail (${stderr})`);
+    writeFileSync(go, '');
+    await eventually(() => lines.includes('short'), 15_000, `the short line after the long one (${lines.length} lines so far; ${stderr})`);
+    assert.deepEqual(lines.map((l) => l.length), [5, 200_000, 5], 'one long line, not its pieces');
+    assert.ok(lines[1].endsWith('xy'));
+  } finally {
+    process.kill(child.pid!, 'SIGINT');
+  }
+  assert.equal(await exited, 0);
+  const tail = (await svc('logs', 'longline', '--tail', '2', '--source', 'stdout')).stdout.trim().split('\n');
+  assert.deepEqual(tail.map((l) => l.length), [200_000, 5], 'the tail shows the same');
+  await svc('rm', 'longline');
 });
 
 test('svc flush empties the log files of one program or all', async () => {

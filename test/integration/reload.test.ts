@@ -83,9 +83,12 @@ test('reload: the new process starts beside the old one, the old pid ends only a
   assert.equal(after.status, 'Healthy');
   assert.equal(after.state.reload, null);
   assert.equal(after.state.last_reload.result, 'reloaded');
-  const events = (await d.request('GET', `/api/v1/programs/${id}/events?limit=50`)).body;
-  const types = (events.events ?? events).map((e: { event: string }) => e.event);
-  assert.ok(types.includes('reload_started') && types.includes('reload_succeeded'), types.join(' '));
+  // The history is written behind the state (a queue drained in batches): wait for both records.
+  let types: string[] = [];
+  await eventually(async () => {
+    types = ((await d.request('GET', `/api/v1/programs/${id}/events?limit=50`)).body as { event: string }[]).map((e) => e.event);
+    return types.includes('reload_started') && types.includes('reload_succeeded');
+  }, 10_000, 'the reload in the history').catch(() => assert.fail(types.join(' ')));
   const metrics = await fetch(`${d.url}/metrics`).then((r) => r.text());
   assert.match(metrics, new RegExp(`^svc_program_reloads_total\\{name="web",id="${id}",result="reloaded"\\} 1$`, 'm'));
 });
@@ -107,9 +110,7 @@ test('reload of a never-healthy new process: it is stopped, the old one keeps ru
   assert.equal(after.pid, old);
   assert.equal(after.status, 'Healthy');
   assert.equal(after.state.last_reload.result, 'failed');
-  const events = (await d.request('GET', `/api/v1/programs/${id}/events?limit=50`)).body;
-  const failedEvent = (events.events ?? events).find((e: { event: string }) => e.event === 'reload_failed');
-  assert.ok(failedEvent, 'reload_failed in the history');
+  await eventually(async () => ((await d.request('GET', `/api/v1/programs/${id}/events?limit=50`)).body as { event: string }[]).some((e) => e.event === 'reload_failed'), 10_000, 'reload_failed in the history');
   rmSync(join(dir, 'broken'));
 });
 

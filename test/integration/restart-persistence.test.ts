@@ -19,8 +19,13 @@ test('programs survive a daemon restart and autostart programs come back', async
     assert.equal(list.find((p) => p.name === 'manual')?.status, 'Stopped');
     // Programs start only once the rest of start-up has worked: the boot's system_startup comes
     // before its first process_started (a start that failed late had left programs running).
-    const events = (await d.request('GET', '/api/v1/events?order=desc&limit=20')).body as { event: string }[];
-    const boot = events.map((e) => e.event).slice(0, events.findIndex((e) => e.event === 'system_startup') + 1).reverse();
+    // The history is written behind the state (a queue drained in batches): wait for the start's record.
+    const bootEvents = async () => {
+      const events = (await d.request('GET', '/api/v1/events?order=desc&limit=20')).body as { event: string }[];
+      return events.map((e) => e.event).slice(0, events.findIndex((e) => e.event === 'system_startup') + 1).reverse();
+    };
+    let boot: string[] = [];
+    await eventually(async () => (boot = await bootEvents()).length >= 2, 10_000, 'the boot\'s process_started recorded').catch(() => undefined);
     assert.deepEqual(boot, ['system_startup', 'process_started'], 'this boot, oldest first');
   } finally {
     await d.stop();

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { LogStreamMessage } from '../../api/wire.js';
+import { LogPieces } from '../../state/log-pieces.js';
 import type { ApiClient } from './http.js';
 
 /** Close code of `WS /ws` for an unknown or removed program (docs/observability.md). */
@@ -17,9 +18,11 @@ export function connectLogSocket(client: ApiClient, id: string, h: LogSocketHand
   const { url, headers } = client.webSocketTarget(`/ws?id=${encodeURIComponent(id)}`);
   const ws = new WebSocket(url, { headers });
   let error: Error | null = null;
+  const pieces = new LogPieces();
   ws.on('open', () => h.open());
   ws.on('message', (data: WebSocket.RawData) => {
-    const line = parseLine(data);
+    const message = parseLine(data);
+    const line = message && pieces.push(message);
     if (line) h.line(line);
   });
   ws.on('error', (err: Error) => {
@@ -29,13 +32,14 @@ export function connectLogSocket(client: ApiClient, id: string, h: LogSocketHand
   return { close: () => ws.close(1000), terminate: () => ws.terminate() };
 }
 
-/** A message as svcd sends it, or null for anything else (skipped, never fatal). */
+/** A message as svcd sends it (a piece of a long line keeps `continues`), or null for anything else (skipped, never fatal). */
 export function parseLine(data: WebSocket.RawData): LogStreamMessage | null {
   try {
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const m = JSON.parse(buf.toString('utf8')) as Partial<LogStreamMessage>;
     if (typeof m.content !== 'string') return null;
-    return { source: m.source === 'stderr' ? 'stderr' : 'stdout', content: m.content, ts: typeof m.ts === 'number' ? m.ts : 0 };
+    const line: LogStreamMessage = { source: m.source === 'stderr' ? 'stderr' : 'stdout', content: m.content, ts: typeof m.ts === 'number' ? m.ts : 0 };
+    return m.continues === true ? { ...line, continues: true } : line;
   } catch {
     return null;
   }

@@ -3,6 +3,7 @@ import type { LogLine } from './types.js';
 import { LogBatch } from '../logic/log-batch.js';
 import { LOG_CAP } from '../logic/log-buffer.js';
 import { SnapshotThenStream } from '../logic/log-merge.js';
+import { LogPieces } from '../../../state/log-pieces.js';
 
 /** connecting, live (WebSocket open), closed (program gone, or the credential refused). */
 export type LogMode = 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -76,13 +77,15 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
     sink.mode('connecting');
     const socket = new WebSocket(logSocketUrl(location, opts.id), logSocketProtocols(opts.token));
     ws = socket;
+    const pieces = new LogPieces();
     socket.onopen = () => {
       backoff = 500;
       sink.mode('live');
       void snapshot();
     };
     socket.onmessage = (ev: MessageEvent) => {
-      const line = parseLine(ev.data);
+      const message = parseLine(ev.data);
+      const line = message && pieces.push(message);
       if (line) merge.streamed(line);
     };
     socket.onclose = (ev: CloseEvent) => {
@@ -104,12 +107,14 @@ export function followLogs(opts: { http: Http; id: string; token: string | null;
   };
 }
 
-export function parseLine(data: unknown): LogLine | null {
+/** A message of `/ws`, a piece of a long line keeping `continues` (LogPieces joins them), or null. */
+export function parseLine(data: unknown): (LogLine & { continues?: true }) | null {
   if (typeof data !== 'string') return null;
   try {
-    const m = JSON.parse(data) as Partial<LogLine>;
+    const m = JSON.parse(data) as Partial<LogLine> & { continues?: unknown };
     if (typeof m.content !== 'string') return null;
-    return { source: m.source === 'stderr' ? 'stderr' : 'stdout', content: m.content, ts: typeof m.ts === 'number' ? m.ts : undefined };
+    const line: LogLine = { source: m.source === 'stderr' ? 'stderr' : 'stdout', content: m.content, ts: typeof m.ts === 'number' ? m.ts : undefined };
+    return m.continues === true ? { ...line, continues: true } : line;
   } catch {
     return null;
   }
