@@ -14,6 +14,12 @@ export interface Clock {
 /** setTimeout's longest delay; Node fires a longer one after 1 ms (TimeoutOverflowWarning). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
+/**
+ * Wall and monotonic time drift apart a little (NTP slewing, rounding): readings this far apart
+ * in the wrong order are a step of the wall clock, not drift.
+ */
+export const CLOCK_STEP_TOLERANCE_MS = 1000;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),

@@ -1,7 +1,4 @@
-import type { Clock } from './clock.js';
-
-/** Wall and monotonic time drift apart a little (NTP slewing, rounding); a step back is more than this. */
-const STEP_TOLERANCE_MS = 1000;
+import { CLOCK_STEP_TOLERANCE_MS, type Clock } from './clock.js';
 
 /**
  * Wake-ups keyed by due time with ONE clock timer for all keys: `set(key, at)` (the latest call
@@ -84,7 +81,7 @@ export class DueTimer<K> {
     // stepped back meanwhile (timers wait in monotonic time).
     const mono = this.clock.monotonic?.();
     const stepBack = mono === undefined ? 0 : mono - this.armedMono - (now - this.armedWall);
-    if (stepBack > STEP_TOLERANCE_MS) this.shift(-stepBack);
+    if (stepBack > CLOCK_STEP_TOLERANCE_MS) this.shift(-stepBack);
     const ready: K[] = [];
     for (;;) {
       this.dropStaleTop();

@@ -1,4 +1,4 @@
-import { KeyedWriter, type MetaLevel } from './keyed-writer.js';
+import { KeyedRecords, type MetaLevel } from './keyed-writer.js';
 import type { ProbeResult } from './observed.js';
 
 /** A process's health verdict as the last svcd left it (written when the verdict turns). */
@@ -22,23 +22,9 @@ export interface HealthVerdictRecord {
  * would otherwise be recorded Unhealthy a second time (notify and reactions act again), and a
  * Healthy one show Running until its first probe.
  */
-export class HealthVerdicts {
-  private readonly writer: KeyedWriter<HealthVerdictRecord>;
-
+export class HealthVerdicts extends KeyedRecords<HealthVerdictRecord> {
   constructor(meta: MetaLevel, onError?: (err: unknown) => void) {
-    this.writer = new KeyedWriter(meta, 'health', onError);
-  }
-
-  set(id: string, record: HealthVerdictRecord | null): void {
-    this.writer.set(id, record);
-  }
-
-  loadAll(): Promise<Map<string, HealthVerdictRecord>> {
-    return this.writer.loadAll(parseRecord);
-  }
-
-  flush(): Promise<void> {
-    return this.writer.flush();
+    super(meta, 'health', parseRecord, onError);
   }
 }
 

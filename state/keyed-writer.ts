@@ -92,3 +92,23 @@ export class KeyedWriter<T> {
     for (const w of waiters) w();
   }
 }
+
+/**
+ * One kind of record under `<prefix>:<id>` (runtime records, health verdicts): written behind as
+ * KeyedWriter writes, read back through the kind's own parser.
+ */
+export class KeyedRecords<T> extends KeyedWriter<T> {
+  constructor(
+    meta: MetaLevel,
+    prefix: string,
+    private readonly parse: (value: unknown) => T | null,
+    onError?: (err: unknown) => void,
+  ) {
+    super(meta, prefix, onError);
+  }
+
+  /** Every stored record its parser accepts. */
+  override loadAll(): Promise<Map<string, T>> {
+    return super.loadAll(this.parse);
+  }
+}

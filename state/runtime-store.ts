@@ -1,4 +1,4 @@
-import { KeyedWriter, type MetaLevel } from './keyed-writer.js';
+import { KeyedRecords, type MetaLevel } from './keyed-writer.js';
 
 const STOP_REASONS = ['stop', 'restart', 'remove', 'shutdown', 'health'] as const;
 
@@ -26,28 +26,16 @@ function parseStopping(value: unknown): StopInProgress | undefined {
 }
 
 /** Runtime records under `run:<id>` in store.meta, written behind the process controller. */
-export class RuntimeStore {
-  private readonly writer: KeyedWriter<RuntimeRecord>;
-
+export class RuntimeStore extends KeyedRecords<RuntimeRecord> {
   constructor(meta: MetaLevel, onError?: (err: unknown) => void) {
-    this.writer = new KeyedWriter(meta, 'run', onError);
+    super(meta, 'run', parseRuntimeRecord, onError);
   }
+}
 
-  set(id: string, record: RuntimeRecord | null): void {
-    this.writer.set(id, record);
-  }
-
-  loadAll(): Promise<Map<string, RuntimeRecord>> {
-    return this.writer.loadAll((v) => {
-      const r = v as Partial<RuntimeRecord>;
-      if (typeof r.pid !== 'number' || typeof r.startTime !== 'number') return null;
-      const { stopping, ...rest } = r as RuntimeRecord;
-      const parsed = parseStopping(stopping);
-      return parsed ? { ...rest, stopping: parsed } : rest;
-    });
-  }
-
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
+function parseRuntimeRecord(v: unknown): RuntimeRecord | null {
+  const r = v as Partial<RuntimeRecord>;
+  if (typeof r.pid !== 'number' || typeof r.startTime !== 'number') return null;
+  const { stopping, ...rest } = r as RuntimeRecord;
+  const parsed = parseStopping(stopping);
+  return parsed ? { ...rest, stopping: parsed } : rest;
 }

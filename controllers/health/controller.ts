@@ -59,9 +59,10 @@ export class HealthController implements ProgramController {
     // The process controller prepares first: a re-adopted process is already published.
     for (const [id, r] of await this.deps.verdicts.loadAll()) {
       const o = this.deps.store.get(id) && this.deps.observed.has(id) ? this.deps.observed.get(id) : null;
-      this.persisted.set(id, { pid: r.pid, healthy: r.healthy });
-      if (o?.pid === r.pid && o.started_at === r.started_at) this.restored.set(id, r);
-      else this.forget(id); // its process ended, or the program was removed, while svcd was down
+      if (o?.pid === r.pid && o.started_at === r.started_at) {
+        this.restored.set(id, r);
+        this.persisted.set(id, { pid: r.pid, healthy: r.healthy });
+      } else this.deps.verdicts.set(id, null); // its process ended, or the program was removed, while svcd was down
     }
   }
 

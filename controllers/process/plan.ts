@@ -1,3 +1,4 @@
+import { CLOCK_STEP_TOLERANCE_MS } from '../../reconciler/clock.js';
 import type { EventInput } from '../../state/events/types.js';
 import type { LastExit, RestartRequest } from '../../state/observed.js';
 import type { EffectiveConfig, Intent } from '../../state/program.js';
@@ -203,9 +204,6 @@ function retryTime(s: ProcState, now: number): number {
   const exitAt = s.lastExit?.at;
   return exitAt !== undefined && exitAt > now + CLOCK_STEP_TOLERANCE_MS ? Math.min(at, now + Math.max(0, at - exitAt)) : at;
 }
-
-/** Clock readings this far apart in the wrong order are a step of the wall clock, not rounding. */
-const CLOCK_STEP_TOLERANCE_MS = 1000;
 
 function stopReason(input: PlanInput, s: ProcState): StopReason | null {
   const { config, intent } = input;

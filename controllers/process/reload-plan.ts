@@ -53,21 +53,19 @@ export function planOverlap(input: PlanInput, s: ProcState, effects: Effect[]): 
   if (input.reloadTimeoutMs === null) return { state: abort(input, s, effects, `health_check was disabled or removed during the reload, so nothing can judge pid ${o.proc.pid}`) };
   // A check changed during the reload (a longer start_period, a shorter interval): its bound
   // counts from the successor's start, as if it had been in force then.
-  if (input.reloadTimeoutMs !== o.timeoutMs) {
-    s = { ...s, overlap: { ...o, deadline: o.deadline - o.timeoutMs + input.reloadTimeoutMs, timeoutMs: input.reloadTimeoutMs } };
-    return planOverlap(input, s, effects);
-  }
+  const bound = input.reloadTimeoutMs === o.timeoutMs ? o : { ...o, deadline: o.deadline - o.timeoutMs + input.reloadTimeoutMs, timeoutMs: input.reloadTimeoutMs };
+  if (bound !== o) s = { ...s, overlap: bound };
   const verdict = input.successor;
   if (verdict?.healthy === true) {
     // SUCCESSOR -> program's process; old process -> RETIRING (SIGTERM, SIGKILL after its stopsecs).
-    const retiring = { phase: 'retiring' as const, proc: old, exit: null, deadline: now + old.stopsecs * 1000, timeoutMs: o.timeoutMs, killed: false };
+    const retiring = { phase: 'retiring' as const, proc: old, exit: null, deadline: now + old.stopsecs * 1000, timeoutMs: bound.timeoutMs, killed: false };
     const next = promote(input, s, effects, `pid ${o.proc.pid} is Healthy and took over from pid ${old.pid}`);
     effects.push({ kind: 'signal_overlap', signal: 'SIGTERM' });
     return { state: { ...next, overlap: retiring }, requeueAt: retiring.deadline };
   }
   if (verdict?.healthy === false) return { state: abort(input, s, effects, `pid ${o.proc.pid} is Unhealthy${lastProbe(input)}`) };
-  if (now >= o.deadline) return { state: abort(input, s, effects, `pid ${o.proc.pid} was not Healthy within ${Math.round(o.timeoutMs / 1000)} s${lastProbe(input)}`) };
-  return { state: s, requeueAt: o.deadline };
+  if (now >= bound.deadline) return { state: abort(input, s, effects, `pid ${o.proc.pid} was not Healthy within ${Math.round(bound.timeoutMs / 1000)} s${lastProbe(input)}`) };
+  return { state: s, requeueAt: bound.deadline };
 }
 
 /** A reload request for a live, settled program with a health check: start the successor. */

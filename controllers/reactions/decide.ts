@@ -1,23 +1,6 @@
 import type { EventRecord } from '../../state/events/types.js';
+import { globMatches } from '../../state/name-glob.js';
 import { REACTION_EVENT_TYPES, type Reaction, type SkipReason } from './types.js';
-
-/** fnmatch-style `*`, `?`, `[abc]`, `[!abc]` over a whole program name. */
-export function globMatches(pattern: string, name: string): boolean {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '*') re += '.*';
-    else if (ch === '?') re += '.';
-    else if (ch === '[' && pattern.indexOf(']', i + 2) > 0) {
-      const end = pattern.indexOf(']', i + 2);
-      let set = pattern.slice(i + 1, end);
-      if (set.startsWith('!')) set = `^${set.slice(1)}`;
-      re += `[${set.replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else re += ch.replace(/[.+^${}()|\\[\]]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`, 's').test(name);
-}
 
 /** Whether an event is one the reaction is configured for (type and program), enabled or not. */
 export function matches(reaction: Reaction, record: Pick<EventRecord, 'event' | 'program_name'>): boolean {

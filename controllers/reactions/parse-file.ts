@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { EVENT_TYPES, type EventType } from '../../state/events/types.js';
-import { globMatches } from './decide.js';
+import { globMatches } from '../../state/name-glob.js';
 import { reactionLine, topLevelLine } from './file-lines.js';
 import { REACTION_EVENT_TYPES, type Reaction } from './types.js';
 

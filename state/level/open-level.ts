@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { ClassicLevel } from 'classic-level';
 import { droppedAtOpen, type DroppedBytes } from './info-log.js';
-import { lockHolder, type LockHolder } from './lock-holder.js';
-import { describeOpenError, StoreOpenError } from './store-errors.js';
+import { lockHolder } from './lock-holder.js';
+import { describeLockHolder, describeOpenError, StoreOpenError } from './store-errors.js';
 import { checkManifest, checkWalFiles, describeDamage, keepDamagedCopies, missingCurrent, type WalReport } from './wal-files.js';
 
 /**
@@ -78,10 +78,4 @@ export function describeOpenReport(report: OpenReport): string {
   for (const d of report.dropped) parts.push(`LevelDB dropped ${d.bytes} bytes of ${d.file} (${d.reason})`);
   if (report.keptAt) parts.push(`copies of the damaged logs are in ${report.keptAt}`);
   return parts.join('; ');
-}
-
-/** The refusal when another process holds the store: who, and that nothing was touched. */
-function describeLockHolder(what: string, location: string, holder: LockHolder): string {
-  const who = holder.pid > 0 ? `pid ${holder.pid}${holder.command ? `: ${holder.command}` : ''}` : 'a process in another pid namespace';
-  return `${what} at ${location} is in use by another process (${who}); is another svcd running with this SVC_ROOT? svcd refuses to start and has changed nothing.`;
 }

@@ -1,3 +1,4 @@
+import type { LockHolder } from './lock-holder.js';
 import { SvcError } from '../errors.js';
 
 /** A store refused to open; the message says which file, why, and what to do. */
@@ -55,6 +56,12 @@ export function describeOpenError(what: string, location: string, err: unknown, 
     return `${what} at ${location} is corrupt (${detail}; ${damaged ?? namedFiles(detail, location)}); refusing to start. Restore it from a backup, or move it aside to start empty.`;
   }
   return `cannot open ${what} at ${location}: ${detail}`;
+}
+
+/** The refusal when another process holds the store (found before LevelDB opens): who, and that nothing was touched. */
+export function describeLockHolder(what: string, location: string, holder: LockHolder): string {
+  const who = holder.pid > 0 ? `pid ${holder.pid}${holder.command ? `: ${holder.command}` : ''}` : 'a process in another pid namespace';
+  return `${what} at ${location} is in use by another process (${who}); is another svcd running with this SVC_ROOT? svcd refuses to start and has changed nothing.`;
 }
 
 /** LevelDB's corruption messages name a file only sometimes; say which ones are read at open. */

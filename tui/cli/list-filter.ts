@@ -1,4 +1,5 @@
 import type { ProgramSummary } from '../../api/wire.js';
+import { nameGlob } from '../../state/name-glob.js';
 import { PROGRAM_STATUSES } from '../../state/status.js';
 import { shownStatus } from '../client/shown-status.js';
 import { CliError } from './errors.js';
@@ -15,7 +16,7 @@ type Listed = Pick<ProgramSummary, 'id' | 'name' | 'group_name' | 'status' | 're
 
 /**
  * Which programs `svc list PATTERN... [--status S,S] [--group G]` shows, as systemctl list-units
- * filters: a program matches one of the patterns (a name, with `*` and `?` as wildcards; an id;
+ * filters: a program matches one of the patterns (a name, with `*`, `?` and `[abc]` as wildcards; an id;
  * `GROUP:*`; `GROUP:NAME`), and the status and group flags. No pattern: every program.
  */
 export function listFilter(patterns: string[], flags: ListFlags): (p: Listed) => boolean {
@@ -42,16 +43,10 @@ function patternMatcher(word: string): (p: Listed) => boolean {
     const group = word.slice(0, colon);
     const rest = word.slice(colon + 1);
     if (!group || !rest) throw new CliError(`'${word}': use GROUP:* or GROUP:NAME`, 2);
-    const name = glob(rest);
+    const name = nameGlob(rest);
     return (p) => p.group_name === group && (name.test(p.name) || p.id === rest.toLowerCase());
   }
-  const name = glob(word);
+  const name = nameGlob(word);
   // An id in any case, as the other commands take it (tui/cli/programs.ts).
   return (p) => name.test(p.name) || p.id === word.toLowerCase();
-}
-
-/** A shell-like wildcard over the whole name: `*` any run of characters, `?` one. */
-function glob(pattern: string): RegExp {
-  const body = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 's');
 }

@@ -22,12 +22,12 @@ export function registerList(program: Command, ctx: CliContext): void {
 export async function printList(ctx: CliContext, patterns: string[] = [], flags: ListFlags = {}): Promise<void> {
   const wanted = listFilter(patterns, flags); // bad flags are refused before svcd is asked
   const [all, stacks] = await Promise.all([routes.listPrograms(ctx.client()), ctx.client().get<StackStatusBody>('/api/v1/stack/status')]);
-  const filtered = patterns.length > 0 || flags.status !== undefined || flags.group !== undefined;
-  const programs = filtered ? all.filter(wanted) : all;
+  const programs = all.filter(wanted);
+  const filtered = programs.length < all.length;
   if (ctx.json()) return ctx.print(JSON.stringify(programs, null, 2));
   const banner = stackBanner(stacks);
   if (banner) process.stderr.write(`${banner}\n`);
-  if (programs.length === 0) return ctx.print(filtered && all.length > 0 ? `no programs match (${all.length} in all)` : 'no programs (add one with: svc add NAME COMMAND...)');
+  if (programs.length === 0) return ctx.print(filtered ? `no programs match (${all.length} in all)` : 'no programs (add one with: svc add NAME COMMAND...)');
   const now = Date.now();
   const rows = [...programs]
     .sort((a, b) => compareNames(a.name, b.name))

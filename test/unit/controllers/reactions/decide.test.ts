@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../../../../reconciler/fake-clock.js';
-import { decide, globMatches, matches, planReactions, type ReactionRunState } from '../../../../controllers/reactions/decide.js';
+import { decide, matches, planReactions, type ReactionRunState } from '../../../../controllers/reactions/decide.js';
+import { globMatches } from '../../../../state/name-glob.js';
 import type { Reaction } from '../../../../controllers/reactions/types.js';
 import type { EventRecord, EventType } from '../../../../state/events/types.js';
 
