@@ -43,10 +43,19 @@ function patternMatcher(word: string): (p: Listed) => boolean {
     const group = word.slice(0, colon);
     const rest = word.slice(colon + 1);
     if (!group || !rest) throw new CliError(`'${word}': use GROUP:* or GROUP:NAME`, 2);
-    const name = nameGlob(rest);
+    const name = globOf(word, rest);
     return (p) => p.group_name === group && (name.test(p.name) || p.id === rest.toLowerCase());
   }
-  const name = nameGlob(word);
+  const name = globOf(word, word);
   // An id in any case, as the other commands take it (tui/cli/programs.ts).
   return (p) => name.test(p.name) || p.id === word.toLowerCase();
+}
+
+/** The pattern as a RegExp; a malformed class (`[z-a]`) is a usage error, as reactions.toml refuses it. */
+function globOf(word: string, pattern: string): RegExp {
+  try {
+    return nameGlob(pattern);
+  } catch (err) {
+    throw new CliError(`'${word}': not a valid pattern (${(err as Error).message})`, 2);
+  }
 }

@@ -23,6 +23,8 @@ void test('svc list patterns: names with * and ?, ids, GROUP:* and GROUP:NAME; a
   assert.deepEqual(names(['web:*']), ['web-1', 'web-2']);
   assert.deepEqual(names(['web:*-2']), ['web-2']);
   assert.deepEqual(names(['nothing']), []);
+  assert.deepEqual(names(['web-[12]']), ['web-1', 'web-2'], 'a class, as reactions take it');
+  assert.throws(() => listFilter(['web-[z-a]'], {}), (err: unknown) => err instanceof CliError && err.exitCode === 2 && /^'web-\[z-a\]': not a valid pattern/.test(err.message));
   assert.throws(() => listFilter([':x'], {}), (err: unknown) => err instanceof CliError && err.exitCode === 2 && /':x': use GROUP:\* or GROUP:NAME/.test(err.message));
 });
 
