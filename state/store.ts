@@ -353,6 +353,7 @@ export class ProgramStore {
       for (const { write, value } of accepted) write.resolve({ value, deferred: null }); // nothing changed: nothing to write or announce
       return;
     }
+    if (accepted.every(({ write }) => write.deferrable) && this.intentsOnly(combined)) return this.commitActingFirst(accepted, combined);
     try {
       await this.commitLocked(combined);
     } catch (err) {
@@ -369,6 +370,38 @@ export class ProgramStore {
       return write.resolve({ value, deferred: err.message });
     }
     for (const { write, value } of accepted) write.resolve({ value, deferred: null });
+  }
+
+  /** Whether a change only rewrites existing programs under their names (intents): no name index or manifest line to write. */
+  private intentsOnly(change: Change): boolean {
+    return change.del.length === 0 && change.put.every((r) => this.records.get(r.id)?.config.name === r.config.name);
+  }
+
+  /**
+   * Stop intents (the deferrable writes) are acted on while their synced batch is on its way to
+   * the disk: applied in memory first, so the controllers send the signals during the fsync, and
+   * each write is answered once the batch is on disk. A stop never waits for the disk: a batch
+   * that fails is held in memory and written later, as on a full disk, and the answer says so.
+   * A crash before the batch lands leaves the old intents on disk, so the next svcd starts the
+   * programs again: the same as a crash before the request was read, since it was never answered.
+   */
+  private async commitActingFirst(accepted: { write: QueuedWrite; value: unknown }[], change: Change): Promise<void> {
+    this.applyInMemory(change);
+    // The signals leave before the batch is encoded: the reconcile passes run in this turn's microtasks.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    let deferred: string | null = null;
+    try {
+      const ops = this.held.ops(this.records, this.sdb, new Set(change.put.map((r) => r.id)));
+      for (const record of change.put) ops.push({ type: 'put', key: record.id, value: JSON.stringify(record), sublevel: this.sdb.programs });
+      await this.sdb.guard.batch(ops, { sync: true });
+      this.held.clear();
+      await this.manifest.afterCommit(this.records, []); // a lagging manifest is rewritten with any write
+    } catch (err) {
+      deferred = err instanceof Error ? err.message : String(err);
+      this.held.hold(change.put.map((r) => r.id));
+      this.opts.log?.warn('intents applied in memory only; written when the state store can write again', { programs: change.put.map((r) => r.config.name), reason: deferred });
+    }
+    for (const { write, value } of accepted) write.resolve({ value, deferred });
   }
 
   /** A new or rewritten intent belongs to this daemon run (state/boot.ts). */
