@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     os,
     clock: systemClock,
     marks,
-    spawnContext: { root, logDir: join(root, 'logs'), baseEnv: { PATH: process.env.PATH } },
+    spawnContext: { root, logDir: join(root, 'logs'), baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
     boot: { epoch: store.epoch, adopted: new Set(), crashed: false },
     wake: (id) => manager.enqueue('cron', id),
   });

@@ -29,6 +29,7 @@ import { realOtaPorts } from '../controllers/ota/real-ports.js';
 import type { OtaRecord } from '../controllers/ota/record.js';
 import { createIsolation } from '../controllers/isolation/create.js';
 import { ProcessController } from '../controllers/process/controller.js';
+import { baseEnvOf } from '../controllers/process/spawn-spec.js';
 import { startReactions } from '../controllers/reactions/start.js';
 import { DepartingPrograms } from '../state/departing.js';
 import { allLivePids, signalOwner, type DesiredChange } from '../controllers/program-controller.js';
@@ -162,8 +163,7 @@ export class Daemon {
     const crashed = await this.liveMarker.arm(process.pid, clock.now());
     if (crashed) log.info('the previous svcd did not shut down gracefully: every stored start and stop holds');
     const boot: BootContext = { epoch: store.epoch, adopted: new Set(), crashed };
-    // A plain copy: reading process.env goes through getenv() key by key, on every spawn.
-    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: { ...process.env } };
+    const spawnContext = { root: config.root, logDir: config.storage.log_dir, baseEnv: baseEnvOf(process.env) };
 
     // Controllers: one registration each; they coordinate only through the store and the
     // observed state (docs/architecture.md). Registration order is start-up order.

@@ -41,7 +41,7 @@ export function spawnFields(spec: Omit<SpawnSpec, 'stdoutPath' | 'stderrPath'> &
     [Field.FLAGS, { u32: SpawnFlag.KILL_GROUP_ON_EXIT | (capture ? SpawnFlag.CAPTURE : 0) }],
   ];
   for (const a of spec.args) fields.push([Field.ARG, a]);
-  for (const [k, v] of Object.entries(spec.env)) fields.push([Field.ENV, `${k}=${v}`]);
+  for (const k in spec.env) fields.push([Field.ENV, `${k}=${spec.env[k]}`]);
   if (spec.stdinPath) fields.push([Field.STDIN, spec.stdinPath]);
   if (!capture && spec.stdoutPath) fields.push([Field.STDOUT, spec.stdoutPath]);
   if (!capture && spec.stderrPath) fields.push([Field.STDERR, spec.stderrPath]);
