@@ -165,6 +165,21 @@ test('svc add of a command that cannot run warns at once; svc info and the event
   await svc('rm', 'ghost', 'noexec');
 });
 
+test('svc add of a program that crashes at once warns with its exit and its last lines of stderr; --no-wait does not look', async () => {
+  const crash = await svc('add', 'early', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'console.error("cannot open /etc/early.conf"); process.exit(4)');
+  assert.equal(crash.code, 0, crash.stderr);
+  assert.match(crash.stderr, /^warning: early: crashed: exit code 4, (\d+ ms|\d+\.\d s) after it started; now Backoff\n {2}its last lines of stderr \(svc logs early\):\n {4}cannot open \/etc\/early\.conf\n$/);
+  const json = JSON.parse((await svc('--json', 'add', 'early-json', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'console.error("no"); process.exit(5)')).stdout) as { warning?: string; stderr?: string[] };
+  assert.match(json.warning ?? '', /^crashed: exit code 5, /);
+  assert.deepEqual(json.stderr, ['no']);
+  const unwatched = await svc('add', 'early-nowait', '--no-wait', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'process.exit(4)');
+  assert.equal(unwatched.stderr, '');
+  const steady = await svc('add', 'steady', '--', 'sleep', '30');
+  assert.equal(steady.code, 0);
+  assert.equal(steady.stderr, '', 'a process that keeps running is not warned about');
+  await svc('rm', 'early', 'early-json', 'early-nowait', 'steady');
+});
+
 test('svc stop of a program in Backoff cancels its retry, and svc events says so', async () => {
   const add = await svc('add', 'crashy', '--retry-limit', '5', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'process.exit(3)');
   assert.equal(add.code, 0, add.stderr);

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { checkFileConfig, configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
-import { firstSpawnProblem } from '../spawn-check.js';
+import { firstStartProblem, WATCH_MS } from '../spawn-check.js';
 import { dottedRoots, mergeWithCurrent, unsetField } from '../dotted-fields.js';
 import { PROCESS_FIELDS } from '../../../stacks/plan.js';
 
@@ -12,8 +12,9 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     program
       .command('add <name> [command...]')
       .description('register a program and start it (unless --no-autostart)')
+      .option('--no-wait', `answer once the program is stored: do not wait for its start and watch it for ${WATCH_MS / 1000} s`)
       .addHelpText('after', '\nOne word after the name is a command line (split like a shell, no expansion);\nseveral words are the executable and its exact arguments:  svc add web -- node server.js --port 8080'),
-  ).action(async (name: string, words: string[], o: ConfigOptions) => {
+  ).action(async (name: string, words: string[], o: ConfigOptions & { wait: boolean }) => {
     const file = o.file ? await readConfigFile(o.file) : null;
     const config = configFromOptions(o, 'cli:add', file?.value);
     config.name = name;
@@ -21,10 +22,14 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
     if (file) await checkFileConfig(file, config, name);
     const res = await routes.createProgram(ctx.client(), config);
-    // A command that cannot run is said at once, not found later in Fatal (docs/states.md).
-    const problem = config.autostart === false || config.cron !== undefined ? null : await firstSpawnProblem(ctx.client(), res.id ?? res.ids[0] ?? '');
-    ctx.print(ctx.json() ? JSON.stringify(problem ? { ...res, warning: problem } : res) : `added ${name} (${res.id})`);
-    if (problem && !ctx.json()) process.stderr.write(`warning: ${name}: ${problem}\n`);
+    // A command that cannot run, or a process that ends at once, is said now, not found later in Fatal or Backoff (docs/states.md).
+    const watched = o.wait && config.autostart !== false && config.cron === undefined;
+    const problem = watched ? await firstStartProblem(ctx.client(), res.id ?? res.ids[0] ?? '') : null;
+    ctx.print(ctx.json() ? JSON.stringify(problem ? { ...res, warning: problem.message, ...(problem.stderr.length > 0 ? { stderr: problem.stderr } : {}) } : res) : `added ${name} (${res.id})`);
+    if (problem && !ctx.json()) {
+      const tail = problem.stderr.length > 0 ? `  its last lines of stderr (svc logs ${name}):\n${problem.stderr.map((l) => `    ${l}\n`).join('')}` : '';
+      process.stderr.write(`warning: ${name}: ${problem.message}\n${tail}`);
+    }
     // The selectors take the word `all` as every program (svc rm all), so this one answers to its id there.
     if (name === 'all' && !ctx.json()) process.stderr.write(`warning: a program named 'all' is reached by its id (${res.id}) in svc start, stop, restart, signal and rm: the word all means every program\n`);
   });
