@@ -28,7 +28,11 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
   const running = new Map<ChildProcess, (why: string) => void>();
   let closed = false;
 
-  const git = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<string> =>
+  /** git's output as text. */
+  const git = async (src: GitSourceConfig, args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<string> => (await gitBytes(src, args, o)).toString('utf8');
+
+  /** git's output as it came (object sizes count bytes). */
+  const gitBytes = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<Buffer> =>
     new Promise((resolve, reject) => {
       const what = `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? ''}`;
       if (closed) return reject(new SvcError('SVC_UNAVAILABLE', `${what}: svcd is stopping`));
@@ -79,7 +83,7 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
           clearTimeout(killTimer);
           return reject(new SvcError(closed ? 'SVC_UNAVAILABLE' : 'SVC_INVALID', `${what}: ${ended}`));
         }
-        if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
+        if (code === 0) return resolve(Buffer.concat(out));
         // git quotes the URL in its messages: a token in its user part must not reach status, events or logs.
         const detail = withoutUserInfo(errorDetail(err), src.url);
         reject(new SvcError('SVC_INVALID', `${what}: ${detail || (signal ? `killed by ${signal}` : `exit code ${String(code)}`)}`));
@@ -142,7 +146,10 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
       // One look-up for all: each file's blob and size, symbolic links followed inside the commit.
       const check = await git(src, ['cat-file', '--batch-check', '--follow-symlinks'], { input: paths.map((path) => `${commit}:${path}\n`).join('') });
       const blobs = stackBlobs(paths, check.split('\n'), maxFileBytes);
-      for (const [path, blob] of blobs) files.set(path, await git(src, ['cat-file', 'blob', blob]));
+      // And one read for all their contents: a git per file made a sync of 200 stack files take seconds.
+      const ids = [...new Set(blobs.values())];
+      const contents = catFileBatch(await gitBytes(src, ['cat-file', '--batch'], { input: ids.map((id) => `${id}\n`).join('') }), ids);
+      for (const [path, blob] of blobs) files.set(path, contents.get(blob)!);
       return files;
     },
   };
@@ -173,6 +180,27 @@ function stackBlobs(paths: string[], lines: string[], maxBytes: number): Map<str
     out.set(path, first);
   }
   return out;
+}
+
+/**
+ * The objects of `git cat-file --batch`, asked for by id, as text: each answer is
+ * `<id> <type> <size>`, a line feed, size bytes and a line feed (or `<id> missing`, which a blob
+ * just listed by --batch-check cannot be unless the cache changed underneath).
+ */
+function catFileBatch(out: Buffer, ids: string[]): Map<string, string> {
+  const contents = new Map<string, string>();
+  let at = 0;
+  for (const id of ids) {
+    const eol = out.indexOf(10, at);
+    const header = out.toString('utf8', at, eol < 0 ? out.length : eol);
+    const [, type = '', size = ''] = header.split(' ');
+    if (eol < 0 || type !== 'blob' || !/^\d+$/.test(size) || eol + 1 + Number(size) > out.length) {
+      throw new SvcError('SVC_INVALID', `git cat-file: unexpected answer for ${id}: ${JSON.stringify(header.slice(0, 120))}`);
+    }
+    contents.set(id, out.toString('utf8', eol + 1, eol + 1 + Number(size)));
+    at = eol + 1 + Number(size) + 1;
+  }
+  return contents;
 }
 
 /**

@@ -112,6 +112,24 @@ test('snapshot: symbolic links inside the commit are followed; links out of it, 
   await assert.rejects(git.snapshot(src, big), /svc\/base\/big\.toml: larger than 2048 bytes \(server\.max_body_bytes\)/);
 });
 
+test('snapshot: every stack file comes back byte for byte from one read (shared contents, UTF-8, empty, no final newline)', async () => {
+  const remote = createRepo(join(work, 'remotes'), 'many');
+  const git = gitCli(join(work, 'cache-m'));
+  const src = source('many', remote.url);
+  const expected = new Map<string, string>();
+  for (let i = 0; i < 40; i++) expected.set(`stacks/s${i}.toml`, `[[services]]\nname = "s${i}"\ncommand = "run ${'é'.repeat(i)}"\n`);
+  expected.set('stacks/same-a.toml', '# the same\n');
+  expected.set('stacks/same-b.toml', '# the same\n');
+  expected.set('stacks/empty.toml', '');
+  expected.set('stacks/unterminated.yaml', 'services: []');
+  for (const [path, text] of expected) remote.write(path, text);
+  const commit = remote.commit('many stack files');
+  await git.fetch(src);
+  const files = await git.snapshot(src, commit);
+  assert.deepEqual([...files.keys()].sort(), [...expected.keys()].sort());
+  for (const [path, text] of expected) assert.equal(files.get(path), text, path);
+});
+
 test('a pinned commit stays in the cache after a force-push took it out of the branch and git collected its garbage', async () => {
   const remote = createRepo(join(work, 'remotes'), 'rewritten');
   remote.write('a.toml', '[[services]]\nname = "a"\ncommand = "run"\n');
