@@ -1,11 +1,12 @@
 import { open } from 'node:fs/promises';
+import { LOG_LINE_WINDOW } from '../state/log-window.js';
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
 /** At most this much of the end of a file is read, whatever the file holds (no newline at all, say). */
-export const TAIL_WINDOW_BYTES = 16 * 1024 * 1024;
+export const TAIL_WINDOW_BYTES = LOG_LINE_WINDOW;
 
 /**
  * The last `lines` lines of a file, read backwards in chunks so a large file is never loaded

@@ -1,9 +1,11 @@
+import { LOG_LINE_WINDOW } from './log-window.js';
+
 /**
  * The longest line a client puts back together from the stream's pieces, in characters: the
- * tail's window (log-files/tail.ts, 16 MiB), so the stream shows a long line as the tail does. A
- * line that never ends (output without newlines) is shown in pieces of this size.
+ * tail's window, so the stream shows a long line as the tail does. A line that never ends
+ * (output without newlines) is shown in pieces of this size.
  */
-export const LONG_LINE_MAX_CHARS = 16 * 1024 * 1024;
+export const LONG_LINE_MAX_CHARS = LOG_LINE_WINDOW;
 
 interface Piece {
   source: 'stdout' | 'stderr';
