@@ -180,6 +180,23 @@ test('svc add of a program that crashes at once warns with its exit and its last
   await svc('rm', 'early', 'early-json', 'early-nowait', 'steady');
 });
 
+test('svc start and svc restart watch what they started: a crash at once is a warning with its stderr; --no-wait and a running program are not watched', async () => {
+  const script = 'setTimeout(() => { console.error("late failure"); process.exit(3) }, 200)';
+  assert.equal((await svc('add', 'late', '--no-autostart', '--set', 'backoff_secs=60', '--', process.execPath, '-e', script)).code, 0);
+  const start = await svc('start', 'late');
+  assert.equal(start.code, 0, start.stderr);
+  assert.match(start.stdout, /late\s+ok/);
+  assert.match(start.stderr, /^warning: late: crashed: exit code 3, \d+ ms after it started; now Backoff\n {2}its last lines of stderr \(svc logs late\):\n {4}late failure\n$/);
+  const json = JSON.parse((await svc('--json', 'restart', 'late')).stdout) as { name: string; warning?: string; stderr?: string[] }[];
+  assert.match(json[0]?.warning ?? '', /^crashed: exit code 3, /);
+  assert.equal(json[0]?.stderr?.at(-1), 'late failure');
+  assert.equal((await svc('restart', '--no-wait', 'late')).stderr, '');
+  assert.equal((await svc('add', 'calm', '--', 'sleep', '30')).code, 0);
+  const again = await svc('start', 'calm');
+  assert.equal(again.stderr, '', 'a program already running was not started, so nothing is watched');
+  await svc('rm', 'late', 'calm');
+});
+
 test('svc stop of a program in Backoff cancels its retry, and svc events says so', async () => {
   const add = await svc('add', 'crashy', '--retry-limit', '5', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'process.exit(3)');
   assert.equal(add.code, 0, add.stderr);

@@ -30,10 +30,7 @@ export async function firstStartProblem(client: ApiClient, id: string): Promise<
     const d: ProgramDetail = await routes.getProgram(client, id);
     const last = d.state.last_exit;
     if (last?.reason === 'spawn_failed') return { message: last.msg, stderr: [] };
-    if (last && endedAtOnce(d)) {
-      const after = `${last.duration_ms < 1000 ? `${Math.round(last.duration_ms)} ms` : `${(last.duration_ms / 1000).toFixed(1)} s`} after it started`;
-      return { message: `${last.msg}, ${after}; now ${d.state.status}`, stderr: await stderrTail(client, id) };
-    }
+    if (endedAtOnce(d)) return problemOf(client, d);
     // Stopped, to be running, with no exit yet: the process controller has not had its first
     // pass (the create answers once the record is stored), so nothing has settled.
     const notYet = d.state.status === 'Starting' || (d.state.status === 'Stopped' && d.state.desired === 'running' && last === null);
@@ -47,10 +44,56 @@ export async function firstStartProblem(client: ApiClient, id: string): Promise<
   }
 }
 
+/**
+ * After `svc start` or `svc restart`: watches the processes the action started (`started`, by
+ * pid) for WATCH_MS, with one list request per poll whatever their number, and returns how each
+ * one that crashed at once (or exited and is restarted) ended, by program id. A program whose
+ * process had ended before the action answered (pid null) is judged at once.
+ */
+export async function watchStarted(client: ApiClient, started: { id: string; pid: number | null }[]): Promise<Map<string, StartProblem>> {
+  const problems = new Map<string, StartProblem>();
+  // Those without a pid had ended before the action answered: judged now.
+  for (const { id } of started.filter((s) => s.pid === null)) {
+    const d = await routes.getProgram(client, id).catch(() => null);
+    if (d && endedAtOnce(d)) problems.set(id, await problemOf(client, d));
+  }
+  let watching = new Map(started.flatMap((s) => (s.pid === null ? [] : [[s.id, s.pid] as const])));
+  const until = Date.now() + WATCH_MS;
+  while (watching.size > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const next = new Map<string, number>();
+    for (const p of await routes.listPrograms(client)) {
+      const pid = watching.get(p.id);
+      if (pid === undefined) continue;
+      if (p.pid === pid) next.set(p.id, pid);
+      else {
+        // It ended (or was stopped or removed meanwhile, which the detail says).
+        const d = await routes.getProgram(client, p.id).catch(() => null);
+        if (d && endedAtOnce(d)) problems.set(p.id, await problemOf(client, d));
+      }
+    }
+    watching = next;
+  }
+  return problems;
+}
+
 /** A crash, or an expected exit the program is restarted after (`Exited` is a program that was meant to end). */
 function endedAtOnce(d: ProgramDetail): boolean {
   const reason = d.state.last_exit?.reason;
   return reason === 'crash' || (reason === 'exit' && d.state.status !== 'Exited');
+}
+
+/** How the program's last process ended, when, its status now, and its last lines of stderr. */
+async function problemOf(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
+  const last = d.state.last_exit!;
+  const after = `${last.duration_ms < 1000 ? `${Math.round(last.duration_ms)} ms` : `${(last.duration_ms / 1000).toFixed(1)} s`} after it started`;
+  return { message: `${last.msg}, ${after}; now ${d.state.status}`, stderr: await stderrTail(client, d.id) };
+}
+
+/** The warning as the CLI prints it: the message, then the stderr lines indented. */
+export function problemText(name: string, problem: StartProblem): string {
+  const tail = problem.stderr.length > 0 ? `  its last lines of stderr (svc logs ${name}):\n${problem.stderr.map((l) => `    ${l}\n`).join('')}` : '';
+  return `warning: ${name}: ${problem.message}\n${tail}`;
 }
 
 /** The last lines the program wrote to stderr; none when the logs cannot be read (a file sink, no rights). */

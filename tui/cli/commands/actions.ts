@@ -6,11 +6,17 @@ import { CliError } from '../errors.js';
 import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
 import { parseSelectors } from '../selectors.js';
+import { problemText, watchStarted, WATCH_MS, type StartProblem } from '../spawn-check.js';
 
 interface Flags {
   all?: boolean;
   group?: string;
+  /** start and restart: false with --no-wait (no watch of the started processes). */
+  wait?: boolean;
 }
+
+/** Actions whose started processes are watched for an early exit (as `svc add` does). */
+const WATCHED: readonly BatchActionType[] = ['Start', 'Restart'];
 
 /**
  * start, stop, restart, reload, signal, rm: programs by name or id, `all`, `GROUP:*`, `GROUP:NAME`,
@@ -32,6 +38,9 @@ export function registerActions(program: Command, ctx: CliContext): void {
     }
     const results: ActionOutcome[] = [];
     const emptyGroups: string[] = [];
+    const watch = WATCHED.includes(type) && flags.wait !== false;
+    // The pids before the action: only a process it started is watched (a running program's start changes nothing).
+    const before = watch ? new Map((await routes.listPrograms(ctx.client())).map((p) => [p.id, p.pid])) : null;
     const interrupted = type === 'Remove' ? sayOnInterrupt(REMOVAL_GOES_ON) : () => undefined;
     try {
       for (const req of requests) {
@@ -42,14 +51,17 @@ export function registerActions(program: Command, ctx: CliContext): void {
     } finally {
       interrupted();
     }
-    report(ctx, results, emptyGroups);
+    // A process that ended before the answer (Backoff, Fatal) is judged at once, one still running is watched.
+    const started = before ? results.flatMap((r) => (r.ok && !r.error && (r.pid ? r.pid !== before.get(r.id) : r.status !== 'Stopped') ? [{ id: r.id, pid: r.pid ?? null }] : [])) : [];
+    report(ctx, results, emptyGroups, started.length > 0 ? await watchStarted(ctx.client(), started) : new Map());
   };
+  const waitOption = (cmd: Command) => cmd.option('--no-wait', `answer once started: do not watch the started processes for ${WATCH_MS / 1000} s for an early exit`);
 
-  selectable(program.command('start [programs...]').description('start programs (clears Fatal)')).action((refs: string[], o: Flags) => run(refs, o, 'Start', null));
+  waitOption(selectable(program.command('start [programs...]').description('start programs (clears Fatal)'))).action((refs: string[], o: Flags) => run(refs, o, 'Start', null));
   selectable(program.command('stop [programs...]').description('stop programs: SIGTERM, then SIGKILL after stopsecs').option('-f, --force', 'SIGKILL at once')).action(
     (refs: string[], o: Flags & { force?: boolean }) => run(refs, o, 'Stop', { force: o.force ?? false }),
   );
-  selectable(program.command('restart [programs...]').description('stop then start programs')).action((refs: string[], o: Flags) => run(refs, o, 'Restart', null));
+  waitOption(selectable(program.command('restart [programs...]').description('stop then start programs'))).action((refs: string[], o: Flags) => run(refs, o, 'Restart', null));
   selectable(program.command('reload [programs...]').description('restart without downtime: a new process beside the old one, which stops once the new one is Healthy (needs a health check; docs/reload.md)')).action(
     (refs: string[], o: Flags) => run(refs, o, 'Reload', null),
   );
@@ -89,14 +101,23 @@ async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; 
   return [...new Set(found.map((p) => p.id))];
 }
 
-function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[]): void {
-  if (ctx.json()) ctx.print(JSON.stringify(results, null, 2));
+/** Prints the outcomes; `problems` are the started processes that ended at once (by id), said after the table. */
+function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[], problems: Map<string, StartProblem>): void {
+  if (ctx.json()) {
+    const shown = results.map((r) => {
+      const p = problems.get(r.id);
+      return p ? { ...r, warning: p.message, ...(p.stderr.length > 0 ? { stderr: p.stderr } : {}) } : r;
+    });
+    ctx.print(JSON.stringify(shown, null, 2));
+  }
   else if (results.length === 0 && emptyGroups.length === 0) ctx.print('no programs matched');
   else if (results.length > 0) ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
   // A stop on a full data disk took effect but is not on disk yet (docs/operations.md).
   if (!ctx.json()) for (const r of results) if (r.warning) ctx.print(`warning: ${r.name || r.id}: ${r.warning}`);
   // How a reload was carried out: who took over, or "no health check: restarted, with downtime".
   if (!ctx.json()) for (const r of results) if (r.note) ctx.print(`${r.name || r.id}: ${r.note}`);
+  // A process the action started and that crashed at once (docs/cli.md): the start worked, the program did not.
+  if (!ctx.json()) for (const r of results) if (problems.has(r.id)) process.stderr.write(problemText(r.name || r.id, problems.get(r.id)!));
   if (results.some((r) => !r.ok)) process.exitCode = 1;
   // A group with no program is most often a misspelt one (supervisorctl: "no such group"): an
   // error once the other selections are done, said as every error is (one JSON object with --json).

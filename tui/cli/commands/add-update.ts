@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { checkFileConfig, configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
-import { firstStartProblem, WATCH_MS } from '../spawn-check.js';
+import { firstStartProblem, problemText, WATCH_MS } from '../spawn-check.js';
 import { dottedRoots, mergeWithCurrent, unsetField } from '../dotted-fields.js';
 import { PROCESS_FIELDS } from '../../../stacks/plan.js';
 
@@ -26,10 +26,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     const watched = o.wait && config.autostart !== false && config.cron === undefined;
     const problem = watched ? await firstStartProblem(ctx.client(), res.id ?? res.ids[0] ?? '') : null;
     ctx.print(ctx.json() ? JSON.stringify(problem ? { ...res, warning: problem.message, ...(problem.stderr.length > 0 ? { stderr: problem.stderr } : {}) } : res) : `added ${name} (${res.id})`);
-    if (problem && !ctx.json()) {
-      const tail = problem.stderr.length > 0 ? `  its last lines of stderr (svc logs ${name}):\n${problem.stderr.map((l) => `    ${l}\n`).join('')}` : '';
-      process.stderr.write(`warning: ${name}: ${problem.message}\n${tail}`);
-    }
+    if (problem && !ctx.json()) process.stderr.write(problemText(name, problem));
     // The selectors take the word `all` as every program (svc rm all), so this one answers to its id there.
     if (name === 'all' && !ctx.json()) process.stderr.write(`warning: a program named 'all' is reached by its id (${res.id}) in svc start, stop, restart, signal and rm: the word all means every program\n`);
   });
