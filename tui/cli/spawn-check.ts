@@ -77,9 +77,13 @@ export async function watchStarted(client: ApiClient, started: { id: string; pid
   return problems;
 }
 
-/** A crash, or an expected exit the program is restarted after (`Exited` is a program that was meant to end). */
+/**
+ * A crash, or an expected exit the program is restarted after (`Exited` is a program that was
+ * meant to end). A cron program's runs are meant to end: `svc start` of one runs it once.
+ */
 function endedAtOnce(d: ProgramDetail): boolean {
   const reason = d.state.last_exit?.reason;
+  if (d.config.cron !== undefined) return false;
   return reason === 'crash' || (reason === 'exit' && d.state.status !== 'Exited');
 }
 

@@ -17,6 +17,8 @@ interface Flags {
 
 /** Actions whose started processes are watched for an early exit (as `svc add` does). */
 const WATCHED: readonly BatchActionType[] = ['Start', 'Restart'];
+/** Statuses of a program whose process ended before the action answered. */
+const ENDED = new Set(['Backoff', 'Fatal', 'Exited']);
 
 /**
  * start, stop, restart, reload, signal, rm: programs by name or id, `all`, `GROUP:*`, `GROUP:NAME`,
@@ -52,7 +54,7 @@ export function registerActions(program: Command, ctx: CliContext): void {
       interrupted();
     }
     // A process that ended before the answer (Backoff, Fatal) is judged at once, one still running is watched.
-    const started = before ? results.flatMap((r) => (r.ok && !r.error && (r.pid ? r.pid !== before.get(r.id) : r.status !== 'Stopped') ? [{ id: r.id, pid: r.pid ?? null }] : [])) : [];
+    const started = before ? results.flatMap((r) => (r.ok && !r.error && (r.pid ? r.pid !== before.get(r.id) : ENDED.has(r.status ?? '')) ? [{ id: r.id, pid: r.pid ?? null }] : [])) : [];
     report(ctx, results, emptyGroups, started.length > 0 ? await watchStarted(ctx.client(), started) : new Map());
   };
   const waitOption = (cmd: Command) => cmd.option('--no-wait', `answer once started: do not watch the started processes for ${WATCH_MS / 1000} s for an early exit`);
