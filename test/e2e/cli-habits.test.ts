@@ -194,7 +194,9 @@ test('svc start and svc restart watch what they started: a crash at once is a wa
   assert.equal((await svc('add', 'calm', '--', 'sleep', '30')).code, 0);
   const again = await svc('start', 'calm');
   assert.equal(again.stderr, '', 'a program already running was not started, so nothing is watched');
-  await svc('rm', 'late', 'calm');
+  assert.equal((await svc('add', 'yearly', '--cron', '0 0 1 1 *', '--', 'sh', '-c', 'exit 4')).code, 0);
+  assert.equal((await svc('start', 'yearly')).stderr, '', 'a cron program is not watched');
+  await svc('rm', 'late', 'calm', 'yearly');
 });
 
 test('svc stop of a program in Backoff cancels its retry, and svc events says so', async () => {
