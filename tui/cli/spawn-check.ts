@@ -20,14 +20,22 @@ export interface StartProblem {
  * After `svc add`: waits until the first start has settled (started, or no longer Starting), then
  * watches the process for WATCH_MS. Returns why the spawn failed (command not found, not
  * executable, cwd missing...), or how the process ended when it crashed at once or left to be
- * restarted (a program that exits at once is restarted over and over), else null. The daemon
- * spawns, so the check is its answer, right for a remote svcd and another user too.
+ * restarted (a program that exits at once is restarted over and over), else null: also when
+ * the program cannot be read any more (removed meanwhile, svcd gone), since the add stands. The
+ * daemon spawns, so the check is its answer, right for a remote svcd and another user too.
  */
 export async function firstStartProblem(client: ApiClient, id: string): Promise<StartProblem | null> {
   const until = Date.now() + SETTLE_MS;
   let watchUntil: number | null = null;
   for (;;) {
-    const d: ProgramDetail = await routes.getProgram(client, id);
+    let d: ProgramDetail;
+    try {
+      d = await routes.getProgram(client, id);
+    } catch {
+      // The program is stored: removed by someone meanwhile, or svcd not answering now (a
+      // restart), is no start problem, and must not turn the add into an error.
+      return null;
+    }
     const last = d.state.last_exit;
     if (last?.reason === 'spawn_failed') return { message: last.msg, stderr: [] };
     if (endedAtOnce(d)) return problemOf(client, d);
