@@ -21,18 +21,22 @@ const KILL_GRACE_MS = 5_000;
  * never answers) or still running at `close()` ends with every process it started
  * (git-remote-https, ssh), not only git itself.
  */
-export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileBytes?: number } = {}): Required<GitPort> {
+export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileBytes?: number; maxOutputBytes?: number } = {}): Required<GitPort> {
   const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
+  const maxOutput = opts.maxOutputBytes ?? MAX_OUTPUT;
   const maxFileBytes = opts.maxFileBytes ?? 1024 * 1024;
   const repo = (src: GitSourceConfig) => join(cacheDir, `${src.name}.git`);
   const running = new Map<ChildProcess, (why: string) => void>();
   let closed = false;
 
+  /** `maxOutput`: the most bytes this git may print, for a read whose size is known beforehand; else `opts.maxOutputBytes` (64 MiB). */
+  type GitOptions = { env?: Record<string, string>; input?: string; maxOutput?: number };
+
   /** git's output as text. */
-  const git = async (src: GitSourceConfig, args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<string> => (await gitBytes(src, args, o)).toString('utf8');
+  const git = async (src: GitSourceConfig, args: string[], o: GitOptions = {}): Promise<string> => (await gitBytes(src, args, o)).toString('utf8');
 
   /** git's output as it came (object sizes count bytes). */
-  const gitBytes = (src: GitSourceConfig, args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<Buffer> =>
+  const gitBytes = (src: GitSourceConfig, args: string[], o: GitOptions = {}): Promise<Buffer> =>
     new Promise((resolve, reject) => {
       const what = `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? ''}`;
       if (closed) return reject(new SvcError('SVC_UNAVAILABLE', `${what}: svcd is stopping`));
@@ -42,6 +46,7 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
       child.stdin.end(o.input ?? '');
       const out: Buffer[] = [];
       let outBytes = 0;
+      const limit = o.maxOutput ?? maxOutput;
       let err = '';
       let ended: string | null = null;
       let killTimer: NodeJS.Timeout | undefined;
@@ -63,7 +68,7 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
       const timer = setTimeout(() => end(`no answer within ${Math.round(timeoutMs / 1000)} s (timed out; is the remote reachable?)`), timeoutMs);
       child.stdout.on('data', (b: Buffer) => {
         outBytes += b.length;
-        if (outBytes > MAX_OUTPUT) end(`output larger than ${MAX_OUTPUT} bytes`);
+        if (outBytes > limit) end(`output larger than ${limit} bytes`);
         else out.push(b);
       });
       child.stderr.on('data', (b: Buffer) => {
@@ -147,22 +152,27 @@ export function gitCli(cacheDir: string, opts: { timeoutMs?: number; maxFileByte
       const check = await git(src, ['cat-file', '--batch-check', '--follow-symlinks'], { input: paths.map((path) => `${commit}:${path}\n`).join('') });
       const blobs = stackBlobs(paths, check.split('\n'), maxFileBytes);
       // And one read for all their contents: a git per file made a sync of 200 stack files take seconds.
-      const ids = [...new Set(blobs.values())];
-      const contents = catFileBatch(await gitBytes(src, ['cat-file', '--batch'], { input: ids.map((id) => `${id}\n`).join('') }), ids);
-      for (const [path, blob] of blobs) files.set(path, contents.get(blob)!);
+      const sizes = new Map([...blobs.values()].map(({ blob, size }) => [blob, size]));
+      const ids = [...sizes.keys()];
+      // Its size is known: each answer is a header line, the contents and a line feed. Bounded by
+      // that, not by one git's output limit, which stack files of 64 MiB in all would pass
+      // (each file is bounded by maxFileBytes, as when each had a git of its own).
+      const expected = [...sizes].reduce((sum, [id, size]) => sum + `${id} blob ${size}\n`.length + size + 1, 0);
+      const contents = catFileBatch(await gitBytes(src, ['cat-file', '--batch'], { input: ids.map((id) => `${id}\n`).join(''), maxOutput: Math.max(maxOutput, expected) }), ids);
+      for (const [path, { blob }] of blobs) files.set(path, contents.get(blob)!);
       return files;
     },
   };
 }
 
 /**
- * The blob of each stack file from `git cat-file --batch-check --follow-symlinks` (one answer
- * per path, in order). A file is refused, naming it, when it is larger than `maxBytes` (the
+ * The blob of each stack file and its size, from `git cat-file --batch-check --follow-symlinks`
+ * (one answer per path, in order). A file is refused, naming it, when it is larger than `maxBytes` (the
  * watched directory's limit), a symbolic link that leaves the repository (`/etc/passwd`) or
  * leads nowhere, or not a file (a submodule).
  */
-function stackBlobs(paths: string[], lines: string[], maxBytes: number): Map<string, string> {
-  const out = new Map<string, string>();
+function stackBlobs(paths: string[], lines: string[], maxBytes: number): Map<string, { blob: string; size: number }> {
+  const out = new Map<string, { blob: string; size: number }>();
   let at = 0;
   for (const path of paths) {
     const line = lines[at++] ?? '';
@@ -177,7 +187,7 @@ function stackBlobs(paths: string[], lines: string[], maxBytes: number): Map<str
     if (second !== 'blob') refuse(`not a file (${second || 'unknown'})`);
     const size = Number(third);
     if (size > maxBytes) refuse(`larger than ${maxBytes} bytes (server.max_body_bytes)`);
-    out.set(path, first);
+    out.set(path, { blob: first, size });
   }
   return out;
 }

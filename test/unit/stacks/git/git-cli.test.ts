@@ -156,3 +156,17 @@ test('a pinned commit stays in the cache after a force-push took it out of the b
   gc('rewritten');
   await assert.rejects(git.resolve(src, pinned), /is not in git:rewritten/);
 });
+
+test('snapshot: stack files larger in all than the output limit of one git are read, each within its own limit', async () => {
+  const remote = createRepo(join(work, 'remotes'), 'large-in-all');
+  // As 65 files of 1 MiB (server.max_body_bytes) against the 64 MiB of one git's output, scaled down.
+  const git = gitCli(join(work, 'cache-l'), { maxFileBytes: 2048, maxOutputBytes: 4096 });
+  const src = source('large-in-all', remote.url);
+  const expected = new Map<string, string>();
+  for (let i = 0; i < 3; i++) expected.set(`stacks/big${i}.toml`, `# ${String(i).repeat(1990)}\n`);
+  for (const [path, text] of expected) remote.write(path, text);
+  const commit = remote.commit('three files of 2 KB');
+  await git.fetch(src);
+  const files = await git.snapshot(src, commit);
+  for (const [path, text] of expected) assert.equal(files.get(path), text, path);
+});
