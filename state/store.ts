@@ -272,10 +272,12 @@ export class ProgramStore {
   }
 
   /**
-   * Like setIntents, but when the store cannot write (a full disk) the intents are applied in
-   * memory at once, so the controllers act on them, and written as soon as the store can write.
-   * For stop requests and boot intents, which must never wait for disk space. `deferred` is
-   * the reason they are not on disk yet, or null when they are.
+   * Like setIntents, but the intents are applied in memory before they are written, so the
+   * controllers act on them during the synced write (commitActingFirst), and when the store
+   * cannot write (a full disk) they stay in memory and are written as soon as it can. For stop
+   * requests, which must never wait for the disk: never for a start, which a crash before the
+   * write would leave acted on but not stored. `deferred` is the reason they are not on disk
+   * yet, or null when they are.
    */
   async setIntentsOrDefer(ids: string[], next: (intent: Intent) => Intent, now = this.now()): Promise<{ records: ProgramRecord[]; deferred: string | null }> {
     const { value, deferred } = await this.write((view) => this.nextIntents(view, ids, next, now), true);
@@ -382,8 +384,9 @@ export class ProgramStore {
    * the disk: applied in memory first, so the controllers send the signals during the fsync, and
    * each write is answered once the batch is on disk. A stop never waits for the disk: a batch
    * that fails is held in memory and written later, as on a full disk, and the answer says so.
-   * A crash before the batch lands leaves the old intents on disk, so the next svcd starts the
-   * programs again: the same as a crash before the request was read, since it was never answered.
+   * A crash before the batch lands leaves the old intents on disk with the signals sent: the next
+   * svcd judges the programs they ended as exits while it was down (a crash restarts, an expected
+   * exit stays Exited; docs/operations.md). The stop was never answered.
    */
   private async commitActingFirst(accepted: { write: QueuedWrite; value: unknown }[], change: Change): Promise<void> {
     this.applyInMemory(change);
