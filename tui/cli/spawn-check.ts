@@ -70,7 +70,10 @@ export async function watchStarted(client: ApiClient, started: { id: string; pid
   while (watching.size > 0 && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const next = new Map<string, number>();
-    for (const p of await routes.listPrograms(client)) {
+    // svcd gone meanwhile (a restart): the action's own answer stands, the watch ends.
+    const list = await routes.listPrograms(client).catch(() => null);
+    if (!list) break;
+    for (const p of list) {
       const pid = watching.get(p.id);
       if (pid === undefined) continue;
       if (p.pid === pid) next.set(p.id, pid);

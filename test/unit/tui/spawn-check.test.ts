@@ -4,10 +4,10 @@ import type { ProgramDetail } from '../../../api/wire.js';
 import type { LastExit } from '../../../state/observed.js';
 import type { ApiClient } from '../../../tui/client/http.js';
 import { ApiError } from '../../../tui/client/errors.js';
-import { firstStartProblem } from '../../../tui/cli/spawn-check.js';
+import { firstStartProblem, problemText, watchStarted } from '../../../tui/cli/spawn-check.js';
 
 type State = Pick<ProgramDetail['state'], 'status' | 'desired' | 'last_exit'>;
-const detail = (state: State) => ({ id: 'p1', name: 'web', state }) as unknown as ProgramDetail;
+const detail = (state: State) => ({ id: 'p1', name: 'web', config: { name: 'web', command: 'app' }, state }) as unknown as ProgramDetail;
 const exit = (over: Partial<LastExit>): LastExit => ({ exit_code: 4, signal: null, at: 0, duration_ms: 40, reason: 'crash', msg: 'crashed: exit code 4', ...over });
 
 /** A client that answers GET /programs/:id from `states` in turn (the last one again), and the logs with `logs`. */
@@ -51,4 +51,57 @@ void test('svc add: the program removed, or svcd gone, while it is watched: the 
     const { client } = fakeClient([{ status: 'Running', desired: 'running', last_exit: null }, err]);
     assert.equal(await firstStartProblem(client, 'p1'), null, err.message);
   }
+});
+
+/** A client whose list answers `lists` in turn (the last one again) and whose details come from `details`. */
+function listClient(lists: { id: string; pid: number | null }[][], details: Record<string, { state: State; cron?: string }>) {
+  let i = 0;
+  return {
+    get: (path: string) => {
+      if (path.includes('/logs?')) return Promise.resolve({ id: 'x', logs: [{ source: 'stderr', content: 'bad config' }] });
+      if (path === '/api/v1/programs') return Promise.resolve(lists[Math.min(i++, lists.length - 1)]);
+      const id = path.split('/').pop()!;
+      const d = details[id];
+      return d ? Promise.resolve({ id, name: id, config: { name: id, command: 'app', ...(d.cron ? { cron: d.cron } : {}) }, state: d.state }) : Promise.reject(new ApiError(`program '${id}' not found`, 'http', 404));
+    },
+  } as unknown as ApiClient;
+}
+
+void test('svc start/restart: of the processes started, the one that crashed is reported; one still running, a cron run and a removed program are not', async () => {
+  const client = listClient(
+    [
+      [
+        { id: 'crashy', pid: 11 },
+        { id: 'steady', pid: 12 },
+        { id: 'job', pid: 13 },
+        { id: 'gone', pid: 14 },
+      ],
+      [
+        { id: 'crashy', pid: null },
+        { id: 'steady', pid: 12 },
+        { id: 'job', pid: null },
+      ],
+    ],
+    {
+      crashy: { state: { status: 'Backoff', desired: 'running', last_exit: exit({}) } },
+      steady: { state: { status: 'Running', desired: 'running', last_exit: null } },
+      job: { state: { status: 'Scheduled', desired: 'running', last_exit: exit({ reason: 'crash' }) }, cron: '* * * * *' },
+    },
+  );
+  const started = ['crashy', 'steady', 'job', 'gone'].map((id, i) => ({ id, pid: 11 + i }));
+  const problems = await watchStarted(client, started);
+  assert.deepEqual([...problems.keys()], ['crashy']);
+  assert.deepEqual(problems.get('crashy'), { message: 'crashed: exit code 4, 40 ms after it started; now Backoff', stderr: ['bad config'] });
+});
+
+void test('svc start/restart: a program whose process ended before the answer (no pid) is judged at once', async () => {
+  const client = listClient([[]], { early: { state: { status: 'Fatal', desired: 'running', last_exit: exit({ msg: 'crashed: exit code 1', exit_code: 1 }) } } });
+  const problems = await watchStarted(client, [{ id: 'early', pid: null }]);
+  assert.equal(problems.get('early')?.message, 'crashed: exit code 1, 40 ms after it started; now Fatal');
+  assert.equal(problemText('early', problems.get('early')!), 'warning: early: crashed: exit code 1, 40 ms after it started; now Fatal\n  its last lines of stderr (svc logs early):\n    bad config\n');
+});
+
+void test('svc start/restart: svcd not answering during the watch ends it, with what was found so far', async () => {
+  const client = { get: () => Promise.reject(new ApiError('cannot reach svcd', 'unreachable')) } as unknown as ApiClient;
+  assert.equal((await watchStarted(client, [{ id: 'a', pid: 5 }])).size, 0);
 });
