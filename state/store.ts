@@ -10,7 +10,7 @@ import { Mutex } from './mutex.js';
 import type { WriteHealth } from './level/guarded-level.js';
 import { openLevel } from './level/open-level.js';
 import { OpenFindings, REMEDY } from './open-findings.js';
-import { StoreOpenError, StoreWriteError } from './level/store-errors.js';
+import { StoreOpenError } from './level/store-errors.js';
 import type { QuarantinedRecord } from './quarantine.js';
 import { StateDb, type Db } from './state-db.js';
 import { ManifestKeeper } from './manifest-keeper.js';
@@ -360,16 +360,11 @@ export class ProgramStore {
       await this.commitLocked(combined);
     } catch (err) {
       if (accepted.length > 1) {
-        // One at a time, as if they had never met: each gets its own answer (a deferred stop too).
+        // One at a time, as if they had never met: each gets its own answer (a stop alone is held, commitActingFirst).
         for (const { write } of accepted) await this.commitGroup([write]);
         return;
       }
-      const [{ write, change, value }] = accepted;
-      if (!write.deferrable || !(err instanceof StoreWriteError)) return write.reject(err);
-      this.applyInMemory(change);
-      this.held.hold(change.put.map((r) => r.id));
-      this.opts.log?.warn('intents applied in memory only; written when the state store can write again', { programs: change.put.map((r) => r.config.name), reason: err.message });
-      return write.resolve({ value, deferred: err.message });
+      return accepted[0].write.reject(err);
     }
     for (const { write, value } of accepted) write.resolve({ value, deferred: null });
   }
