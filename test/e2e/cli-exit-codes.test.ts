@@ -39,6 +39,8 @@ const BAD_USAGE: string[][] = [
   ['rm'],
   ['delete'],
   ['signal'],
+  ['signal', 'bogus', 'x'],
+  ['signal', '9', 'x'],
   ['start', 'all', 'web'],
   ['stop', ':*'],
   ['logs', '--tail', 'many'],

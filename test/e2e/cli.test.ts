@@ -142,7 +142,7 @@ test('update changes fields and renames', async () => {
   assert.doesNotMatch((await svc('info', 'job2')).stdout, /env =/, 'the last variable gone: no env at all');
 });
 
-test('batch forms: --group and --all; signal names are checked by the server', async () => {
+test('batch forms: --group and --all; a signal name not in the set is a usage error, said before anything is sent', async () => {
   await svc('add', 'w1', '--group', 'workers', '--', process.execPath, fixture('forever.js'));
   await svc('add', 'w2', '--group', 'workers', '--', process.execPath, fixture('forever.js'));
   const stop = await svc('stop', '--group', 'workers');
@@ -153,8 +153,10 @@ test('batch forms: --group and --all; signal names are checked by the server', a
   assert.equal(sighup.code, 0, `SIGHUP is HUP: ${sighup.stderr}`);
   await svc('stop', 'w1');
   const sig = await svc('signal', 'bogus', 'w1');
-  assert.equal(sig.code, 1);
-  assert.match(sig.stderr, /signal: 'bogus' is not one of/);
+  assert.equal(sig.code, 2);
+  // Said in the command's words, not as the request body's path (it read `action.payload.signal: …`, exit 1).
+  assert.equal(sig.stderr, "svc: signal: 'bogus' is not one of hup, int, term, kill, quit, usr1, usr2 (any case, with or without SIG)\n");
+  assert.equal((await svc('signal', 'SIGKILLL', '--all')).code, 2, 'checked before --all reaches any program');
   const none = await svc('stop');
   assert.equal(none.code, 2);
   for (const args of [['restart', 'wrokers:*'], ['restart', '--group', 'wrokers']]) {

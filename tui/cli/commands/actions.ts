@@ -7,6 +7,7 @@ import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
 import { parseSelectors } from '../selectors.js';
 import { problemText, watchStarted, WATCH_MS, type StartProblem } from '../spawn-check.js';
+import { SIGNALS, isSignalKey } from '../../../state/signals.js';
 
 interface Flags {
   all?: boolean;
@@ -71,9 +72,18 @@ export function registerActions(program: Command, ctx: CliContext): void {
     (refs: string[], o: Flags & { force?: boolean }) => run(refs, o, 'Remove', o.force ? { force: true } : null),
   );
   selectable(program.command('signal <signal> [programs...]').description('send hup, int, term, kill, quit, usr1 or usr2 (SIGHUP and HUP too) to the process group')).action(
-    // SIGHUP and HUP as kill(1) takes them; the API takes the bare name (spec).
-    (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal: signal.replace(/^sig(?=[a-z])/i, '') }),
+    (signal: string, refs: string[], o: Flags) => run(refs, o, 'Signal', { signal: signalKey(signal) }),
   );
+}
+
+/**
+ * The API name of a signal as kill(1) takes it (SIGHUP, HUP, hup). A name not in the set is a
+ * usage error here (exit 2), said with the flag's words rather than the request body's path.
+ */
+function signalKey(signal: string): string {
+  const key = signal.replace(/^sig(?=[a-z])/i, '').toLowerCase();
+  if (!isSignalKey(key)) throw new CliError(`signal: '${signal}' is not one of ${Object.keys(SIGNALS).join(', ')} (any case, with or without SIG)`, 2);
+  return key;
 }
 
 /** What Ctrl-C during `svc rm` means: svcd goes on, and how to see or force it. */
