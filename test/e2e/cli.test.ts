@@ -140,6 +140,19 @@ test('update changes fields and renames', async () => {
   assert.equal(missing.stderr, 'svc: --unset env.NOPE: the program has no such field\n');
   assert.equal((await svc('update', 'job2', '--unset', 'env.B')).code, 0);
   assert.doesNotMatch((await svc('info', 'job2')).stdout, /env =/, 'the last variable gone: no env at all');
+  // A whole field too: a misspelt one is a usage error (it was svcd's `unknown field at JSON line 1
+  // column 24`, exit 1), as is one the program does not set (it passed for done) or a required one.
+  for (const [field, why] of [
+    ['stopsec', 'not a program field'],
+    ['cron', 'the program has no such field'],
+    ['name', 'a program must have a name (change it with --name)'],
+  ]) {
+    const res = await svc('update', 'job2', '--unset', field);
+    assert.equal(res.code, 2, `--unset ${field}: ${res.stderr}`);
+    assert.equal(res.stderr, `svc: --unset ${field}: ${why}\n`);
+  }
+  assert.equal((await svc('update', 'job2', '--unset', 'stopsecs')).code, 0);
+  assert.doesNotMatch((await svc('info', 'job2')).stdout, /stopsecs =/);
 });
 
 test('batch forms: --group and --all; a signal name not in the set is a usage error, said before anything is sent', async () => {

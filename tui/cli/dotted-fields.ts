@@ -1,4 +1,5 @@
 import { CliError } from './errors.js';
+import { programProperties } from '../../state/schema/program-schema.js';
 
 type Obj = Record<string, unknown>;
 
@@ -52,4 +53,14 @@ export function unsetField(patch: Obj, current: Obj, path: string): void {
   const parent = rest.slice(0, -1).reduce<Obj>((o, k) => o[k] as Obj, copy);
   delete parent[last];
   patch[root] = Object.keys(copy).length > 0 ? copy : null;
+}
+
+/**
+ * `--unset FIELD` of a whole field: one the schema does not have, one the program does not set,
+ * and `name` or `command` (a program must have them) are usage errors.
+ */
+export function checkUnset(current: Obj, field: string): void {
+  if (!Object.hasOwn(programProperties, field)) throw new CliError(`--unset ${field}: not a program field`, 2);
+  if (field === 'name' || field === 'command') throw new CliError(`--unset ${field}: a program must have a ${field} (change it with ${field === 'name' ? '--name' : 'a new command'})`, 2);
+  if (!(field in current)) throw new CliError(`--unset ${field}: the program has no such field`, 2);
 }

@@ -4,7 +4,7 @@ import { checkFileConfig, configFromOptions, readConfigFile, withConfigOptions, 
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
 import { firstStartProblem, problemText, WATCH_MS } from '../spawn-check.js';
-import { dottedRoots, mergeWithCurrent, unsetField } from '../dotted-fields.js';
+import { checkUnset, dottedRoots, mergeWithCurrent, unsetField } from '../dotted-fields.js';
 import { PROCESS_FIELDS } from '../../../stacks/plan.js';
 
 export function registerAddUpdate(program: Command, ctx: CliContext): void {
@@ -47,12 +47,16 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     if (words.length === 1) patch.command = words[0];
     else if (words.length > 1) [patch.command, patch.args] = [words[0], words.slice(1)];
     const unsets = o.unset ?? [];
-    for (const field of unsets) if (!field.includes('.')) patch[field] = null;
+    const topUnsets = unsets.filter((f) => !f.includes('.'));
+    for (const field of topUnsets) patch[field] = null;
     // Object fields set or unset in part keep the rest of their current value; `-e` adds to the
     // environment (unless a -f file gave a whole `env`), `--unset env.KEY` drops one variable.
     const roots = dottedRoots([...(o.set ?? []), ...unsets.filter((f) => f.includes('.')).map((f) => `${f}=`)]);
     if (o.env && !fileSetsEnv) roots.add('env');
-    const current = roots.size > 0 || file ? await routes.getProgram(ctx.client(), p.id) : null;
+    const current = roots.size > 0 || file || topUnsets.length > 0 ? await routes.getProgram(ctx.client(), p.id) : null;
+    // A whole field unset is checked as one of an object field is: a misspelt or absent one is a
+    // usage error, not a body svcd refuses at a JSON position the user never wrote, nor a no-op.
+    if (current) for (const field of topUnsets) checkUnset(current.config, field);
     if (current && roots.size > 0) {
       mergeWithCurrent(patch, current.config, roots);
       for (const field of unsets) if (field.includes('.')) unsetField(patch, current.config, field);
