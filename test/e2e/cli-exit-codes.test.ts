@@ -50,6 +50,8 @@ const BAD_USAGE: string[][] = [
   ['shutdown', 'now'],
   ['events', '--limit', 'lots'],
   ['events', '--from', 'last tuesday'],
+  ['events', '--type', 'process_exti'],
+  ['events', '--from', 'now', '--to', '2h'],
   ['events', '--stats', '--type', 'process_exit'],
   ['events', '--stats', '--limit', '5'],
   ['apply'],

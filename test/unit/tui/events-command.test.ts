@@ -14,6 +14,13 @@ void test('svc events maps flags to API parameters, newest first', () => {
   assert.equal(eventsQuery({ limit: '50', from: '2026-11-24 23:18:48Z' }, undefined).get('from'), String(Date.UTC(2026, 10, 24, 23, 18, 48) / 1000), 'a time as the table shows it');
 });
 
+void test('svc events: a --type that is no event type and a --from after --to are usage errors in the flags\' words (svcd answered `event_type: …`, `from: must not be after to`, exit 1)', () => {
+  const usage = (re: RegExp) => (err: unknown) => err instanceof CliError && err.exitCode === 2 && re.test(err.message);
+  assert.throws(() => eventsQuery({ limit: '50', type: 'process_exti' }, undefined), usage(/^--type: unknown event type 'process_exti' \(one of process_started, process_exit, .*\)$/));
+  assert.throws(() => eventsQuery({ limit: '50', from: '200', to: '100' }, undefined), usage(/^--from 200 \(1970-01-01 00:03:20Z\) is after --to 100 \(1970-01-01 00:01:40Z\)$/));
+  assert.equal(eventsQuery({ limit: '50', from: '100', to: '100' }, undefined).get('to'), '100', 'one second: from equal to to');
+});
+
 /** A history of `n` events one second apart, newest first, served with the API's limit/offset/to rules. */
 function fakeApi(n: number) {
   let history = Array.from({ length: n }, (_, i) => ({ id: `e${n - i}`, ts_ms: (n - i) * 1000 }));

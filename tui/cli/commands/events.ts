@@ -7,6 +7,7 @@ import { timestamp } from '../../client/format.js';
 import { terminalSafe } from '../../client/terminal-text.js';
 import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
+import { EVENT_TYPES } from '../../../state/events/types.js';
 import { TIME_ARG_HELP, timeArg } from '../time-arg.js';
 
 type EventRow = Pick<EventRecord, 'id' | 'ts_ms' | 'program_name' | 'event' | 'exit_code' | 'signal' | 'retry_count' | 'msg'>;
@@ -37,8 +38,15 @@ export function eventsQuery(o: Flags, programId: string | undefined): URLSearchP
   const q = new URLSearchParams({ order: 'desc', limit });
   const add = (name: string, value: string | undefined) => value !== undefined && q.set(name, value);
   add('program_id', programId);
-  add('from', timeArg(o.from, '--from'));
-  add('to', timeArg(o.to, '--to'));
+  const from = timeArg(o.from, '--from');
+  const to = timeArg(o.to, '--to');
+  // Said here in the flags' words (svcd's 400 names its query parameters, and exits 1).
+  if (from !== undefined && to !== undefined && Number(from) > Number(to)) {
+    throw new CliError(`--from ${o.from} (${timestamp(Number(from) * 1000)}) is after --to ${o.to} (${timestamp(Number(to) * 1000)})`, 2);
+  }
+  if (o.type !== undefined && !(EVENT_TYPES as readonly string[]).includes(o.type)) throw new CliError(`--type: unknown event type '${o.type}' (one of ${EVENT_TYPES.join(', ')})`, 2);
+  add('from', from);
+  add('to', to);
   add('event_type', o.type);
   add('exit_code', integer(o.exitCode, '--exit-code'));
   add('q', o.q);
