@@ -28,8 +28,11 @@ export function readStackShape(doc: ParsedDocument, file: string | null): StackS
   for (const key of Object.keys(top)) {
     if (!KEYS.has(key)) {
       const pos = doc.locate([key]);
-      const at = pos ? ` at ${doc.formatPosition(pos)}` : '';
-      throw invalid(`${file ? `${file}: ` : ''}${key}: unknown field${at} (a stack has prune, services, include)`);
+      const message = `${key}: unknown field (a stack has prune, services, include)`;
+      // A file's problems start with path:line:col, as svc check prints every other (editors and
+      // CI read that prefix); a request body's say `at JSON line N column M` (spec).
+      if (file) throw invalid(`${pos ? doc.formatPosition(pos) : file}: ${message}`);
+      throw invalid(pos ? `${key}: unknown field at ${doc.formatPosition(pos)} (a stack has prune, services, include)` : message);
     }
   }
   const prune = top.prune ?? false;

@@ -40,6 +40,19 @@ test('svc check: good files exit 0; bad files exit 1 with path:line:col messages
   assert.match(bad.stderr, /svc: 3 of 4 files invalid/);
 });
 
+test('svc check and svc apply: an unknown top-level key starts with path:line:col too, in every format (it read `file: key: unknown field at file:2:1`)', async () => {
+  writeFileSync(join(work, 'top.toml'), 'prune = false\nprnue = true\n');
+  writeFileSync(join(work, 'top.json'), '{"services": [],\n  "extra": 1}\n');
+  writeFileSync(join(work, 'top.yaml'), 'services: []\nextra: 1\n');
+  const check = await runCli(['check', 'top.toml', 'top.json', 'top.yaml'], { SVC_URL: 'http://127.0.0.1:1' }, work);
+  assert.equal(check.code, 1);
+  const why = '(a stack has prune, services, include)';
+  assert.equal(check.stderr, `top.toml:2:1: prnue: unknown field ${why}\ntop.json:2:3: extra: unknown field ${why}\ntop.yaml:2:1: extra: unknown field ${why}\nsvc: 3 of 3 files invalid\n`);
+  const apply = await svc('apply', 'top.toml');
+  assert.equal(apply.code, 2);
+  assert.equal(apply.stderr, `svc: top.toml:2:1: prnue: unknown field ${why}\n`);
+});
+
 test('svc check and svc apply given a directory say so and how to name its files (they said "unknown format")', async () => {
   mkdirSync(join(work, 'a-dir'), { recursive: true });
   const check = await svc('check', 'a-dir');
