@@ -41,9 +41,13 @@ describe('Access Tokens, roles and the audit log (CLI and API)', () => {
     assert.ok(!list.stdout.includes('sk-'));
     const own = await cli(['token', 'list', '--json'], viewer);
     assert.deepEqual(JSON.parse(own.stdout).map((t: { name: string }) => t.name), ['dashboard'], 'a viewer lists only its own token');
+    // A role that does not exist: svc says so itself (exit 2, nothing sent); svcd refuses it too (400, audited below).
     const bad = await cli(['token', 'create', 'x', '--role', 'root'], SECRET);
-    assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /role: must be one of viewer, operator, admin/);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /'--role <role>' argument 'root' is invalid\. Allowed choices are viewer, operator, admin/);
+    const refused = await d.request('POST', '/api/v1/auth/tokens', { name: 'x', role: 'root' }, { authorization: `Bearer ${SECRET}` });
+    assert.equal(refused.status, 400);
+    assert.match((refused.body as { message: string }).message, /role: must be one of viewer, operator, admin/);
   });
 
   test('svc login works with a token; an operator restarts a program but cannot create a token', async () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
 import { timestamp } from '../../client/format.js';
@@ -28,7 +28,7 @@ export function registerAudit(program: Command, ctx: CliContext): void {
     .description('state-changing requests recorded by the security plugin (admin); --verify checks the log was not edited or truncated')
     .option('--verify', 'verify the chain of digests and the head; exit 1 when the log was tampered with')
     .option('--root <dir>', 'with --verify: check <dir>/data/audit.log on disk, without a daemon');
-  for (const f of FILTERS) cmd.option(`--${f} <value>`, filterHelp(f));
+  for (const f of FILTERS) cmd.addOption(f === 'order' ? new Option('--order <value>', filterHelp(f)).choices(['asc', 'desc']) : new Option(`--${f} <value>`, filterHelp(f)));
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
     if (o.verify) return verify(ctx, typeof o.root === 'string' ? o.root : undefined);
     if (o.root) throw new CliError('--root: only with --verify', 2);

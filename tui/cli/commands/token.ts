@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ApiClient } from '../../client/http.js';
 import { CliError } from '../errors.js';
 import type { CliContext } from '../context.js';
@@ -38,7 +38,8 @@ export function registerToken(program: Command, ctx: CliContext): void {
   cmd
     .command('create <name>')
     .description('create a token (admin); prints its secret once')
-    .requiredOption('--role <role>', 'viewer, operator or admin')
+    // A role svcd does not have is a usage error here (exit 2), as the other choices of svc are.
+    .addOption(new Option('--role <role>', 'viewer, operator or admin').choices(['viewer', 'operator', 'admin']).makeOptionMandatory())
     .action(async (name: string, o: { role: string }) => {
       issued(await ctx.client().post<TokenView>('/api/v1/auth/tokens', { name, role: o.role }), 'created');
     });
