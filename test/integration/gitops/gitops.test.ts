@@ -175,4 +175,20 @@ test('unknown source and bad pins are clear errors', async () => {
   assert.equal(bad.status, 400);
   const all = await alpha.request('POST', '/api/v1/stack/sync?to=abcdef');
   assert.equal(all.status, 400);
+  // svc sync says these itself, as usage errors (exit 2) in its flags' words; svcd's 400s named
+  // its query parameters (`source: …`, `to: …`) and svc exited 1.
+  for (const [args, message] of <[string[], string][]>[
+    [['sync', '--to', 'abcdef'], '--to: name the source to pin or unpin: svc sync NAME --to COMMIT'],
+    [['sync', '--unpin'], '--unpin: name the source to pin or unpin: svc sync NAME --unpin'],
+    [['sync', 'fleet', '--to', 'zzz'], "--to: 'zzz' is not a commit id (4 to 64 hex digits, as git log shows it)"],
+    [['sync', 'fleet', '--to', 'abcdef', '--unpin'], 'give --to or --unpin, not both'],
+  ]) {
+    const usage = await cli(alpha, ...args);
+    assert.equal(usage.code, 2, `svc ${args.join(' ')}: ${usage.stderr}`);
+    assert.equal(usage.stderr, `svc: ${message}\n`);
+  }
+  // The source as svc sync prints it (git:fleet) names it, as in svc diff.
+  const prefixed = await cli(alpha, 'sync', 'git:fleet');
+  assert.equal(prefixed.code, 0, prefixed.stderr);
+  assert.match(prefixed.stdout, /^git:fleet: [0-9a-f]{12} /);
 });

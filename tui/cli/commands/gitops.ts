@@ -26,7 +26,13 @@ export function registerGitops(program: Command, ctx: CliContext): void {
     .description('fetch and apply git sources now (all, or one); --to pins a commit, --unpin follows the branch again')
     .option('--to <commit>', 'pin the source to this commit until --unpin (emergency rollback)')
     .option('--unpin', 'follow the configured branch or tag again')
-    .action(async (source: string | undefined, o: { to?: string; unpin?: boolean }) => {
+    .action(async (given: string | undefined, o: { to?: string; unpin?: boolean }) => {
+      // Usage errors are said here (exit 2) in the flags' words; svcd's 400 named its query parameters.
+      if ((o.to !== undefined || o.unpin) && !given) throw new CliError(`${o.to !== undefined ? '--to' : '--unpin'}: name the source to pin or unpin: svc sync NAME ${o.to !== undefined ? '--to COMMIT' : '--unpin'}`, 2);
+      if (o.to !== undefined && o.unpin) throw new CliError('give --to or --unpin, not both', 2);
+      if (o.to !== undefined && !/^[0-9a-f]{4,64}$/i.test(o.to)) throw new CliError(`--to: '${o.to}' is not a commit id (4 to 64 hex digits, as git log shows it)`, 2);
+      // `git:fleet`, as svc sync and svc list print a source, names the source fleet (as in svc diff).
+      const source = given?.replace(/^git:/, '');
       const query = new URLSearchParams({ ...(source ? { source } : {}), ...(o.to ? { to: o.to } : {}), ...(o.unpin ? { unpin: 'true' } : {}) });
       const res = await ctx.client().post<{ status: string; sources: GitSourceStatus[] }>(`/api/v1/stack/sync${query.size > 0 ? `?${query.toString()}` : ''}`);
       if (ctx.json()) ctx.print(JSON.stringify(res, null, 2));
