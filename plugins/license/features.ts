@@ -9,6 +9,9 @@ const FEATURES: Record<string, string[]> = {
   ui: ['dashboard_extensions'],
 };
 
+/** The grants this svc knows: one per plugin (plugins/host/catalog.ts). */
+export const KNOWN_GRANTS: readonly string[] = Object.keys(FEATURES);
+
 export function featuresOf(grants: string[]): string[] {
   return [...new Set(grants.flatMap((g) => (Object.hasOwn(FEATURES, g) ? (FEATURES[g] ?? []) : [])))].sort();
 }

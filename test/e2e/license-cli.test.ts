@@ -27,3 +27,12 @@ test('svc license issue refuses an empty version range and warns about a key tha
   assert.equal(inspect.code, 1);
   assert.match(inspect.stdout, /does not verify here: expired: the license expired at 2020-01-01T00:00:00\.000Z/);
 });
+
+test('svc license issue warns about a grant that names no plugin (a misspelt one signed a key that loads nothing, silently)', async () => {
+  const res = await runCli(['license', 'issue', '--signing-key', join(dir, 'license-signing.key'), '--to', 'Test Co', '--grants', 'secuirty,notify']);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /^SVC1\.[\w-]+\.[\w-]+\n$/);
+  assert.equal(res.stderr, "warning: grant 'secuirty' names no plugin this svc knows (security, notify, isolation, ui): svcd loads nothing for it\n");
+  const known = await runCli(['license', 'issue', '--signing-key', join(dir, 'license-signing.key'), '--to', 'Test Co', '--grants', 'security,notify,isolation,ui']);
+  assert.equal(known.stderr, '');
+});

@@ -8,7 +8,8 @@ import { LicenseError } from '../../../plugins/license/license-error.js';
 import { compareVersions } from '../../../plugins/license/semver.js';
 import { releaseKey } from '../../../plugins/license/trusted-keys.js';
 import { verifyLicense } from '../../../plugins/license/verify.js';
-import { featuresOf } from '../../../plugins/license/features.js';
+import { featuresOf, KNOWN_GRANTS } from '../../../plugins/license/features.js';
+import { PLUGIN_CATALOG } from '../../../plugins/host/catalog.js';
 
 const NOW = Date.UTC(2025, 5, 1); // fixed clock: 2025-06-01
 const pair = () => {
@@ -156,4 +157,6 @@ test('versions order numerically, prereleases first; features come from grants',
   assert.ok(compareVersions('1.0.0-alpha.beta', '1.0.0-beta') < 0);
   assert.equal(compareVersions('2.3.4', '2.3.4'), 0);
   assert.deepEqual(featuresOf(['security', 'ui', 'unknown']), ['access_tokens', 'audit_log', 'dashboard_extensions', 'rbac']);
+  // svc license issue warns about a grant outside this list: it must be every plugin's grant.
+  assert.deepEqual([...KNOWN_GRANTS].sort(), Object.values(PLUGIN_CATALOG).map((p) => p.grant).sort());
 });

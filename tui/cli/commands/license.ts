@@ -14,6 +14,7 @@ const license = async () => ({
   decode: await import('../../../plugins/license/license-key.js'),
   trusted: await import('../../../plugins/license/trusted-keys.js'),
   semver: await import('../../../plugins/license/semver.js'),
+  features: await import('../../../plugins/license/features.js'),
 });
 
 /**
@@ -54,7 +55,7 @@ export function registerLicense(program: Command, ctx: CliContext): void {
     .option('--max-version <v>', 'newest svcd version the license is valid for')
     .option('--major <n>', `the svc major version (default: this svc's, ${VERSION.split('.')[0]})`)
     .action(async (o: { signingKey: string; to: string; grants: string; expires?: string; minVersion?: string; maxVersion?: string; major?: string }) => {
-      const { keys, issue, semver } = await license();
+      const { keys, issue, semver, features } = await license();
       let signingKey;
       try {
         signingKey = keys.signingKeyFromPem(readFileSync(o.signingKey, 'utf8'));
@@ -77,6 +78,11 @@ export function registerLicense(program: Command, ctx: CliContext): void {
           minVersion: o.minVersion,
           maxVersion: o.maxVersion,
         });
+        // A misspelt grant signs a key that loads nothing: said, not refused (a newer svc may know it).
+        const known = features.KNOWN_GRANTS;
+        for (const grant of claims.grants.filter((g) => !known.includes(g))) {
+          if (!ctx.json()) process.stderr.write(`warning: grant '${grant}' names no plugin this svc knows (${known.join(', ')}): svcd loads nothing for it\n`);
+        }
         if (claims.expires_at !== undefined && claims.expires_at * 1000 <= now && !ctx.json()) {
           process.stderr.write(`warning: the license expired at ${timestamp(claims.expires_at * 1000)} already: svcd refuses it unless [license].retain_grants_after_expiry = true\n`);
         }
