@@ -7,8 +7,9 @@ const SETTLE_MS = 3000;
 /** How long a started program is watched for an exit, as supervisorctl waits its default startsecs. */
 export const WATCH_MS = 1000;
 const POLL_MS = 100;
-/** Lines of stderr shown with an early exit. */
+/** Lines of stderr shown with an early exit, each cut at this many characters (a log line may hold 16 MiB). */
 const STDERR_LINES = 5;
+const STDERR_LINE_CHARS = 400;
 
 /** What went wrong with a program's first start: the warning, and its last lines of stderr. */
 export interface StartProblem {
@@ -115,7 +116,7 @@ export function problemText(name: string, problem: StartProblem): string {
 async function stderrTail(client: ApiClient, id: string): Promise<string[]> {
   try {
     const { logs } = await routes.logs(client, id, new URLSearchParams({ tail: String(STDERR_LINES), source: 'stderr' }));
-    return logs.map((l) => l.content);
+    return logs.map((l) => (l.content.length > STDERR_LINE_CHARS ? `${l.content.slice(0, STDERR_LINE_CHARS)} …` : l.content));
   } catch {
     return [];
   }

@@ -105,3 +105,9 @@ void test('svc start/restart: svcd not answering during the watch ends it, with 
   const client = { get: () => Promise.reject(new ApiError('cannot reach svcd', 'unreachable')) } as unknown as ApiClient;
   assert.equal((await watchStarted(client, [{ id: 'a', pid: 5 }])).size, 0);
 });
+
+void test('svc add: a long line of stderr is cut in the warning', async () => {
+  const { client } = fakeClient([{ status: 'Backoff', desired: 'running', last_exit: exit({}) }], () => Promise.resolve({ id: 'p1', logs: [{ source: 'stderr', content: 'x'.repeat(100_000) }] }));
+  const problem = await firstStartProblem(client, 'p1');
+  assert.equal(problem?.stderr[0], `${'x'.repeat(400)} …`);
+});
