@@ -29,6 +29,7 @@ const BAD_USAGE: string[][] = [
   ['describe'],
   ['show'],
   ['add'],
+  ['add', 'x'],
   ['add', 'x', '--autorestart', 'sometimes'],
   ['add', 'x', 'y', '--startsecs', 'soon'],
   ['update'],

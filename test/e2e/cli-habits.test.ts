@@ -199,6 +199,18 @@ test('svc start and svc restart watch what they started: a crash at once is a wa
   await svc('rm', 'late', 'calm', 'yearly');
 });
 
+test('svc logs of a program that wrote nothing says so on stderr; the lines alone go to stdout', async () => {
+  assert.equal((await svc('add', 'quiet', '--no-wait', '--', 'sleep', '30')).code, 0);
+  const none = await svc('logs', 'quiet');
+  assert.equal(none.code, 0);
+  assert.equal(none.stdout, '');
+  assert.equal(none.stderr, 'svc: no output from quiet yet\n');
+  assert.equal((await svc('logs', 'quiet', '-s', 'stderr')).stderr, 'svc: no output from quiet yet on stderr\n');
+  assert.equal((await svc('logs', 'quiet', '--tail', '0')).stderr, '', 'no lines asked for, none missing');
+  assert.equal((await svc('--json', 'logs', 'quiet')).stderr, '');
+  await svc('rm', 'quiet');
+});
+
 test('svc stop of a program in Backoff cancels its retry, and svc events says so', async () => {
   const add = await svc('add', 'crashy', '--retry-limit', '5', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'process.exit(3)');
   assert.equal(add.code, 0, add.stderr);

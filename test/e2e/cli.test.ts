@@ -123,7 +123,7 @@ test('update changes fields and renames', async () => {
   assert.match((await svc('update', '--help')).stdout.replace(/\s+/g, ' '), /command, args, cwd, .*env, .*: at the next start \(svc restart\); the others at once/);
   const res = await svc('update', 'job', '--stopsecs', '4', '--name', 'job2', '-e', 'A=1');
   assert.equal(res.code, 0, res.stderr);
-  assert.equal(res.stdout, 'updated job (restart it to apply process changes: svc restart job2)\n', 'env is read at spawn');
+  assert.equal(res.stdout, 'updated job, now named job2 (restart it to apply process changes: svc restart job2)\n', 'env is read at spawn; the new name is said');
   const info = (await svc('info', 'job2')).stdout;
   assert.match(info, /stopsecs = 4/);
   assert.match(info, /env = \{"A":"1"\}/);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
 import { checkFileConfig, configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
@@ -20,6 +21,8 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     config.name = name;
     if (words.length === 1) config.command = words[0];
     else if (words.length > 1) [config.command, config.args] = [words[0], words.slice(1)];
+    // Nothing to run: said in the command's words (svcd would answer `command: is required`, exit 1).
+    if (config.command === undefined) throw new CliError(`svc add ${name}: give the command to run (svc add ${name} -- COMMAND [ARGS...]), or a -f file with a command`, 2);
     if (file) await checkFileConfig(file, config, name);
     const res = await routes.createProgram(ctx.client(), config);
     // A command that cannot run, or a process that ends at once, is said now, not found later in Fatal or Backoff (docs/states.md).
@@ -68,6 +71,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     // Only the fields a spawn reads need a restart; a rename or a new restart policy does not.
     const respawn = PROCESS_FIELDS.some((field) => field in patch);
     const next = checksum ? `an OTA update to ${checksum.slice(0, 12).toLowerCase()} follows if it differs from the installed one: svc ota status ${name}` : respawn ? `restart it to apply process changes: svc restart ${name}` : null;
-    ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name}${next ? ` (${next})` : ''}`);
+    const renamed = name !== p.name ? `, now named ${name}` : '';
+    ctx.print(ctx.json() ? JSON.stringify(res) : `updated ${p.name}${renamed}${next ? ` (${next})` : ''}`);
   });
 }

@@ -53,6 +53,11 @@ async function showLogs(ctx: CliContext, targets: ProgramSummary[], many: boolea
   for (const p of targets) tails.push({ p, res: await routes.logs(ctx.client(), p.id, new URLSearchParams({ tail, source: o.source })) });
   if (!o.follow && ctx.json()) return ctx.print(JSON.stringify(many ? tails.map((t) => ({ name: t.p.name, ...t.res })) : tails[0].res, null, 2));
   for (const t of tails) for (const line of t.res.logs) show(t.p, line);
+  // An empty answer is said (on stderr, so a pipe still gets only the lines), not left blank.
+  if (!ctx.json() && tail !== '0' && tails.every((t) => t.res.logs.length === 0)) {
+    const whose = many ? 'any program' : targets[0].name;
+    process.stderr.write(`svc: no output from ${whose} yet${o.source === 'both' ? '' : ` on ${o.source}`}${o.follow ? '; following' : ''}\n`);
+  }
   if (!o.follow) return;
   process.once('SIGINT', () => {
     for (const s of streams) s.close();
