@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SVC, eventually, startDaemon, removeRoot, type RunningDaemon } from '../helpers/daemon.js';
@@ -174,6 +174,23 @@ test('svc login against a daemon without auth says auth is off and saves nothing
   const res = await runCli(['login', '--token', 'whatever'], { SVC_URL: d.url, XDG_CONFIG_HOME: d.root });
   assert.equal(res.code, 1);
   assert.match(res.stderr, /auth is off on svcd/);
+});
+
+test('a stack written to a file not named .toml, .json, .yaml or .yml needs --as (the watched directory would skip it)', async () => {
+  const procfile = join(d.root, 'Procfile.txt-test');
+  writeFileSync(procfile, `web: ${process.execPath} server.js\n`);
+  for (const args of [
+    ['export', '-o', join(d.root, 'stack.txt')],
+    ['import', 'procfile', procfile, '-o', join(d.root, 'imported.txt')],
+  ]) {
+    const res = await runCli(args, { SVC_URL: d.url });
+    assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+    assert.match(res.stderr, /--output .*\.txt: name the file \.toml, \.json, \.yaml or \.yml \(the watched stacks directory reads only those\), or give --as toml, json or yaml\n$/);
+    assert.equal(existsSync(args.at(-1)!), false, 'nothing written');
+  }
+  const named = await runCli(['export', '--as', 'toml', '-o', join(d.root, 'stack.txt')], { SVC_URL: d.url });
+  assert.equal(named.code, 0, named.stderr);
+  assert.equal(existsSync(join(d.root, 'stack.txt')), true);
 });
 
 test('an output path that cannot be written is one line naming it (exit 1, no stack trace)', async () => {

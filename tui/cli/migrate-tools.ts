@@ -11,5 +11,6 @@ export { svcdUnit } from '../../stacks/export/systemd/self-unit.js';
 export { exportNomad } from '../../stacks/export/nomad/index.js';
 export { formatExportFinding } from '../../stacks/export/types.js';
 export { formatFromName, type DocumentFormat } from '../../stacks/document.js';
+export { outputSyntax } from './output-syntax.js';
 export { stringifyStack } from '../../stacks/serialize.js';
 export { redactedFields } from '../../stacks/export/redacted.js';

@@ -59,7 +59,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       }
       if (o.format === 'stack' || o.format === 'toml' || o.format === 'json' || o.format === 'yaml') {
         // --json without a syntax asked for: the stack as JSON, as every command prints its data.
-        const syntax = o.format !== 'stack' ? o.format : (o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? (ctx.json() ? 'json' : 'toml'));
+        const syntax = o.format !== 'stack' ? o.format : t.outputSyntax(o.as, o.output, ctx.json() ? 'json' : 'toml');
         const text = t.stringifyStack({ prune: stack.prune, services: configs }, syntax);
         if (o.output) writeFileSync(o.output, text);
         else process.stdout.write(text);

@@ -69,7 +69,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
         process.stderr.write(`imported ${n} program${n === 1 ? '' : 's'} from ${file}: ${unmapped} field${unmapped === 1 ? '' : 's'} not mapped, ${result.report.length - unmapped} approximated\n`);
       }
       if (o.strict && unmapped > 0) throw new CliError(`${unmapped} field${unmapped === 1 ? '' : 's'} not mapped (--strict): nothing was written or applied`, 1);
-      const syntax = o.as ?? (o.output ? t.formatFromName(o.output) : null) ?? 'toml';
+      const syntax = t.outputSyntax(o.as, o.output, 'toml');
       const text = t.renderImport(result, syntax, file);
       if (o.output && !o.dryRun) writeFileSync(o.output, text);
       let applied: StackApplyResult | null = null;
