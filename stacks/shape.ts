@@ -28,11 +28,11 @@ export function readStackShape(doc: ParsedDocument, file: string | null): StackS
   for (const key of Object.keys(top)) {
     if (!KEYS.has(key)) {
       const pos = doc.locate([key]);
-      const message = `${key}: unknown field (a stack has prune, services, include)`;
+      const hint = '(a stack has prune, services, include)';
       // A file's problems start with path:line:col, as svc check prints every other (editors and
       // CI read that prefix); a request body's say `at JSON line N column M` (spec).
-      if (file) throw invalid(`${pos ? doc.formatPosition(pos) : file}: ${message}`);
-      throw invalid(pos ? `${key}: unknown field at ${doc.formatPosition(pos)} (a stack has prune, services, include)` : message);
+      if (file) throw invalid(`${pos ? doc.formatPosition(pos) : file}: ${key}: unknown field ${hint}`);
+      throw invalid(`${key}: unknown field${pos ? ` at ${doc.formatPosition(pos)}` : ''} ${hint}`);
     }
   }
   const prune = top.prune ?? false;

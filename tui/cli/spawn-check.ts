@@ -11,6 +11,15 @@ const POLL_MS = 100;
 const STDERR_LINES = 5;
 const STDERR_LINE_CHARS = 400;
 
+/** The clock the polls run on: the wall clock and POLL_MS pauses, or a test's. */
+export interface PollTime {
+  now(): number;
+  /** Waits until the next poll. */
+  pause(): Promise<void>;
+}
+
+const REAL_TIME: PollTime = { now: () => Date.now(), pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)) };
+
 /** What went wrong with a program's first start: the warning, and its last lines of stderr. */
 export interface StartProblem {
   message: string;
@@ -19,37 +28,29 @@ export interface StartProblem {
 
 /**
  * After `svc add`: waits until the first start has settled (started, or no longer Starting), then
- * watches the process for WATCH_MS. Returns why the spawn failed (command not found, not
- * executable, cwd missing...), or how the process ended when it crashed at once or left to be
- * restarted (a program that exits at once is restarted over and over), else null: also when
- * the program cannot be read any more (removed meanwhile, svcd gone), since the add stands. The
- * daemon spawns, so the check is its answer, right for a remote svcd and another user too.
+ * watches the process as `svc start` does (watchStarted). Returns why the spawn failed (command
+ * not found, not executable, cwd missing...), or how the process ended when it crashed at once or
+ * left to be restarted (a program that exits at once is restarted over and over), else null:
+ * also when the program cannot be read any more (removed meanwhile, svcd gone), since the add
+ * stands. The daemon spawns, so the check is its answer, right for a remote svcd and another
+ * user too.
  */
-export async function firstStartProblem(client: ApiClient, id: string): Promise<StartProblem | null> {
-  const until = Date.now() + SETTLE_MS;
-  let watchUntil: number | null = null;
+export async function firstStartProblem(client: ApiClient, id: string, time: PollTime = REAL_TIME): Promise<StartProblem | null> {
+  const until = time.now() + SETTLE_MS;
   for (;;) {
-    let d: ProgramDetail;
-    try {
-      d = await routes.getProgram(client, id);
-    } catch {
-      // The program is stored: removed by someone meanwhile, or svcd not answering now (a
-      // restart), is no start problem, and must not turn the add into an error.
-      return null;
-    }
+    // The program is stored: removed by someone meanwhile, or svcd not answering now (a
+    // restart), is no start problem, and must not turn the add into an error.
+    const d = await routes.getProgram(client, id).catch(() => null);
+    if (!d) return null;
     const last = d.state.last_exit;
     if (last?.reason === 'spawn_failed') return { message: last.msg, stderr: [] };
     if (endedAtOnce(d)) return problemOf(client, d);
     // Stopped, to be running, with no exit yet: the process controller has not had its first
     // pass (the create answers once the record is stored), so nothing has settled.
     const notYet = d.state.status === 'Starting' || (d.state.status === 'Stopped' && d.state.desired === 'running' && last === null);
-    if (notYet) {
-      if (Date.now() >= until) return null;
-    } else {
-      watchUntil ??= Date.now() + WATCH_MS;
-      if (Date.now() >= watchUntil || d.state.desired !== 'running') return null;
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    if (!notYet) return d.pid && d.state.desired === 'running' ? ((await watchStarted(client, [{ id, pid: d.pid }], time)).get(id) ?? null) : null;
+    if (time.now() >= until) return null;
+    await time.pause();
   }
 }
 
@@ -59,7 +60,7 @@ export async function firstStartProblem(client: ApiClient, id: string): Promise<
  * one that crashed at once (or exited and is restarted) ended, by program id. A program whose
  * process had ended before the action answered (pid null) is judged at once.
  */
-export async function watchStarted(client: ApiClient, started: { id: string; pid: number | null }[]): Promise<Map<string, StartProblem>> {
+export async function watchStarted(client: ApiClient, started: { id: string; pid: number | null }[], time: PollTime = REAL_TIME): Promise<Map<string, StartProblem>> {
   const problems = new Map<string, StartProblem>();
   // Those without a pid had ended before the action answered: judged now.
   for (const { id } of started.filter((s) => s.pid === null)) {
@@ -67,9 +68,9 @@ export async function watchStarted(client: ApiClient, started: { id: string; pid
     if (d && endedAtOnce(d)) problems.set(id, await problemOf(client, d));
   }
   let watching = new Map(started.flatMap((s) => (s.pid === null ? [] : [[s.id, s.pid] as const])));
-  const until = Date.now() + WATCH_MS;
-  while (watching.size > 0 && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  const until = time.now() + WATCH_MS;
+  while (watching.size > 0 && time.now() < until) {
+    await time.pause();
     const next = new Map<string, number>();
     // svcd gone meanwhile (a restart): the action's own answer stands, the watch ends.
     const list = await routes.listPrograms(client).catch(() => null);
@@ -104,6 +105,11 @@ async function problemOf(client: ApiClient, d: ProgramDetail): Promise<StartProb
   const last = d.state.last_exit!;
   const after = `${last.duration_ms < 1000 ? `${Math.round(last.duration_ms)} ms` : `${(last.duration_ms / 1000).toFixed(1)} s`} after it started`;
   return { message: `${last.msg}, ${after}; now ${d.state.status}`, stderr: await stderrTail(client, d.id) };
+}
+
+/** An answer of svc with `--json`, with the problem added as `warning` (and `stderr`, when there are lines). */
+export function withProblem<T extends object>(answer: T, problem: StartProblem | null | undefined): T | (T & { warning: string; stderr?: string[] }) {
+  return problem ? { ...answer, warning: problem.message, ...(problem.stderr.length > 0 ? { stderr: problem.stderr } : {}) } : answer;
 }
 
 /** The warning as the CLI prints it: the message, then the stderr lines indented. */

@@ -6,7 +6,7 @@ import { CliError } from '../errors.js';
 import { table } from '../format.js';
 import { resolvePrograms } from '../programs.js';
 import { parseSelectors } from '../selectors.js';
-import { problemText, watchStarted, WATCH_MS, type StartProblem } from '../spawn-check.js';
+import { problemText, watchStarted, WATCH_MS, withProblem, type StartProblem } from '../spawn-check.js';
 import { SIGNALS, isSignalKey } from '../../../state/signals.js';
 
 interface Flags {
@@ -115,13 +115,7 @@ async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; 
 
 /** Prints the outcomes; `problems` are the started processes that ended at once (by id), said after the table. */
 function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[], problems: Map<string, StartProblem>): void {
-  if (ctx.json()) {
-    const shown = results.map((r) => {
-      const p = problems.get(r.id);
-      return p ? { ...r, warning: p.message, ...(p.stderr.length > 0 ? { stderr: p.stderr } : {}) } : r;
-    });
-    ctx.print(JSON.stringify(shown, null, 2));
-  }
+  if (ctx.json()) ctx.print(JSON.stringify(results.map((r) => withProblem(r, problems.get(r.id))), null, 2));
   else if (results.length === 0 && emptyGroups.length === 0) ctx.print('no programs matched');
   else if (results.length > 0) ctx.print(table(['NAME', 'RESULT', 'STATUS', 'PID'], results.map((r) => [r.name || r.id, r.ok && !r.error ? 'ok' : (r.error ?? 'failed'), r.status, r.pid])));
   // A stop on a full data disk took effect but is not on disk yet (docs/operations.md).

@@ -4,7 +4,7 @@ import { CliError } from '../errors.js';
 import { checkFileConfig, configFromOptions, readConfigFile, withConfigOptions, type ConfigOptions } from '../config-options.js';
 import { routes } from '../../client/routes.js';
 import { resolvePrograms } from '../programs.js';
-import { firstStartProblem, problemText, WATCH_MS } from '../spawn-check.js';
+import { firstStartProblem, problemText, WATCH_MS, withProblem } from '../spawn-check.js';
 import { checkUnset, dottedRoots, mergeWithCurrent, unsetField } from '../dotted-fields.js';
 import { PROCESS_FIELDS } from '../../../stacks/plan.js';
 
@@ -28,7 +28,7 @@ export function registerAddUpdate(program: Command, ctx: CliContext): void {
     // A command that cannot run, or a process that ends at once, is said now, not found later in Fatal or Backoff (docs/states.md).
     const watched = o.wait && config.autostart !== false && config.cron === undefined;
     const problem = watched ? await firstStartProblem(ctx.client(), res.id ?? res.ids[0] ?? '') : null;
-    ctx.print(ctx.json() ? JSON.stringify(problem ? { ...res, warning: problem.message, ...(problem.stderr.length > 0 ? { stderr: problem.stderr } : {}) } : res) : `added ${name} (${res.id})`);
+    ctx.print(ctx.json() ? JSON.stringify(withProblem(res, problem)) : `added ${name} (${res.id})`);
     if (problem && !ctx.json()) process.stderr.write(problemText(name, problem));
     // The selectors take the word `all` as every program (svc rm all), so this one answers to its id there.
     if (name === 'all' && !ctx.json()) process.stderr.write(`warning: a program named 'all' is reached by its id (${res.id}) in svc start, stop, restart, signal and rm: the word all means every program\n`);
