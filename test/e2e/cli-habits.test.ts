@@ -168,7 +168,7 @@ test('svc add of a command that cannot run warns at once; svc info and the event
 test('svc add of a program that crashes at once warns with its exit and its last lines of stderr; --no-wait does not look', async () => {
   const crash = await svc('add', 'early', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'console.error("cannot open /etc/early.conf"); process.exit(4)');
   assert.equal(crash.code, 0, crash.stderr);
-  assert.match(crash.stderr, /^warning: early: crashed: exit code 4, (\d+ ms|\d+\.\d s) after it started; now Backoff\n {2}its last lines of stderr \(svc logs early\):\n {4}cannot open \/etc\/early\.conf\n$/);
+  assert.match(crash.stderr, /^warning: early: crashed: exit code 4, (\d+ ms|\d+\.\d s|under 1 ms) after it started; now Backoff\n {2}its last lines of stderr \(svc logs early\):\n {4}cannot open \/etc\/early\.conf\n$/);
   const json = JSON.parse((await svc('--json', 'add', 'early-json', '--set', 'backoff_secs=60', '--', process.execPath, '-e', 'console.error("no"); process.exit(5)')).stdout) as { warning?: string; stderr?: string[] };
   assert.match(json.warning ?? '', /^crashed: exit code 5, /);
   assert.deepEqual(json.stderr, ['no']);
@@ -186,7 +186,7 @@ test('svc start and svc restart watch what they started: a crash at once is a wa
   const start = await svc('start', 'late');
   assert.equal(start.code, 0, start.stderr);
   assert.match(start.stdout, /late\s+ok/);
-  assert.match(start.stderr, /^warning: late: crashed: exit code 3, \d+ ms after it started; now Backoff\n {2}its last lines of stderr \(svc logs late\):\n {4}late failure\n$/);
+  assert.match(start.stderr, /^warning: late: crashed: exit code 3, (?:\d+ ms|under 1 ms) after it started; now Backoff\n {2}its last lines of stderr \(svc logs late\):\n {4}late failure\n$/);
   const json = JSON.parse((await svc('--json', 'restart', 'late')).stdout) as { name: string; warning?: string; stderr?: string[] }[];
   assert.match(json[0]?.warning ?? '', /^crashed: exit code 3, /);
   assert.equal(json[0]?.stderr?.at(-1), 'late failure');

@@ -103,8 +103,13 @@ function endedAtOnce(d: ProgramDetail): boolean {
 /** How the program's last process ended, when, its status now, and its last lines of stderr. */
 async function problemOf(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
   const last = d.state.last_exit!;
-  const after = `${last.duration_ms < 1000 ? `${Math.round(last.duration_ms)} ms` : `${(last.duration_ms / 1000).toFixed(1)} s`} after it started`;
-  return { message: `${last.msg}, ${after}; now ${d.state.status}`, stderr: await stderrTail(client, d.id) };
+  return { message: `${last.msg}, ${lifetime(last.duration_ms)} after it started; now ${d.state.status}`, stderr: await stderrTail(client, d.id) };
+}
+
+/** How long a process lived: `under 1 ms` (a shell that fails at once; `0 ms` read as a fault), `40 ms`, `2.5 s`. */
+function lifetime(ms: number): string {
+  if (ms < 0.5) return 'under 1 ms';
+  return ms < 999.5 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** An answer of svc with `--json`, with the problem added as `warning` (and `stderr`, when there are lines). */

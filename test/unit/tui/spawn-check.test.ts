@@ -45,6 +45,13 @@ void test('svc add: a crash at once is reported with how it ended and the last l
   assert.match(gets[1] ?? '', /\/logs\?tail=5&source=stderr$/);
 });
 
+void test('svc add: a process that lived under a millisecond reads so, not as 0 ms; one of seconds in seconds', async () => {
+  const quick = fakeClient([{ status: 'Backoff', desired: 'running', last_exit: exit({ duration_ms: 0.3 }) }], () => Promise.resolve({ id: 'p1', logs: [] }));
+  assert.equal((await firstStartProblem(quick.client, 'p1', fakeTime()))?.message, 'crashed: exit code 4, under 1 ms after it started; now Backoff');
+  const slow = fakeClient([{ status: 'Backoff', desired: 'running', last_exit: exit({ duration_ms: 2480 }) }], () => Promise.resolve({ id: 'p1', logs: [] }));
+  assert.equal((await firstStartProblem(slow.client, 'p1', fakeTime()))?.message, 'crashed: exit code 4, 2.5 s after it started; now Backoff');
+});
+
 void test('svc add: logs that cannot be read leave the warning without lines', async () => {
   const { client } = fakeClient([{ status: 'Backoff', desired: 'running', last_exit: exit({}) }], () => Promise.reject(new ApiError('cannot read', 'http', 500)));
   assert.deepEqual(await firstStartProblem(client, 'p1', fakeTime()), { message: 'crashed: exit code 4, 40 ms after it started; now Backoff', stderr: [] });
