@@ -18,7 +18,12 @@ export interface PollTime {
   pause(): Promise<void>;
 }
 
-const REAL_TIME: PollTime = { now: () => Date.now(), pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)) };
+/** The wall clock, with pauses of `ms` between polls. */
+export function realTime(ms: number): PollTime {
+  return { now: () => Date.now(), pause: () => new Promise((resolve) => setTimeout(resolve, ms)) };
+}
+
+const REAL_TIME = realTime(POLL_MS);
 
 /** What went wrong with a program's first start: the warning, and its last lines of stderr. */
 export interface StartProblem {
@@ -44,7 +49,7 @@ export async function firstStartProblem(client: ApiClient, id: string, time: Pol
     if (!d) return null;
     const last = d.state.last_exit;
     if (last?.reason === 'spawn_failed') return { message: last.msg, stderr: [] };
-    if (endedAtOnce(d)) return problemOf(client, d);
+    if (endedAtOnce(d)) return exitProblem(client, d);
     // Stopped, to be running, with no exit yet: the process controller has not had its first
     // pass (the create answers once the record is stored), so nothing has settled.
     const notYet = d.state.status === 'Starting' || (d.state.status === 'Stopped' && d.state.desired === 'running' && last === null);
@@ -65,7 +70,7 @@ export async function watchStarted(client: ApiClient, started: { id: string; pid
   // Those without a pid had ended before the action answered: judged now.
   for (const { id } of started.filter((s) => s.pid === null)) {
     const d = await routes.getProgram(client, id).catch(() => null);
-    if (d && endedAtOnce(d)) problems.set(id, await problemOf(client, d));
+    if (d && endedAtOnce(d)) problems.set(id, await exitProblem(client, d));
   }
   let watching = new Map(started.flatMap((s) => (s.pid === null ? [] : [[s.id, s.pid] as const])));
   const until = time.now() + WATCH_MS;
@@ -82,7 +87,7 @@ export async function watchStarted(client: ApiClient, started: { id: string; pid
       else {
         // It ended (or was stopped or removed meanwhile, which the detail says).
         const d = await routes.getProgram(client, p.id).catch(() => null);
-        if (d && endedAtOnce(d)) problems.set(p.id, await problemOf(client, d));
+        if (d && endedAtOnce(d)) problems.set(p.id, await exitProblem(client, d));
       }
     }
     watching = next;
@@ -101,7 +106,7 @@ function endedAtOnce(d: ProgramDetail): boolean {
 }
 
 /** How the program's last process ended, when, its status now, and its last lines of stderr. */
-async function problemOf(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
+export async function exitProblem(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
   const last = d.state.last_exit!;
   return { message: `${last.msg}, ${lifetime(last.duration_ms)} after it started; now ${d.state.status}`, stderr: await stderrTail(client, d.id) };
 }

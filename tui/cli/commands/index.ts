@@ -24,6 +24,7 @@ import { registerNotify } from './notify.js';
 import { registerToken } from './token.js';
 import { registerStatus } from './status.js';
 import { registerDaemon } from './daemon.js';
+import { registerWait } from './wait.js';
 
 /** Every `svc` subcommand, one file each; add new commands here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -32,6 +33,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerStatus(program, ctx);
   registerAddUpdate(program, ctx);
   registerActions(program, ctx);
+  registerWait(program, ctx);
   registerLogs(program, ctx);
   registerDaemon(program, ctx);
   registerLogin(program, ctx);

@@ -9,6 +9,8 @@ import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError, directoryProblem, unknownFormat } from '../errors.js';
 import { planText } from '../plan-lines.js';
+import { resolvePrograms } from '../programs.js';
+import { WAIT_STABLE_SECS, WAIT_TIMEOUT_SECS, waitAndReport, waitJson, waitOptions } from './wait.js';
 
 const tools = () => import('../stack-tools.js');
 
@@ -29,6 +31,15 @@ function readEachOnce(): (path: string) => string {
   };
 }
 
+interface ApplyFlags {
+  prune?: boolean;
+  dryRun?: boolean;
+  plan?: string;
+  wait?: boolean;
+  waitTimeout?: string;
+  waitStable?: string;
+}
+
 /** `svc apply` and `svc check` (offline): stacks as files. `svc export` is in export.ts. */
 export function registerStack(program: Command, ctx: CliContext): void {
   program
@@ -37,9 +48,15 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .option('--prune', 'remove programs of this stack (source stack:<file>) that the file no longer lists')
     .option('--dry-run', 'show what would change and change nothing')
     .option('--plan <id>', 'apply only if the plan is still the one a dry run showed (its plan id); otherwise change nothing and exit 1')
-    .action(async (file: string, o: { prune?: boolean; dryRun?: boolean; plan?: string }) => {
+    .option('--wait', 'then wait until the stack\'s programs are ready, as svc wait does; exit 1 when one fails or the time is up')
+    .option('--wait-timeout <secs>', `with --wait: give up after this many seconds (default ${WAIT_TIMEOUT_SECS})`)
+    .option('--wait-stable <secs>', `with --wait: a program without a health check must have run this long (default ${WAIT_STABLE_SECS})`)
+    .action(async (file: string, o: ApplyFlags) => {
       const source = `stack:${basename(file)}`;
       if (o.plan !== undefined && !PLAN_ID_PATTERN.test(o.plan)) throw new CliError(`--plan: '${o.plan}' is not a plan id (16 hex digits, as svc apply --dry-run prints it)`, 2);
+      if (o.wait && o.dryRun) throw new CliError('--wait: a dry run starts nothing to wait for', 2);
+      if (!o.wait && (o.waitTimeout !== undefined || o.waitStable !== undefined)) throw new CliError(`--wait-${o.waitTimeout !== undefined ? 'timeout' : 'stable'} needs --wait`, 2);
+      const waiting = o.wait ? waitOptions({ timeout: o.waitTimeout, stable: o.waitStable }, '--wait-') : null;
       // Validate here first, as `svc check` does, so problems keep their `path:line:col:` prefix
       // (the daemon sees only the text, not the file); what only svcd can judge comes after.
       const { loadCheckedStack } = await tools();
@@ -57,8 +74,16 @@ export function registerStack(program: Command, ctx: CliContext): void {
         if (!(err instanceof ApiError) || err.status !== 400) throw err;
         throw new ApiError((await tools()).locateAnswer(err.message, stack), err.kind, err.status);
       });
-      if (ctx.json()) return ctx.print(JSON.stringify(res));
-      ctx.print(planText(res, true));
+      if (!waiting) {
+        if (ctx.json()) return ctx.print(JSON.stringify(res));
+        return ctx.print(planText(res, true));
+      }
+      if (!ctx.json()) ctx.print(planText(res, true));
+      // The stack's own programs, by name (a program the stack sets to autostart = false is not waited for).
+      const names = stack.services.map((s) => (s.body as { name: string }).name);
+      const targets = (await resolvePrograms(ctx.client(), names)).map((p) => ({ id: p.id, name: p.name, named: false }));
+      const outcome = await waitAndReport(ctx, targets, waiting);
+      if (ctx.json()) ctx.print(JSON.stringify({ ...res, wait: waitJson(outcome) }));
     });
 
   program

@@ -1,0 +1,199 @@
+import type { ProgramDetail, ProgramSummary } from '../../api/wire.js';
+import type { ApiClient } from '../client/http.js';
+import { routes } from '../client/routes.js';
+import { exitProblem, type PollTime, type StartProblem } from './spawn-check.js';
+
+/** One list request per this many ms while waiting, whatever the number of programs. */
+export const READY_POLL_MS = 250;
+/** Details read at once while the wait set is prepared. */
+const DETAIL_CONCURRENCY = 16;
+
+/** A program to wait for; `named` when the user named it (a stopped one is then a failure, not skipped). */
+export interface WaitTarget {
+  id: string;
+  name: string;
+  named: boolean;
+}
+
+export interface ReadyProgram {
+  id: string;
+  name: string;
+  /** Healthy, Running, Scheduled or Exited. */
+  status: string;
+  /** How it is ready: `Healthy`, `Running for 1 s`, `Scheduled`, `exited with code 0`. */
+  how: string;
+  /** Seconds from the start of the wait until it was seen ready (0: it already was). */
+  secs: number;
+}
+
+export interface NotReadyProgram {
+  id: string;
+  name: string;
+  status: string;
+  problem: StartProblem;
+}
+
+/** The outcome of a wait (docs/cli.md, `svc wait`). */
+export interface WaitOutcome {
+  ready: ReadyProgram[];
+  /** Fatal, exited with an unexpected code, removed, stopped, or (after a timeout) not ready yet. */
+  failed: NotReadyProgram[];
+  /** Programs selected by `all`, a group or a stack file that are not meant to run (stopped on purpose, autostart = false). */
+  skipped: { id: string; name: string; status: string }[];
+  /** Still on their way when the wait ended because another failed (not judged). */
+  pending: { id: string; name: string; status: string }[];
+  timedOut: boolean;
+  secs: number;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  /** A program without a health check is ready once one process has run this long (0: once Running). */
+  stableMs: number;
+  /** Told of each program as it is found ready (the CLI prints a line). */
+  onReady?: (r: ReadyProgram) => void;
+}
+
+/** What one program needs to be ready, from its configuration and desired state. */
+interface Watched {
+  target: WaitTarget;
+  healthChecked: boolean;
+  cron: boolean;
+  /** The pid seen Running and since when (client clock), with the uptime it already had then. */
+  seen: { pid: number; at: number; uptimeMs: number } | null;
+}
+
+type Verdict = { kind: 'ready'; status: string; how: string } | { kind: 'failed'; status: string; problem: StartProblem } | { kind: 'pending' };
+
+/**
+ * Waits until every target is ready, one fails, or the timeout passes: a program with an enabled
+ * health check is ready when Healthy; one without, when its process has been Running for
+ * `stableMs` (a crash inside that time restarts the clock); a cron program when Scheduled; a
+ * program that ended with an expected exit code (a one-shot, `Exited`) counts as done. Fatal, an
+ * unexpected exit that is not restarted, and a removal fail at once; Backoff, Starting and
+ * Unhealthy are waited out until the timeout. The daemon decides every status, so this is right
+ * for a remote svcd too; polls use one list request, and details only to judge an ending.
+ */
+export async function waitReady(client: ApiClient, targets: WaitTarget[], options: WaitOptions, time: PollTime): Promise<WaitOutcome> {
+  const began = time.now();
+  const secs = () => (time.now() - began) / 1000;
+  const outcome: WaitOutcome = { ready: [], failed: [], skipped: [], pending: [], timedOut: false, secs: 0 };
+  const watching = new Map<string, Watched>();
+  const details = await detailsOf(client, targets);
+  for (const [i, target] of targets.entries()) {
+    const d = details[i];
+    if (!d) {
+      outcome.failed.push({ id: target.id, name: target.name, status: 'Removed', problem: { message: 'removed before the wait began', stderr: [] } });
+      continue;
+    }
+    if (d.state.desired === 'stopped' && !d.config.cron) {
+      if (target.named) outcome.failed.push({ id: d.id, name: d.name, status: d.state.status, problem: { message: `${d.state.status}, and nothing is starting it (svc start ${d.name})`, stderr: [] } });
+      else outcome.skipped.push({ id: d.id, name: d.name, status: d.state.status });
+      continue;
+    }
+    const healthChecked = d.config.health_check !== undefined && d.config.health_check.enabled !== false;
+    const seen = d.state.status === 'Running' || d.state.status === 'Healthy' ? (d.pid ? { pid: d.pid, at: time.now(), uptimeMs: (d.state.uptime_secs ?? 0) * 1000 } : null) : null;
+    watching.set(d.id, { target: { ...target, name: d.name }, healthChecked, cron: d.config.cron !== undefined, seen });
+  }
+  if (outcome.failed.length > 0) return finish(outcome, watching, secs());
+  let first = true;
+  for (;;) {
+    // The details just read serve as the first poll's list.
+    const list = first ? details.flatMap((d) => (d ? [d as ProgramSummary] : [])) : await routes.listPrograms(client);
+    first = false;
+    const byId = new Map(list.map((p) => [p.id, p]));
+    // Every program is judged on each list: a failure ends the wait after the pass, not in it.
+    for (const [id, w] of watching) {
+      const verdict = await judge(client, w, byId.get(id), options.stableMs, time.now());
+      if (verdict.kind === 'pending') continue;
+      watching.delete(id);
+      if (verdict.kind === 'failed') {
+        outcome.failed.push({ id, name: w.target.name, status: verdict.status, problem: verdict.problem });
+        continue;
+      }
+      const ready = { id, name: w.target.name, status: verdict.status, how: verdict.how, secs: secs() };
+      outcome.ready.push(ready);
+      options.onReady?.(ready);
+    }
+    if (watching.size === 0 || outcome.failed.length > 0) return finish(outcome, watching, secs());
+    if (time.now() - began >= options.timeoutMs) {
+      outcome.timedOut = true;
+      // Each one still on its way is named with how far it got, and why it is not ready.
+      for (const [id, w] of watching) {
+        const d = await routes.getProgram(client, id).catch(() => null);
+        outcome.failed.push({ id, name: w.target.name, status: d?.state.status ?? 'Removed', problem: d ? await notReadyYet(client, d) : { message: 'removed while waiting', stderr: [] } });
+      }
+      watching.clear();
+      return finish(outcome, watching, secs());
+    }
+    await time.pause();
+  }
+}
+
+/** Those still watched when the wait ended on a failure are listed with their status, not judged. */
+function finish(outcome: WaitOutcome, watching: Map<string, Watched>, secs: number): WaitOutcome {
+  for (const [id, w] of watching) outcome.pending.push({ id, name: w.target.name, status: w.seen ? 'Running' : 'Starting' });
+  outcome.secs = secs;
+  return outcome;
+}
+
+async function judge(client: ApiClient, w: Watched, p: ProgramSummary | undefined, stableMs: number, now: number): Promise<Verdict> {
+  if (!p || p.removed) return { kind: 'failed', status: 'Removed', problem: { message: 'removed while waiting', stderr: [] } };
+  if (w.cron) return p.status === 'Scheduled' || p.status === 'Running' ? { kind: 'ready', status: p.status, how: p.status } : endOrPending(client, p);
+  if (p.status === 'Healthy') return { kind: 'ready', status: 'Healthy', how: 'Healthy' };
+  if (p.status === 'Running' && p.pid && !w.healthChecked) {
+    // A new pid (restarted meanwhile) starts the stable time again.
+    if (w.seen?.pid !== p.pid) w.seen = { pid: p.pid, at: now, uptimeMs: 0 };
+    const ranMs = w.seen.uptimeMs + (now - w.seen.at);
+    if (ranMs >= stableMs) return { kind: 'ready', status: 'Running', how: stableMs > 0 ? `Running for ${formatSecs(stableMs)}` : 'Running' };
+    return { kind: 'pending' };
+  }
+  return endOrPending(client, p);
+}
+
+/** Fatal, Exited and a stop on purpose end the wait; the detail says how. */
+async function endOrPending(client: ApiClient, p: ProgramSummary): Promise<Verdict> {
+  if (p.status !== 'Fatal' && p.status !== 'Exited' && p.status !== 'Stopped') return { kind: 'pending' };
+  const d = await routes.getProgram(client, p.id).catch(() => null);
+  if (!d) return { kind: 'failed', status: 'Removed', problem: { message: 'removed while waiting', stderr: [] } };
+  const last = d.state.last_exit;
+  // A one-shot (a migration, autorestart = false) that ended as it should is done.
+  if (d.state.status === 'Exited' && last?.reason === 'exit') return { kind: 'ready', status: 'Exited', how: `exited with code ${last.exit_code ?? 0}` };
+  if (d.state.status === 'Stopped' && d.state.desired === 'running') return { kind: 'pending' }; // about to start
+  if (d.state.status === 'Stopped') return { kind: 'failed', status: 'Stopped', problem: { message: `stopped while waiting (svc start ${d.name})`, stderr: [] } };
+  if (d.state.status !== 'Fatal' && d.state.status !== 'Exited') return { kind: 'pending' }; // moved on since the list
+  return { kind: 'failed', status: d.state.status, problem: await notReadyYet(client, d) };
+}
+
+/** Why a program is not ready: how its last process ended (with stderr), its health, or its status detail. */
+async function notReadyYet(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
+  const last = d.state.last_exit;
+  if (d.state.status === 'Unhealthy' || (d.state.health && d.state.status === 'Running')) {
+    const probe = d.state.health?.last;
+    const failures = d.state.health?.failures ?? 0;
+    return { message: `${d.state.status}${failures > 0 ? `, ${failures} failed probe${failures === 1 ? '' : 's'} in a row` : ', no passing probe yet'}${probe && !probe.ok ? `; last: ${probe.message}` : ''}`, stderr: [] };
+  }
+  if (last && last.reason !== 'stop' && last.reason !== 'restart' && (d.state.status === 'Backoff' || d.state.status === 'Fatal' || d.state.status === 'Exited')) return exitProblem(client, d);
+  return { message: `${d.state.status}${d.state.detail ? ` (${d.state.detail})` : ''}`, stderr: [] };
+}
+
+async function detailsOf(client: ApiClient, targets: WaitTarget[]): Promise<(ProgramDetail | null)[]> {
+  const out: (ProgramDetail | null)[] = new Array<ProgramDetail | null>(targets.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length) {
+      const i = next++;
+      out[i] = await routes.getProgram(client, targets[i].id).catch((err: unknown) => {
+        if ((err as { status?: number }).status === 404) return null;
+        throw err;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, targets.length) }, worker));
+  return out;
+}
+
+export function formatSecs(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
