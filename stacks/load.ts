@@ -54,22 +54,29 @@ export function loadStackFile(path: string, read: ReadText, topLabel = path, pre
   const services: RawService[] = [];
   const includes: string[] = [];
   let prune = false;
-  const visit = (abs: string, chain: string[]): void => {
+  // `at`: where the including file names this one (`web.toml:1:12`), which starts the messages
+  // about the include itself (missing, unreadable, a cycle); null for the top-level file.
+  const visit = (abs: string, chain: string[], at: string | null): void => {
+    const prefix = at ? `${at}: include: ` : 'include: ';
     if (chain.includes(abs)) {
-      throw invalid(`include: cycle detected: ${[...chain, abs].map(label).join(' -> ')}`);
+      throw invalid(`${prefix}cycle detected: ${[...chain, abs].map(label).join(' -> ')}`);
     }
     const name = label(abs);
-    const doc = readDocument(abs, name, read, preparsed?.get(abs));
+    const doc = readDocument(abs, name, read, preparsed?.get(abs), at ? prefix : '');
     const shape = readStackShape(doc, name);
     if (abs === top) prune = shape.prune;
     else includes.push(name);
-    for (const inc of shape.include) visit(resolve(dirname(abs), inc), [...chain, abs]);
+    shape.include.forEach((inc, i) => {
+      // TOML arrays are located by their key only.
+      const pos = doc.locate(['include', i]) ?? doc.locate(['include']);
+      visit(resolve(dirname(abs), inc), [...chain, abs], pos ? doc.formatPosition(pos) : name);
+    });
     shape.services.forEach((body, index) => {
       const pos = doc.locate(['services', index]);
       services.push({ body, index, doc, file: name, includedFrom: abs === top ? null : name, where: pos ? doc.formatPosition(pos) : name });
     });
   };
-  visit(top, []);
+  visit(top, [], null);
   return { prune, services, includes: [...new Set(includes)] };
 }
 
@@ -79,14 +86,15 @@ export function loadStackFile(path: string, read: ReadText, topLabel = path, pre
  */
 export type Preparsed = Map<string, ParsedDocument | Error>;
 
-function readDocument(abs: string, name: string, read: ReadText, ahead: ParsedDocument | Error | undefined): ParsedDocument {
+/** `prefix` starts the messages about a file that cannot be had at all (`web.toml:1:12: include: `), or is empty. */
+function readDocument(abs: string, name: string, read: ReadText, ahead: ParsedDocument | Error | undefined, prefix = ''): ParsedDocument {
   const format = formatFromName(abs);
-  if (!format) throw invalid(`${name}: unknown format (use .json, .toml, .yaml or .yml)`);
+  if (!format) throw invalid(`${prefix}${name}: unknown format (use .json, .toml, .yaml or .yml)`);
   let text = '';
   try {
     if (ahead === undefined) text = read(abs);
   } catch (err) {
-    throw invalid(`${name}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw invalid(`${prefix}${name}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
     if (ahead instanceof Error) throw ahead;

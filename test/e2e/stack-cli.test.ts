@@ -72,7 +72,15 @@ test('svc check follows includes and reports include cycles', async () => {
   writeFileSync(join(work, 'inc', 'loop2.toml'), 'include = ["../loop.toml"]\n');
   const loop = await svc('check', 'loop.toml');
   assert.equal(loop.code, 1);
-  assert.match(loop.stderr, /include: cycle detected: loop\.toml -> inc\/loop2\.toml -> loop\.toml/);
+  assert.match(loop.stderr, /^inc\/loop2\.toml:1:1: include: cycle detected: loop\.toml -> inc\/loop2\.toml -> loop\.toml$/m);
+  // A missing include is named at its place in the file that includes it, as every other problem is.
+  writeFileSync(join(work, 'gap.toml'), '# shared services\ninclude = ["inc/a.toml", "inc/gone.toml"]\n');
+  const gap = await svc('check', 'gap.toml');
+  assert.equal(gap.code, 1);
+  assert.match(gap.stderr, /^gap\.toml:2:1: include: inc\/gone\.toml: cannot read: ENOENT$/m);
+  const apply = await svc('apply', 'gap.toml');
+  assert.equal(apply.code, 2);
+  assert.match(apply.stderr, /^svc: gap\.toml:2:1: include: inc\/gone\.toml: cannot read: ENOENT$/m);
 });
 
 test('svc apply prints the plan as a diff; --dry-run changes nothing; --prune removes', async () => {

@@ -80,6 +80,8 @@ test('an included file is watched: editing it, replacing it by a rename or delet
   await eventually(async () => (await commandOf('w-common')) === '/bin/sleep 1002', 15_000, 'replaced by a rename: applied');
   rmSync(common);
   await eventually(async () => (await fileStatus('boot.toml'))?.state === 'error', 15_000, 'a missing include refuses the file');
+  // Named at its place in boot.toml, as every other problem of a file is (svc stack status).
+  assert.equal((await fileStatus('boot.toml'))?.message, 'boot.toml:1:1: include: lib/common.toml: cannot read: ENOENT');
   assert.ok(await named('w-common'), 'the last good state keeps running');
   writeFileSync(common, svc('w-common'));
   await eventually(async () => (await fileStatus('boot.toml'))?.state === 'ok' && (await commandOf('w-common')) === process.execPath, 15_000, 'written again: applied');

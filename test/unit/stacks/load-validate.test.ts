@@ -74,7 +74,14 @@ test('includes: services of included files get source include:<file>; positions 
 
 test('include cycles are refused naming the chain', () => {
   const read = files({ 'a.toml': 'include = ["b.toml"]\n', 'b.toml': 'include = ["c.json"]\n', 'c.json': '{"include": ["a.toml"]}' });
-  assert.equal(message(() => loadStackFile('/stacks/a.toml', read, 'a.toml')), 'include: cycle detected: a.toml -> b.toml -> c.json -> a.toml');
+  // At the include that closes the cycle.
+  assert.equal(message(() => loadStackFile('/stacks/a.toml', read, 'a.toml')), 'c.json:1:14: include: cycle detected: a.toml -> b.toml -> c.json -> a.toml');
+});
+
+test('an include that cannot be had is refused at its place in the including file', () => {
+  const read = files({ 'a.toml': '# shared\ninclude = ["lib/missing.toml"]\n', 'b.yaml': 'include:\n  - c.toml\n  - lib/x.txt\n', 'c.toml': 'services = []\n' });
+  assert.equal(message(() => loadStackFile('/stacks/a.toml', read, 'a.toml')), 'a.toml:2:1: include: lib/missing.toml: cannot read: ENOENT');
+  assert.equal(message(() => loadStackFile('/stacks/b.yaml', read, 'b.yaml')), 'b.yaml:3:5: include: lib/x.txt: unknown format (use .json, .toml, .yaml or .yml)');
 });
 
 test('offline check: JSON positions become path:line:col; outside depends_on is a warning', () => {
