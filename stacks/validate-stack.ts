@@ -51,7 +51,9 @@ export function validateServices(stack: LoadedStack, ctx: StackValidationContext
       const first = firstByName.get(config.name);
       if (first) {
         const elsewhere = first.file !== raw.file && first.file ? ` in ${first.file}` : '';
-        throw invalid(`${label}: name: duplicate of services[${first.index}]${elsewhere} (names must be unique in a stack)`);
+        // A file's problem starts with the place of its field, the second `name`.
+        const at = raw.where ? `${placeOf(raw, ['name'])}: ${labelOf({ ...raw, where: null })}` : label;
+        throw invalid(`${at}: name: duplicate of services[${first.index}]${elsewhere} (names must be unique in a stack)`);
       }
       firstByName.set(config.name, raw);
       out.push({ config, label: raw.where ? `${placeOf(raw, ['depends_on'])}: ${labelOf({ ...raw, where: null })}` : label });
