@@ -262,7 +262,7 @@ export class StackDirectory {
       let stack: LoadedStack;
       try {
         const preparsed = this.deps.parser ? await preparseStackFile(path, readAll, this.deps.parser, file) : undefined;
-        stack = loadStackFile(path, readAll, file, preparsed);
+        stack = ownedByFile(loadStackFile(path, readAll, file, preparsed), source);
       } finally {
         this.setReads(file, included);
       }
@@ -353,6 +353,19 @@ export class StackDirectory {
   private retryFailed(except: string): void {
     for (const s of this.results.values()) if (s.state === 'error' && s.file !== except) this.notify(s.file);
   }
+}
+
+/**
+ * The file owns what it lists: each service gets the file's label (`stack:<file>`, or
+ * `include:<file>` for one of an included file) whatever `source` it sets, as a git source's
+ * services get `git:<name>`. A label of its own (the program's own source, which `svc export`
+ * writes) left the program out of the file's prune: edited out of the file, or the file
+ * deleted, it kept running.
+ */
+function ownedByFile(stack: LoadedStack, source: string): LoadedStack {
+  const own = (s: LoadedStack['services'][number]) => (s.includedFrom ? `include:${s.includedFrom}` : source);
+  const services = stack.services.map((s) => (typeof s.body === 'object' && s.body !== null && !Array.isArray(s.body) ? { ...s, body: { ...s.body, source: own(s) } } : s));
+  return { ...stack, services };
 }
 
 function parseFileRecord(value: unknown): FileRecord | null {

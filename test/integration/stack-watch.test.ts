@@ -69,6 +69,18 @@ test('deleting a file prunes what it created (and nothing else)', async () => {
   assert.ok(await named('w-common'));
 });
 
+test('a file owns what it lists whatever source its services set (svc export writes each program\'s own): edited out, or the file deleted, they are pruned', async () => {
+  const file = join(dir, 'exported.toml');
+  writeFileSync(file, svc('w-exp1', 'source = "cli:add"\n') + svc('w-exp2', 'source = ""\n'));
+  await eventually(async () => (await fileStatus('exported.toml'))?.state === 'ok', 15_000, 'exported.toml applied');
+  assert.equal(await sourceOf('w-exp1'), 'stack:exported.toml');
+  assert.equal(await sourceOf('w-exp2'), 'stack:exported.toml');
+  writeFileSync(file, svc('w-exp1', 'source = "cli:add"\n'));
+  await eventually(async () => !(await named('w-exp2')), 15_000, 'a service edited out of the file is pruned');
+  rmSync(file);
+  await eventually(async () => !(await named('w-exp1')), 15_000, 'the file deleted: its programs are pruned');
+});
+
 test('an included file is watched: editing it, replacing it by a rename or deleting and writing it again applies the file that includes it', async () => {
   const common = join(dir, 'lib', 'common.toml');
   const commandOf = async (name: string) => (await d.request('GET', `/api/v1/programs/${(await named(name))!.id}`)).body.config.command as string;
