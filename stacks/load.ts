@@ -72,7 +72,8 @@ export function loadStackFile(path: string, read: ReadText, topLabel = path, pre
       visit(resolve(dirname(abs), inc), [...chain, abs], pos ? doc.formatPosition(pos) : name);
     });
     shape.services.forEach((body, index) => {
-      const pos = doc.locate(['services', index]);
+      // A TOML inline list (`services = [{ … }]`) is located by its key only.
+      const pos = doc.locate(['services', index]) ?? doc.locate(['services']);
       services.push({ body, index, doc, file: name, includedFrom: abs === top ? null : name, where: pos ? doc.formatPosition(pos) : name });
     });
   };

@@ -78,6 +78,11 @@ test('include cycles are refused naming the chain', () => {
   assert.equal(message(() => loadStackFile('/stacks/a.toml', read, 'a.toml')), 'c.json:1:14: include: cycle detected: a.toml -> b.toml -> c.json -> a.toml');
 });
 
+test('services of a TOML inline list are named at the list (the locator finds [[services]] headers only), not at no place', () => {
+  const read = files({ 'inl.toml': '# inline\nservices = [\n  { name = "z", command = "x", bogus = 1 },\n  { name = "y" },\n]\n' });
+  assert.deepEqual(checkStackFile('/stacks/inl.toml', read).errors, ['/stacks/inl.toml:2:1: services[0] (name=z): bogus: unknown field', '/stacks/inl.toml:2:1: services[1] (name=y): command: is required']);
+});
+
 test('an include that cannot be had is refused at its place in the including file', () => {
   const read = files({ 'a.toml': '# shared\ninclude = ["lib/missing.toml"]\n', 'b.yaml': 'include:\n  - c.toml\n  - lib/x.txt\n', 'c.toml': 'services = []\n' });
   assert.equal(message(() => loadStackFile('/stacks/a.toml', read, 'a.toml')), 'a.toml:2:1: include: lib/missing.toml: cannot read: ENOENT');
