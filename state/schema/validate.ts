@@ -7,6 +7,7 @@ import { NO_NUL, programCreateSchema, programUpdateSchema } from './program-sche
 import { formatJsonPosition, type Locator, type TextPosition } from './json-body.js';
 import { checkLogPath } from './log-path.js';
 import { cronHashSeed } from '../cron-hash.js';
+import { splitCommand } from '../command-line.js';
 import { isAllowedArtifactUrl } from './artifact-url.js';
 import { AJV_OPTIONS, schemaDigest } from './validator-options.js';
 
@@ -166,7 +167,10 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
   if (artifact && !isAllowedArtifactUrl(artifact.source)) {
     add('artifact.source: must use https (plain http is allowed only for loopback hosts)');
   }
-  if (!ctx.stored) for (const problem of healthCheckProblems(config.health_check)) add(problem);
+  if (!ctx.stored) {
+    for (const problem of healthCheckProblems(config.health_check)) add(problem);
+    for (const problem of commandLineProblems(config)) add(problem);
+  }
   const checked = config.health_check !== undefined && config.health_check.enabled !== false;
   if (artifact?.restart_policy?.startsWith('signal') && !checked) {
     add(`artifact.restart_policy: '${artifact.restart_policy}' requires an enabled health_check`);
@@ -179,6 +183,30 @@ function checkSemantics(config: ProgramConfig, ctx: ValidationContext, name: str
     add(`artifact.verify_timeout: must be longer than startsecs (${startsecs} s) when there is no health check (0 disables validation)`);
   }
   if (problems.length > 0) throw invalid(report(ctx, name, problems));
+}
+
+/**
+ * A command line that is split into words (`command` without `args`, the hooks, an exec check
+ * without `args`) and gives no word or leaves a quote open: every start would fail with it
+ * (`spawn failed: command: is empty`), so it is refused when written, not at each start.
+ */
+function commandLineProblems(config: ProgramConfig): string[] {
+  const lines: [string, string | undefined][] = [
+    ['command', config.args === undefined ? config.command : undefined],
+    ['hooks.pre_start', config.hooks?.pre_start],
+    ['hooks.post_stop', config.hooks?.post_stop],
+    ['health_check.command', config.health_check?.type === 'exec' && config.health_check.args === undefined ? config.health_check.command : undefined],
+  ];
+  const problems: string[] = [];
+  for (const [field, line] of lines) {
+    if (line === undefined) continue;
+    try {
+      if (splitCommand(line).length === 0) problems.push(`${field}: is empty (only white space)`);
+    } catch (err) {
+      problems.push(`${field}: ${(err as Error).message} (quotes are read as a POSIX shell reads them)`);
+    }
+  }
+  return problems;
 }
 
 type CheckType = NonNullable<ProgramConfig['health_check']>['type'];

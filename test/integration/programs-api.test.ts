@@ -41,6 +41,20 @@ test('validation failures are 400 naming the field and the program', async () =>
   assert.equal(deps.body.message, "program 'v': depends_on: unknown service(s): ghost");
 });
 
+test('a command line with no word or an open quote is a 400 when written (it was stored, and every start failed)', async () => {
+  const blank = await d.request('POST', '/api/v1/programs', { name: 'cl-blank', command: '   ' });
+  assert.equal(blank.status, 400);
+  assert.equal(blank.body.message, "program 'cl-blank': command: is empty (only white space)");
+  const quote = await d.request('POST', '/api/v1/programs', { name: 'cl-quote', command: 'sleep "1', autostart: false });
+  assert.equal(quote.status, 400);
+  assert.match(quote.body.message, /^program 'cl-quote': command: unterminated double quote/);
+  const stack = await d.request('PUT', '/api/v1/stack?source=cl-test', { services: [{ name: 'cl-hook', command: 'sleep 1', hooks: { pre_start: "echo 'x" } }] });
+  assert.equal(stack.status, 400);
+  assert.match(stack.body.message, /services\[0\] \(name=cl-hook\): hooks\.pre_start: unterminated single quote/);
+  const names = (await d.request('GET', '/api/v1/programs')).body.map((p: { name: string }) => p.name);
+  assert.deepEqual(names.filter((n: string) => n.startsWith('cl-')), [], 'nothing was created');
+});
+
 test('JSON syntax errors and unknown fields carry JSON line N column M', async () => {
   const syntax = await d.request('POST', '/api/v1/programs', '{"name": "j",\n "command": }');
   assert.equal(syntax.status, 400);

@@ -249,3 +249,17 @@ test('health_check: a missing type is the one problem named; a duration with a u
   );
   assert.match(message(() => validateCreate({ name: 'a', command: 'x', health_check: { type: 'tcp', port: 5432, timeout_secs: '5s', start_period_secs: '1m' } }, ctx)), /health_check\.timeout_secs: must be a number of seconds .*health_check\.start_period_secs: must be a number of seconds/s);
 });
+
+test('a command line that splits into no word or leaves a quote open is refused when written, not at each start', () => {
+  assert.equal(message(() => validateCreate({ name: 'a', command: '   ' }, ctx)), "program 'a': command: is empty (only white space)");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'sleep "1' }, ctx)), "program 'a': command: unterminated double quote (quotes are read as a POSIX shell reads them)");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', hooks: { pre_start: "echo 'hi" } }, ctx)), "program 'a': hooks.pre_start: unterminated single quote (quotes are read as a POSIX shell reads them)");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', hooks: { post_stop: ' ' } }, ctx)), "program 'a': hooks.post_stop: is empty (only white space)");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', health_check: { type: 'exec', command: '\t' } }, ctx)), "program 'a': health_check.command: is empty (only white space)");
+  assert.equal(message(() => validateUpdate({ command: 'run "it' }, { name: 'a', command: 'x' }, ctx)), "program 'a': command: unterminated double quote (quotes are read as a POSIX shell reads them)");
+  // With args the command is the executable itself, never split; an exec check with args likewise.
+  assert.equal(validateCreate({ name: 'a', command: 'my "tool', args: [] }, ctx).command, 'my "tool');
+  assert.equal(validateCreate({ name: 'a', command: 'x', health_check: { type: 'exec', command: "it's", args: [] } }, ctx).health_check?.command, "it's");
+  // A record stored by an older svcd still loads (its starts fail, as they did).
+  assert.equal(validateCreate({ name: 'a', command: 'sleep "1' }, { ...ctx, stored: true }).command, 'sleep "1');
+});
