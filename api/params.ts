@@ -31,3 +31,9 @@ export function booleanParam(value: Query, name: string, fallback: boolean): boo
   if (text === 'false' || text === '0') return false;
   throw invalid(`${name}: must be true or false, got '${text}'`);
 }
+
+/** A boolean query parameter that may be absent (undefined): an explicit false is then not the same as none. */
+export function optionalBooleanParam(value: Query, name: string): boolean | undefined {
+  const text = single(value, name);
+  return text === undefined || text === '' ? undefined : booleanParam(text, name, false);
+}

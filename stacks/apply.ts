@@ -15,7 +15,7 @@ export interface ApplyRequest {
   stack: LoadedStack;
   /** Source label of the stack (`stack:<file>`, default `stack:api` over HTTP). */
   source: string;
-  /** Forces pruning on (CLI `--prune`, `?prune=true`); otherwise the stack's own `prune`. */
+  /** Overrides the stack's own `prune` when given: `true` forces pruning on (CLI `--prune`, `?prune=true`), `false` off (`?prune=false`). */
   prune?: boolean;
   /**
    * Prune every program the stack does not list, not only those of its own source: the request is
@@ -63,7 +63,7 @@ export class StackApplier {
       const owned = new Set([req.source, ...req.stack.includes.map((f) => `include:${f}`), ...(req.alsoOwned ?? [])]);
       for (const d of desired) if (d.config.source?.startsWith('include:')) owned.add(d.config.source);
       const { boot } = this.opts;
-      const prune: PruneScope = req.prune !== true && !req.stack.prune ? { kind: 'none' } : req.pruneAll ? { kind: 'all' } : { kind: 'owned', sources: owned };
+      const prune: PruneScope = !(req.prune ?? req.stack.prune) ? { kind: 'none' } : req.pruneAll ? { kind: 'all' } : { kind: 'owned', sources: owned };
       const keep = new Set(req.keep); // an iterator, read once
       const planAgainst = (existing: ProgramRecord[]): StackPlan => {
         const plan = planStack(desired, existing, {

@@ -52,7 +52,7 @@ export const morePaths: Json = {
       tags: ['stacks'],
       parameters: [
         { name: 'source', in: 'query', schema: { type: 'string', maxLength: 128 }, description: 'Source label (default stack:api)' },
-        { name: 'prune', in: 'query', schema: { type: 'boolean' } },
+        { name: 'prune', in: 'query', schema: { type: 'boolean' }, description: 'Overrides the stack\'s own prune when given: true prunes, false never prunes' },
         { name: 'dry_run', in: 'query', schema: { type: 'boolean' } },
         {
           name: 'plan',

@@ -8,7 +8,7 @@ import { formatFromContentType } from '../../stacks/media-type.js';
 import { readText } from '../body.js';
 import { gitopsRouter } from './gitops.js';
 import type { ApiDeps } from '../deps.js';
-import { booleanParam } from '../params.js';
+import { booleanParam, optionalBooleanParam } from '../params.js';
 import { redactConfig, seesSecrets } from '../redact.js';
 import type { StackApplyResult, StackExport, StackStatus } from '../wire.js';
 
@@ -33,7 +33,8 @@ export function stackRouter(deps: ApiDeps): Router {
     const result = await applier.apply({
       stack,
       source,
-      prune: booleanParam(ctx.query.prune, 'prune', false),
+      // Given, ?prune= overrides the stack's own `prune` either way: ?prune=false never prunes.
+      prune: optionalBooleanParam(ctx.query.prune, 'prune'),
       // Without ?source= the request is the whole desired state: prune reaches every program.
       pruneAll: ctx.query.source === undefined,
       dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),

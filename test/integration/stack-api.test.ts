@@ -113,6 +113,19 @@ test('a program added by the API is not pruned by a stack with another source', 
   assert.ok(await byName('by-api'));
 });
 
+test('?prune=false overrides prune = true in the stack (it pruned anyway); ?prune=true overrides prune = false', async () => {
+  const q = '?source=stack:pf.json';
+  const created = await put({ services: [svc('pf-a', { autostart: false }), svc('pf-b', { autostart: false })] }, q);
+  assert.deepEqual(created.body.lines, ['created pf-a', 'created pf-b']);
+  const kept = await put({ prune: true, services: [svc('pf-a', { autostart: false })] }, `${q}&prune=false`);
+  assert.equal(kept.status, 200, JSON.stringify(kept.body));
+  assert.deepEqual(kept.body.lines, ['unchanged pf-a']);
+  assert.ok(await byName('pf-b'), 'pf-b was not pruned');
+  const pruned = await put({ prune: false, services: [svc('pf-a', { autostart: false })] }, `${q}&prune=true`);
+  assert.deepEqual(pruned.body.lines, ['unchanged pf-a', 'pruned pf-b']);
+  assert.equal(await byName('pf-b'), undefined);
+});
+
 test('export round-trips: GET /stack re-applied is all unchanged', async () => {
   const exported = await d.request('GET', '/api/v1/stack');
   assert.equal(exported.body.prune, false);
