@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { isUtf8 } from 'node:buffer';
 import { SvcError, invalid, unsupportedMedia } from '../state/errors.js';
 import { parseJsonDocument, type Locator } from '../state/schema/json-body.js';
 
@@ -22,7 +23,11 @@ export async function readText(ctx: Context, maxBytes: number): Promise<string> 
     if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') throw invalid('body: the connection closed before the whole body arrived');
     throw err;
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = Buffer.concat(chunks);
+  // Decoding would turn each bad byte into U+FFFD and store that in place of what was meant
+  // (a Latin-1 `é` in a command or an env value) without a word.
+  if (!isUtf8(body)) throw invalid('body: is not valid UTF-8 (request bodies are read as UTF-8: JSON, TOML and YAML alike)');
+  return body.toString('utf8');
 }
 
 function tooLarge(maxBytes: number): SvcError {

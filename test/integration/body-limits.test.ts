@@ -87,3 +87,18 @@ test('a JSON body with a UTF-8 byte order mark is read without it; a compressed 
     assert.equal(body.message, "Content-Encoding: 'gzip' is not accepted; send the body uncompressed");
   }
 });
+
+test('a body that is not valid UTF-8 is a 400 (each bad byte was stored as U+FFFD), JSON and stack alike; nothing is created', async () => {
+  const name = `latin${Math.random().toString(36).slice(2, 8)}`;
+  // `café` in Latin-1: 0xE9 alone is no UTF-8 character.
+  const latin1 = Buffer.concat([Buffer.from(`{"name":"${name}","command":"sleep 1000","autostart":false,"env":{"CITY":"caf`), Buffer.from([0xe9]), Buffer.from('"}}')]);
+  const stack = Buffer.concat([Buffer.from(`[[services]]\nname = "${name}"\ncommand = "sleep 1000"\nautostart = false\nenv = { CITY = "caf`), Buffer.from([0xe9]), Buffer.from('" }\n')]);
+  for (const [method, path, type, body] of [['POST', '/api/v1/programs', 'application/json', latin1], ['PUT', '/api/v1/stack', 'application/toml', stack]] as const) {
+    const res = await fetch(`${d.url}${path}`, { method, headers: { 'content-type': type }, body });
+    const answer = (await res.json()) as { message: string };
+    assert.equal(res.status, 400, `${method} ${path}: ${JSON.stringify(answer)}`);
+    assert.match(answer.message, /^body: is not valid UTF-8/);
+  }
+  const list = (await d.request('GET', '/api/v1/programs')).body as { name: string }[];
+  assert.equal(list.find((p) => p.name === name), undefined, 'nothing was created');
+});
