@@ -350,6 +350,11 @@ function describeField(error: ErrorObject, ctx: ValidationContext): { field: str
       const where = pos ? ` at ${(ctx.formatPosition ?? formatJsonPosition)(pos)}` : '';
       return { field: path, text: `${path}: unknown field${where}` };
     }
+    case 'propertyNames': {
+      // `env` is the one map whose keys are checked: names a process environment can hold.
+      const key = JSON.stringify((error.params as { propertyName: string }).propertyName);
+      return { field, text: `${field}: variable name ${key} must be non-empty, without '=' or a NUL byte` };
+    }
     case 'type':
       if ((error.params as { type: string }).type === 'null') return null; // update's "or null" branch
       break;
@@ -358,6 +363,7 @@ function describeField(error: ErrorObject, ctx: ValidationContext): { field: str
       return { field, text: `${field}: ${FIELD_HINTS[field] ?? `must be one of ${allowed.map((v) => `'${String(v)}'`).join(', ')}`}` };
     }
   }
+  if ((error as { propertyName?: string }).propertyName !== undefined) return null; // the propertyNames error names the key
   if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === NO_NUL) return { field, text: `${field}: must not contain a NUL byte` };
   const hint = FIELD_HINTS[field.replace(/\[\d+\]/g, '')];
   if (hint && (error.keyword === 'pattern' || error.keyword === 'type' || error.keyword === 'minLength' || error.keyword === 'maxLength')) {

@@ -263,3 +263,8 @@ test('a command line that splits into no word or leaves a quote open is refused 
   // A record stored by an older svcd still loads (its starts fail, as they did).
   assert.equal(validateCreate({ name: 'a', command: 'sleep "1' }, { ...ctx, stored: true }).command, 'sleep "1');
 });
+
+test('env: a variable name that is empty or holds = names the key (it was a bare regular expression)', () => {
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', env: { 'A=B': '1' } }, ctx)), "program 'a': env: variable name \"A=B\" must be non-empty, without '=' or a NUL byte");
+  assert.equal(message(() => validateCreate({ name: 'a', command: 'x', env: { '': '1' } }, ctx)), "program 'a': env: variable name \"\" must be non-empty, without '=' or a NUL byte");
+});
