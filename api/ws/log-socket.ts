@@ -71,10 +71,13 @@ export class LogSocket {
         this.heartbeat = null;
       }
     });
-    const raw = typeof ctx.query.id === 'string' ? ctx.query.id : '';
-    const id = raw.toLowerCase();
+    const given = ctx.query.id;
+    // Absent or repeated: said so, not "program '' not found".
+    if (given === undefined || given === '') return ws.close(CLOSE.notFound, '?id= is required: the program UUID');
+    if (Array.isArray(given)) return ws.close(CLOSE.notFound, '?id= given more than once: one program UUID per stream');
+    const id = given.toLowerCase();
     const record = UUID.test(id) ? this.deps.store.get(id) : undefined;
-    if (!record) return ws.close(CLOSE.notFound, `program '${raw.slice(0, 40)}' not found (?id= takes the program UUID)`);
+    if (!record) return ws.close(CLOSE.notFound, `program '${given.slice(0, 40)}' not found (?id= takes the program UUID)`);
     const client = seesSecrets(ctx) ? ws : maskedClient(ws, () => this.deps.store.get(id)?.config);
     const leave = await this.hub.join(id, client);
     if (ws.readyState !== ws.OPEN) return leave();

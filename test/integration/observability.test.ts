@@ -162,6 +162,15 @@ describe('observability (open daemon, docs disabled)', () => {
     assert.equal(closed.code, 4404);
     assert.match(closed.reason, /program '00000000-0000-4000-8000-000000000000' not found/);
   });
+
+  test('WS without ?id= or with it twice says so in the 4404 reason (it said "program \'\' not found")', async () => {
+    const ws = d.url.replace(/^http/, 'ws');
+    const id = (await d.request('GET', '/api/v1/programs')).body[0]?.id ?? '00000000-0000-4000-8000-000000000000';
+    for (const [query, reason] of [['', '?id= is required: the program UUID'], [`?id=${id}&id=${id}`, '?id= given more than once: one program UUID per stream']]) {
+      const closed = await connectWs(`${ws}/ws${query}`).closed;
+      assert.deepEqual(closed, { code: 4404, reason });
+    }
+  });
 });
 
 describe('observability with auth_secret and enable_docs', () => {
