@@ -57,7 +57,9 @@ export function StackPage() {
     try {
       // The apply carries the plan it was shown: svcd refuses it (409, nothing changed) if
       // programs changed since, rather than doing something nobody reviewed.
-      const q = new URLSearchParams({ dry_run: String(dryRun), prune: String(req.prune), source: req.source });
+      // Checked, the box forces a prune; unchecked it sends nothing, so a stack that says
+      // `prune = true` prunes as its text says (the dry run shows it); ?prune=false would override that.
+      const q = new URLSearchParams({ dry_run: String(dryRun), source: req.source, ...(req.prune ? { prune: 'true' } : {}) });
       if (!dryRun && plan?.res.plan) q.set('plan', plan.res.plan);
       const res = await http.send<StackResponse>('PUT', `/api/v1/stack?${q}`, req.text, CONTENT_TYPES[req.format]);
       if (dryRun) {
