@@ -96,7 +96,7 @@ export const ROUTE_QUERY: Readonly<Record<string, readonly string[]>> = {
   'GET /api/v1/programs/:id/events': ['program_id', ...EVENT_FILTER_PARAMS],
   'GET /api/v1/events': ['program_id', ...EVENT_FILTER_PARAMS],
   'GET /api/v1/events/stats': ['program_id'],
-  'PUT /api/v1/stack': ['source', 'prune', 'dry_run', 'include', 'plan'],
+  'PUT /api/v1/stack': ['source', 'prune', 'dry_run', 'include', 'plan', 'wait', 'wait_stable'],
   'POST /api/v1/stack/sync': ['source', 'to', 'unpin'],
   'GET /api/v1/stack/diff': ['source'],
   'GET /api/v1/audit': AUDIT_QUERY_PARAMS,

@@ -14,6 +14,7 @@ import type { HealthView, ObservedProgram } from '../state/observed.js';
 import type { IsolationView } from '../state/isolation.js';
 import type { OtaView } from '../state/ota.js';
 import type { Intent, ProgramConfig } from '../state/program.js';
+import type { WaitResult } from '../state/readiness.js';
 import type { SystemStats } from '../state/system-stats.js';
 import type { ReloadOutcome, ReloadView } from '../state/reload.js';
 
@@ -125,6 +126,8 @@ export interface StackApplyResult {
   lines: string[];
   /** The plan's id: `?plan=` with it applies exactly this plan, or nothing (409). */
   plan: string;
+  /** With `?wait=`: whether the stack's programs got ready, and why not (operations/readiness.ts). */
+  wait?: WaitResult;
 }
 
 /** `GET /api/v1/stack`: the desired state as a stack that re-applies to no change. */

@@ -1,5 +1,6 @@
 import { MAX_LIMIT, DEFAULT_LIMIT, SORT_KEYS } from '../../state/events/query-types.js';
 import { PLAN_ID_PATTERN } from '../../stacks/plan-id.js';
+import { MAX_WAIT_SECS } from '../../state/readiness.js';
 import { EVENT_TYPES } from '../../state/events/types.js';
 
 type Json = Record<string, unknown>;
@@ -25,6 +26,23 @@ const gitSource = { type: 'object', description: 'A git source: applied commit, 
 const stackBody = { type: 'object', properties: { prune: { type: 'boolean' }, services: { type: 'array', items: { $ref: '#/components/schemas/ProgramCreate' } } } };
 
 /** Event history and stack routes (api/routes/events.ts, stack.ts); auth routes are in security-paths.ts. */
+const waitedProgram = (extra: Json) => ({ type: 'object', required: ['id', 'name', 'status'], properties: { id: uuid, name: { type: 'string' }, status: { type: 'string' }, ...extra } });
+/** `wait` of a stack apply with ?wait= (operations/readiness.ts, waitJson). */
+const waitResult = {
+  type: 'object',
+  description: 'With ?wait=: how the wait for the stack\'s programs ended',
+  required: ['ok', 'timed_out', 'secs', 'ready', 'failed', 'pending', 'skipped'],
+  properties: {
+    ok: { type: 'boolean', description: 'every program waited for is ready' },
+    timed_out: { type: 'boolean' },
+    secs: { type: 'number' },
+    ready: { type: 'array', items: waitedProgram({ how: { type: 'string' }, secs: { type: 'number' } }) },
+    failed: { type: 'array', items: waitedProgram({ warning: { type: 'string' }, stderr: { type: 'array', items: { type: 'string' } } }) },
+    pending: { type: 'array', items: waitedProgram({}) },
+    skipped: { type: 'array', items: waitedProgram({}) },
+  },
+};
+
 export const morePaths: Json = {
   '/api/v1/programs/{id}/events': {
     get: {
@@ -68,6 +86,14 @@ export const morePaths: Json = {
           explode: true,
           description: 'A file the stack includes (repeatable; svc apply sends them): programs with source include:FILE are its own for prune, even when the file lists none now',
         },
+        {
+          name: 'wait',
+          in: 'query',
+          schema: { type: 'integer', minimum: 1, maximum: MAX_WAIT_SECS },
+          description:
+            'Seconds to wait, after the apply, until each program of the stack is ready (Healthy with a health check, else Running for wait_stable seconds; Scheduled for cron; an expected exit for a one-shot); a Fatal program ends the wait at once. The answer is 200 either way, with `wait.ok` (not with dry_run)',
+        },
+        { name: 'wait_stable', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_WAIT_SECS }, description: 'With wait: seconds a program without a health check must have run (default 1)' },
       ],
       requestBody: {
         required: true,
@@ -76,7 +102,14 @@ export const morePaths: Json = {
       responses: {
         ...ok({
           type: 'object',
-          properties: { status: { const: 'ok' }, dry_run: { type: 'boolean' }, source: { type: 'string' }, lines: { type: 'array', items: { type: 'string' } }, plan: { type: 'string', pattern: PLAN_ID_PATTERN.source } },
+          properties: {
+            status: { const: 'ok' },
+            dry_run: { type: 'boolean' },
+            source: { type: 'string' },
+            lines: { type: 'array', items: { type: 'string' } },
+            plan: { type: 'string', pattern: PLAN_ID_PATTERN.source },
+            wait: waitResult,
+          },
         }),
         400: errorBody('Invalid stack (nothing changed)'),
         409: errorBody('The plan is no longer the one given in ?plan= (nothing changed)'),

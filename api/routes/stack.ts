@@ -8,7 +8,9 @@ import { formatFromContentType } from '../../stacks/media-type.js';
 import { readText } from '../body.js';
 import { gitopsRouter } from './gitops.js';
 import type { ApiDeps } from '../deps.js';
-import { booleanParam, optionalBooleanParam } from '../params.js';
+import { booleanParam, integerParam, optionalBooleanParam } from '../params.js';
+import { MAX_WAIT_SECS, waitJson, waitReady } from '../../state/readiness.js';
+import { requestPollTime, stateReadinessSource } from '../readiness-source.js';
 import { redactConfig, seesSecrets } from '../redact.js';
 import type { StackApplyResult, StackExport, StackStatus } from '../wire.js';
 
@@ -24,6 +26,8 @@ export function stackRouter(deps: ApiDeps): Router {
   router.put('/stack', async (ctx) => {
     const format = formatFromContentType(ctx.get('content-type'));
     const source = sourceParam(ctx.query.source);
+    const dryRun = booleanParam(ctx.query.dry_run, 'dry_run', false);
+    const wait = waitParams(ctx.query.wait, ctx.query.wait_stable, dryRun);
     const text = await readText(ctx, config.server.max_body_bytes);
     if (text.trim() === '') throw invalid('body: a stack document is required');
     // TOML/YAML positions are written `path:line:col`; the path is the file named by the source, if any.
@@ -37,12 +41,31 @@ export function stackRouter(deps: ApiDeps): Router {
       prune: optionalBooleanParam(ctx.query.prune, 'prune'),
       // Without ?source= the request is the whole desired state: prune reaches every program.
       pruneAll: ctx.query.source === undefined,
-      dryRun: booleanParam(ctx.query.dry_run, 'dry_run', false),
+      dryRun,
       // The files `svc apply` resolved for this stack: their programs are its own even when a file lists none now.
       alsoOwned: includeParam(ctx.query.include).map((file) => `include:${file}`),
       expectPlan: planParam(ctx.query.plan),
     });
-    ctx.body = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines, plan: result.plan } satisfies StackApplyResult;
+    const answer: StackApplyResult = { status: 'ok', dry_run: result.dryRun, source, lines: result.lines, plan: result.plan };
+    if (!wait) {
+      ctx.body = answer;
+      return;
+    }
+    // ?wait=: until the stack's programs are ready, one fails, or the time is up (docs/stacks.md).
+    // The answer is 200 either way (the apply is done); `wait.ok` says whether they are ready.
+    let gone = false;
+    ctx.res.once('close', () => (gone = true));
+    const ids = new Map(store.list().map((r) => [r.config.name, r.id]));
+    const targets = stack.services.flatMap((s) => {
+      const id = ids.get((s.body as { name: string }).name);
+      return id ? [{ id, name: (s.body as { name: string }).name, named: false }] : [];
+    });
+    try {
+      const outcome = await waitReady(stateReadinessSource(deps, !seesSecrets(ctx)), targets, wait, requestPollTime(deps, () => gone));
+      ctx.body = { ...answer, wait: waitJson(outcome) } satisfies StackApplyResult;
+    } catch (err) {
+      if (!gone) throw err; // else nobody reads the answer
+    }
   });
 
   router.get('/stack', (ctx) => {
@@ -88,4 +111,16 @@ function hasControl(text: string): boolean {
     if (code < 0x20 || code === 0x7f) return true;
   }
   return false;
+}
+
+/** `?wait=SECS` (1 to MAX_WAIT_SECS) and `?wait_stable=SECS` (default 1): null without `wait`; 400 naming the parameter otherwise. */
+function waitParams(wait: string | string[] | undefined, stable: string | string[] | undefined, dryRun: boolean): { timeoutMs: number; stableMs: number } | null {
+  const secs = integerParam(wait, 'wait', { min: 1, max: MAX_WAIT_SECS });
+  const stableSecs = integerParam(stable, 'wait_stable', { min: 0, max: MAX_WAIT_SECS });
+  if (secs === undefined) {
+    if (stableSecs !== undefined) throw invalid('wait_stable: needs wait (seconds to wait for the programs to be ready)');
+    return null;
+  }
+  if (dryRun) throw invalid('wait: a dry run starts nothing to wait for');
+  return { timeoutMs: secs * 1000, stableMs: (stableSecs ?? 1) * 1000 };
 }

@@ -1,22 +1,15 @@
 import type { ProgramDetail } from '../../api/wire.js';
+import { exitProblemOf, STDERR_LINES, stderrLine, type PollTime, type ReadinessSource, type StartProblem } from '../../state/readiness.js';
 import type { ApiClient } from '../client/http.js';
 import { routes } from '../client/routes.js';
+
+export type { PollTime, StartProblem } from '../../state/readiness.js';
 
 /** How long `svc add` waits for the first spawn to settle before it stops looking. */
 const SETTLE_MS = 3000;
 /** How long a started program is watched for an exit, as supervisorctl waits its default startsecs. */
 export const WATCH_MS = 1000;
 const POLL_MS = 100;
-/** Lines of stderr shown with an early exit, each cut at this many characters (a log line may hold 16 MiB). */
-const STDERR_LINES = 5;
-const STDERR_LINE_CHARS = 400;
-
-/** The clock the polls run on: the wall clock and POLL_MS pauses, or a test's. */
-export interface PollTime {
-  now(): number;
-  /** Waits until the next poll. */
-  pause(): Promise<void>;
-}
 
 /** The wall clock, with pauses of `ms` between polls. */
 export function realTime(ms: number): PollTime {
@@ -24,12 +17,6 @@ export function realTime(ms: number): PollTime {
 }
 
 const REAL_TIME = realTime(POLL_MS);
-
-/** What went wrong with a program's first start: the warning, and its last lines of stderr. */
-export interface StartProblem {
-  message: string;
-  stderr: string[];
-}
 
 /**
  * After `svc add`: waits until the first start has settled (started, or no longer Starting), then
@@ -106,15 +93,8 @@ function endedAtOnce(d: ProgramDetail): boolean {
 }
 
 /** How the program's last process ended, when, its status now, and its last lines of stderr. */
-export async function exitProblem(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
-  const last = d.state.last_exit!;
-  return { message: `${last.msg}, ${lifetime(last.duration_ms)} after it started; now ${d.state.status}`, stderr: await stderrTail(client, d.id) };
-}
-
-/** How long a process lived: `under 1 ms` (a shell that fails at once; `0 ms` read as a fault), `40 ms`, `2.5 s`. */
-function lifetime(ms: number): string {
-  if (ms < 0.5) return 'under 1 ms';
-  return ms < 999.5 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+async function exitProblem(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
+  return exitProblemOf(d, await stderrTail(client, d.id));
 }
 
 /** An answer of svc with `--json`, with the problem added as `warning` (and `stderr`, when there are lines). */
@@ -132,8 +112,21 @@ export function problemText(name: string, problem: StartProblem): string {
 async function stderrTail(client: ApiClient, id: string): Promise<string[]> {
   try {
     const { logs } = await routes.logs(client, id, new URLSearchParams({ tail: String(STDERR_LINES), source: 'stderr' }));
-    return logs.map((l) => (l.content.length > STDERR_LINE_CHARS ? `${l.content.slice(0, STDERR_LINE_CHARS)} …` : l.content));
+    return logs.map((l) => stderrLine(l.content));
   } catch {
     return [];
   }
+}
+
+/** svcd's API as the source `svc wait` and `svc apply --wait` read (operations/readiness.ts): a program svcd answers 404 for is gone. */
+export function apiReadinessSource(client: ApiClient): ReadinessSource {
+  return {
+    list: () => routes.listPrograms(client),
+    detail: (id) =>
+      routes.getProgram(client, id).catch((err: unknown) => {
+        if ((err as { status?: number }).status === 404) return null;
+        throw err;
+      }),
+    stderrTail: (id) => stderrTail(client, id),
+  };
 }

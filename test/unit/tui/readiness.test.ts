@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { ProgramDetail } from '../../../api/wire.js';
 import type { LastExit } from '../../../state/observed.js';
 import type { ApiClient } from '../../../tui/client/http.js';
-import { waitReady, type WaitTarget } from '../../../tui/cli/readiness.js';
+import { waitReady, type WaitTarget } from '../../../state/readiness.js';
+import { apiReadinessSource } from '../../../tui/cli/spawn-check.js';
 
 /** A poll clock that moves 250 ms at each pause: a wait of seconds runs without waiting. */
 function fakeTime() {
@@ -52,7 +53,7 @@ function fakeDaemon(script: Program[][], stderr: string[] = []) {
       return p ? Promise.resolve(detail(p)) : Promise.reject(Object.assign(new Error('not found'), { status: 404 }));
     },
   } as unknown as ApiClient;
-  return client;
+  return apiReadinessSource(client);
 }
 
 const target = (id: string, named = true): WaitTarget => ({ id, name: id, named });

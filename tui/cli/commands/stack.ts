@@ -10,7 +10,8 @@ import type { CliContext } from '../context.js';
 import { CliError, directoryProblem, unknownFormat } from '../errors.js';
 import { planText } from '../plan-lines.js';
 import { resolvePrograms } from '../programs.js';
-import { WAIT_STABLE_SECS, WAIT_TIMEOUT_SECS, waitAndReport, waitJson, waitOptions } from './wait.js';
+import { waitJson } from '../../../state/readiness.js';
+import { WAIT_STABLE_SECS, WAIT_TIMEOUT_SECS, waitAndReport, waitOptions } from './wait.js';
 
 const tools = () => import('../stack-tools.js');
 

@@ -5,9 +5,9 @@ import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { resolvePrograms } from '../programs.js';
-import { formatSecs, READY_POLL_MS, waitReady, type WaitOutcome, type WaitTarget } from '../readiness.js';
+import { formatSecs, MAX_WAIT_SECS, READY_POLL_MS, waitJson, waitReady, type WaitOutcome, type WaitTarget } from '../../../state/readiness.js';
 import { parseSelectors } from '../selectors.js';
-import { problemText, realTime } from '../spawn-check.js';
+import { apiReadinessSource, problemText, realTime } from '../spawn-check.js';
 
 /** Defaults of `svc wait` and `svc apply --wait` (seconds). */
 export const WAIT_TIMEOUT_SECS = 60;
@@ -41,7 +41,7 @@ export function waitOptions(o: WaitFlags, prefix: string): { timeoutMs: number; 
   const secs = (value: string | undefined, flag: string, fallback: number, min: number) => {
     if (value === undefined) return fallback * 1000;
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > 86_400) throw new CliError(`${prefix}${flag}: '${value}' is not a number of seconds (${min === 0 ? '0' : 'above 0'} to 86400)`, 2);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > MAX_WAIT_SECS) throw new CliError(`${prefix}${flag}: '${value}' is not a number of seconds (${min === 0 ? '0' : 'above 0'} to ${MAX_WAIT_SECS})`, 2);
     return n * 1000;
   };
   return { timeoutMs: secs(o.timeout, 'timeout', WAIT_TIMEOUT_SECS, Number.MIN_VALUE), stableMs: secs(o.stable, 'stable', WAIT_STABLE_SECS, 0) };
@@ -54,7 +54,7 @@ export function waitOptions(o: WaitFlags, prefix: string): { timeoutMs: number; 
 export async function waitAndReport(ctx: CliContext, targets: WaitTarget[], options: { timeoutMs: number; stableMs: number }): Promise<WaitOutcome> {
   const json = ctx.json();
   const outcome = await waitReady(
-    ctx.client(),
+    apiReadinessSource(ctx.client()),
     targets,
     { ...options, onReady: json ? undefined : (r) => ctx.print(`${r.name}: ${r.how}${r.secs >= 0.05 ? ` (after ${r.secs.toFixed(1)} s)` : ''}`) },
     realTime(READY_POLL_MS),
@@ -83,19 +83,6 @@ export async function waitAndReport(ctx: CliContext, targets: WaitTarget[], opti
 
 function indent(text: string): string {
   return text.replace(/^(?=.)/gm, '  ');
-}
-
-/** `--json`: the outcome with each failure's reason as `warning` and its stderr lines, as svc start gives them. */
-export function waitJson(o: WaitOutcome) {
-  return {
-    ok: o.failed.length === 0,
-    timed_out: o.timedOut,
-    secs: Number(o.secs.toFixed(3)),
-    ready: o.ready.map((r) => ({ id: r.id, name: r.name, status: r.status, how: r.how, secs: Number(r.secs.toFixed(3)) })),
-    failed: o.failed.map((f) => ({ id: f.id, name: f.name, status: f.status, warning: f.problem.message, ...(f.problem.stderr.length > 0 ? { stderr: f.problem.stderr } : {}) })),
-    pending: o.pending,
-    skipped: o.skipped,
-  };
 }
 
 /** The programs the words and flags select: named ones by name or id, `all` and groups (only those meant to run are waited for). */

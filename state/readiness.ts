@@ -1,12 +1,62 @@
-import type { ProgramDetail, ProgramSummary } from '../../api/wire.js';
-import type { ApiClient } from '../client/http.js';
-import { routes } from '../client/routes.js';
-import { exitProblem, type PollTime, type StartProblem } from './spawn-check.js';
+import type { HealthView, LastExit } from './observed.js';
+import type { HealthCheck } from './program.js';
+
+/** What a wait reads of a program in the list (api/wire.ts ProgramSummary has these). */
+export interface ProgramSummary {
+  id: string;
+  name: string;
+  status: string;
+  pid: number | null;
+  removed?: true;
+}
+
+/** What a wait reads of a program's detail (api/wire.ts ProgramDetail has these). */
+export interface ProgramDetail extends ProgramSummary {
+  config: { cron?: string; health_check?: Pick<HealthCheck, 'enabled'> };
+  state: { status: string; desired: 'running' | 'stopped'; uptime_secs: number | null; last_exit: LastExit | null; health: HealthView | null; detail: string | null };
+}
+
+/**
+ * Where a wait reads programs: svcd's API for `svc wait` and `svc apply --wait` (tui/cli), or
+ * svcd's own state for `PUT /api/v1/stack?wait=` (api/readiness-source.ts). One judgment for both
+ * (state/ is what both sides may import).
+ */
+export interface ReadinessSource {
+  list(): Promise<ProgramSummary[]>;
+  /** null: the program is gone (404). */
+  detail(id: string): Promise<ProgramDetail | null>;
+  /** The last lines the program wrote to stderr (none when they cannot be read). */
+  stderrTail(id: string): Promise<string[]>;
+}
+
+/** The clock the polls run on: the wall clock and a pause between polls, or a test's. */
+export interface PollTime {
+  now(): number;
+  /** Waits until the next poll. */
+  pause(): Promise<void>;
+}
+
+/** What went wrong with a program's start: the message, and its last lines of stderr. */
+export interface StartProblem {
+  message: string;
+  stderr: string[];
+}
 
 /** One list request per this many ms while waiting, whatever the number of programs. */
 export const READY_POLL_MS = 250;
 /** Details read at once while the wait set is prepared. */
 const DETAIL_CONCURRENCY = 16;
+/** Lines of stderr shown with a failed start, each cut at this many characters (a log line may hold 16 MiB). */
+export const STDERR_LINES = 5;
+const STDERR_LINE_CHARS = 400;
+
+/** A line of stderr as a warning shows it: cut at STDERR_LINE_CHARS. */
+export function stderrLine(content: string): string {
+  return content.length > STDERR_LINE_CHARS ? `${content.slice(0, STDERR_LINE_CHARS)} …` : content;
+}
+
+/** The longest wait `?wait=` and `svc wait --timeout` take (seconds). */
+export const MAX_WAIT_SECS = 86_400;
 
 /** A program to wait for; `named` when the user named it (a stopped one is then a failure, not skipped). */
 export interface WaitTarget {
@@ -74,12 +124,12 @@ type Verdict = { kind: 'ready'; status: string; how: string } | { kind: 'failed'
  * Unhealthy are waited out until the timeout. The daemon decides every status, so this is right
  * for a remote svcd too; polls use one list request, and details only to judge an ending.
  */
-export async function waitReady(client: ApiClient, targets: WaitTarget[], options: WaitOptions, time: PollTime): Promise<WaitOutcome> {
+export async function waitReady(source: ReadinessSource, targets: WaitTarget[], options: WaitOptions, time: PollTime): Promise<WaitOutcome> {
   const began = time.now();
   const secs = () => (time.now() - began) / 1000;
   const outcome: WaitOutcome = { ready: [], failed: [], skipped: [], pending: [], timedOut: false, secs: 0 };
   const watching = new Map<string, Watched>();
-  const details = await detailsOf(client, targets);
+  const details = await detailsOf(source, targets);
   for (const [i, target] of targets.entries()) {
     const d = details[i];
     if (!d) {
@@ -99,12 +149,12 @@ export async function waitReady(client: ApiClient, targets: WaitTarget[], option
   let first = true;
   for (;;) {
     // The details just read serve as the first poll's list.
-    const list = first ? details.flatMap((d) => (d ? [d as ProgramSummary] : [])) : await routes.listPrograms(client);
+    const list = first ? details.flatMap((d) => (d ? [d as ProgramSummary] : [])) : await source.list();
     first = false;
     const byId = new Map(list.map((p) => [p.id, p]));
     // Every program is judged on each list: a failure ends the wait after the pass, not in it.
     for (const [id, w] of watching) {
-      const verdict = await judge(client, w, byId.get(id), options.stableMs, time.now());
+      const verdict = await judge(source, w, byId.get(id), options.stableMs, time.now());
       if (verdict.kind === 'pending') continue;
       watching.delete(id);
       if (verdict.kind === 'failed') {
@@ -120,8 +170,8 @@ export async function waitReady(client: ApiClient, targets: WaitTarget[], option
       outcome.timedOut = true;
       // Each one still on its way is named with how far it got, and why it is not ready.
       for (const [id, w] of watching) {
-        const d = await routes.getProgram(client, id).catch(() => null);
-        outcome.failed.push({ id, name: w.target.name, status: d?.state.status ?? 'Removed', problem: d ? await notReadyYet(client, d) : { message: 'removed while waiting', stderr: [] } });
+        const d = await source.detail(id);
+        outcome.failed.push({ id, name: w.target.name, status: d?.state.status ?? 'Removed', problem: d ? await notReadyYet(source, d) : { message: 'removed while waiting', stderr: [] } });
       }
       watching.clear();
       return finish(outcome, watching, secs());
@@ -137,9 +187,9 @@ function finish(outcome: WaitOutcome, watching: Map<string, Watched>, secs: numb
   return outcome;
 }
 
-async function judge(client: ApiClient, w: Watched, p: ProgramSummary | undefined, stableMs: number, now: number): Promise<Verdict> {
+async function judge(source: ReadinessSource, w: Watched, p: ProgramSummary | undefined, stableMs: number, now: number): Promise<Verdict> {
   if (!p || p.removed) return { kind: 'failed', status: 'Removed', problem: { message: 'removed while waiting', stderr: [] } };
-  if (w.cron) return p.status === 'Scheduled' || p.status === 'Running' ? { kind: 'ready', status: p.status, how: p.status } : endOrPending(client, p);
+  if (w.cron) return p.status === 'Scheduled' || p.status === 'Running' ? { kind: 'ready', status: p.status, how: p.status } : endOrPending(source, p);
   if (p.status === 'Healthy') return { kind: 'ready', status: 'Healthy', how: 'Healthy' };
   if (p.status === 'Running' && p.pid && !w.healthChecked) {
     // A new pid (restarted meanwhile) starts the stable time again.
@@ -148,13 +198,13 @@ async function judge(client: ApiClient, w: Watched, p: ProgramSummary | undefine
     if (ranMs >= stableMs) return { kind: 'ready', status: 'Running', how: stableMs > 0 ? `Running for ${formatSecs(stableMs)}` : 'Running' };
     return { kind: 'pending' };
   }
-  return endOrPending(client, p);
+  return endOrPending(source, p);
 }
 
 /** Fatal, Exited and a stop on purpose end the wait; the detail says how. */
-async function endOrPending(client: ApiClient, p: ProgramSummary): Promise<Verdict> {
+async function endOrPending(source: ReadinessSource, p: ProgramSummary): Promise<Verdict> {
   if (p.status !== 'Fatal' && p.status !== 'Exited' && p.status !== 'Stopped') return { kind: 'pending' };
-  const d = await routes.getProgram(client, p.id).catch(() => null);
+  const d = await source.detail(p.id);
   if (!d) return { kind: 'failed', status: 'Removed', problem: { message: 'removed while waiting', stderr: [] } };
   const last = d.state.last_exit;
   // A one-shot (a migration, autorestart = false) that ended as it should is done.
@@ -162,36 +212,61 @@ async function endOrPending(client: ApiClient, p: ProgramSummary): Promise<Verdi
   if (d.state.status === 'Stopped' && d.state.desired === 'running') return { kind: 'pending' }; // about to start
   if (d.state.status === 'Stopped') return { kind: 'failed', status: 'Stopped', problem: { message: `stopped while waiting (svc start ${d.name})`, stderr: [] } };
   if (d.state.status !== 'Fatal' && d.state.status !== 'Exited') return { kind: 'pending' }; // moved on since the list
-  return { kind: 'failed', status: d.state.status, problem: await notReadyYet(client, d) };
+  return { kind: 'failed', status: d.state.status, problem: await notReadyYet(source, d) };
 }
 
 /** Why a program is not ready: how its last process ended (with stderr), its health, or its status detail. */
-async function notReadyYet(client: ApiClient, d: ProgramDetail): Promise<StartProblem> {
+async function notReadyYet(source: ReadinessSource, d: ProgramDetail): Promise<StartProblem> {
   const last = d.state.last_exit;
   if (d.state.status === 'Unhealthy' || (d.state.health && d.state.status === 'Running')) {
     const probe = d.state.health?.last;
     const failures = d.state.health?.failures ?? 0;
     return { message: `${d.state.status}${failures > 0 ? `, ${failures} failed probe${failures === 1 ? '' : 's'} in a row` : ', no passing probe yet'}${probe && !probe.ok ? `; last: ${probe.message}` : ''}`, stderr: [] };
   }
-  if (last && last.reason !== 'stop' && last.reason !== 'restart' && (d.state.status === 'Backoff' || d.state.status === 'Fatal' || d.state.status === 'Exited')) return exitProblem(client, d);
+  if (last && last.reason !== 'stop' && last.reason !== 'restart' && (d.state.status === 'Backoff' || d.state.status === 'Fatal' || d.state.status === 'Exited')) return exitProblemOf(d, await source.stderrTail(d.id));
   return { message: `${d.state.status}${d.state.detail ? ` (${d.state.detail})` : ''}`, stderr: [] };
 }
 
-async function detailsOf(client: ApiClient, targets: WaitTarget[]): Promise<(ProgramDetail | null)[]> {
+async function detailsOf(source: ReadinessSource, targets: WaitTarget[]): Promise<(ProgramDetail | null)[]> {
   const out: (ProgramDetail | null)[] = new Array<ProgramDetail | null>(targets.length).fill(null);
   let next = 0;
   const worker = async () => {
     while (next < targets.length) {
       const i = next++;
-      out[i] = await routes.getProgram(client, targets[i].id).catch((err: unknown) => {
-        if ((err as { status?: number }).status === 404) return null;
-        throw err;
-      });
+      out[i] = await source.detail(targets[i].id);
     }
   };
   await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, targets.length) }, worker));
   return out;
 }
+
+/** How the program's last process ended, when, its status now, and its last lines of stderr. */
+export function exitProblemOf(d: ProgramDetail, stderr: string[]): StartProblem {
+  const last = d.state.last_exit!;
+  return { message: `${last.msg}, ${lifetime(last.duration_ms)} after it started; now ${d.state.status}`, stderr };
+}
+
+/** How long a process lived: `under 1 ms` (a shell that fails at once; `0 ms` read as a fault), `40 ms`, `2.5 s`. */
+function lifetime(ms: number): string {
+  if (ms < 0.5) return 'under 1 ms';
+  return ms < 999.5 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The outcome as JSON (`svc wait --json`, the `wait` of `PUT /api/v1/stack?wait=`): each failure's reason as `warning`, with its stderr lines. */
+export function waitJson(o: WaitOutcome) {
+  return {
+    ok: o.failed.length === 0,
+    timed_out: o.timedOut,
+    secs: Number(o.secs.toFixed(3)),
+    ready: o.ready.map((r) => ({ id: r.id, name: r.name, status: r.status, how: r.how, secs: Number(r.secs.toFixed(3)) })),
+    failed: o.failed.map((f) => ({ id: f.id, name: f.name, status: f.status, warning: f.problem.message, ...(f.problem.stderr.length > 0 ? { stderr: f.problem.stderr } : {}) })),
+    pending: o.pending,
+    skipped: o.skipped,
+  };
+}
+
+/** The `wait` of a stack apply's answer, and of `svc wait --json`. */
+export type WaitResult = ReturnType<typeof waitJson>;
 
 export function formatSecs(ms: number): string {
   const s = ms / 1000;
