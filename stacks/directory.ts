@@ -213,8 +213,28 @@ export class StackDirectory {
   }
 
   status(): StackDirStatus {
-    const files = [...this.results.values()].sort((a, b) => a.file.localeCompare(b.file));
+    const files = [...this.results.values()].sort((a, b) => a.file.localeCompare(b.file)).map((f) => {
+      const warning = this.listedTwice(f.file);
+      return warning ? { ...f, warning } : f;
+    });
     return { dir: this.deps.dir, watching: this.watching, files };
+  }
+
+  /**
+   * The services `file` lists that other files list too, each with its owner: the file applied
+   * last took it over (a service moved to another file and left in the first, usually).
+   */
+  private listedTwice(file: string): string | null {
+    const mine = this.listed.get(file);
+    if (!mine) return null;
+    const parts: string[] = [];
+    for (const name of mine) {
+      const others = [...this.listed].filter(([other, names]) => other !== file && names.has(name)).map(([other]) => other);
+      if (others.length === 0) continue;
+      const owner = [file, ...others].reduce((a, b) => ((this.results.get(b)?.at ?? 0) > (this.results.get(a)?.at ?? 0) ? b : a));
+      parts.push(`${name} (also in ${others.join(', ')}; ${owner === file ? 'this file owns it' : `${owner} owns it`}: the file applied last)`);
+    }
+    return parts.length > 0 ? `listed in another stack file too: ${parts.join(', ')}` : null;
   }
 
   close(): void {

@@ -10,6 +10,11 @@ export interface StackFileStatus {
   lines: string[];
   /** Unix milliseconds of this result. */
   at: number;
+  /**
+   * Services this file lists that another watched file lists too, and which file owns each (the
+   * one applied last): `web (also in b.toml, which owns it)`. Absent when there are none.
+   */
+  warning?: string;
 }
 
 export interface StackDirStatus {

@@ -10,6 +10,7 @@ export function stackStatusText(body: StackStatusBody): string {
     const programs = f.lines.filter((l) => !l.startsWith('pruned ')).length;
     out.push(`  ${f.file}  ${f.state === 'ok' ? 'ok' : f.state}  ${timestamp(f.at)}${f.state === 'ok' ? `  (${programs} program${programs === 1 ? '' : 's'})` : ''}`);
     if (f.message) for (const line of f.message.split('\n')) out.push(`    ${line}`);
+    if (f.warning) out.push(`    warning: ${f.warning}`);
   }
   for (const g of body.git ?? []) {
     out.push('', `git source ${g.name} (${g.source}): ${g.url} ${g.ref}${g.path ? ` path ${g.path}` : ''} host ${g.host}${g.verify ? ', signed commits only' : ''}${g.allow_drift ? ', drift allowed' : ''}`);

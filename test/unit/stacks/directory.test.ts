@@ -162,11 +162,21 @@ test('a service two files list is handed to the other file when it leaves one, n
   await t.settle();
   assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'b1<stack:b.toml>', 'shared<stack:b.toml>'], 'the file applied last owns it');
   assert.ok(t.logs.includes('warn services listed in more than one stack file: the file applied last owns them'), t.logs.join('\n'));
+  // svc stack status says it on both files, with the owner, not only the daemon log.
+  const warnings = () => t.dir.status().files.map((f) => [f.file, f.warning ?? null]);
+  assert.deepEqual(warnings(), [
+    ['a.toml', 'listed in another stack file too: shared (also in b.toml; b.toml owns it: the file applied last)'],
+    ['b.toml', 'listed in another stack file too: shared (also in a.toml; this file owns it: the file applied last)'],
+  ]);
   const id = t.store.resolve('shared')?.id;
   t.remove('b.toml');
   await t.settle();
   await t.settle(); // a.toml applies again and takes it over
   assert.deepEqual(t.names(), ['a1<stack:a.toml>', 'shared<stack:a.toml>'], 'a.toml still lists it');
+  assert.deepEqual(warnings(), [
+    ['a.toml', null],
+    ['b.toml', null],
+  ]);
   assert.equal(t.store.resolve('shared')?.id, id, 'the same program: not pruned and created again');
   t.write('b.toml', svc('shared'));
   await t.settle();

@@ -21,3 +21,16 @@ test('svc stack status counts the programs a file has, not the programs its last
     '  c.toml  ok  2024-01-02 03:04:05Z  (2 programs)',
   ]);
 });
+
+test('svc stack status shows a file\'s warning (a service another file lists too) under it', () => {
+  const text = stackStatusText({
+    dir: '/srv/stacks',
+    watching: true,
+    files: [{ file: 'a.toml', state: 'ok', message: null, lines: ['unchanged web'], at, warning: 'listed in another stack file too: web (also in b.toml; b.toml owns it: the file applied last)' }],
+  });
+  assert.deepEqual(text.split('\n'), [
+    'watched directory /srv/stacks (watching)',
+    '  a.toml  ok  2024-01-02 03:04:05Z  (1 program)',
+    '    warning: listed in another stack file too: web (also in b.toml; b.toml owns it: the file applied last)',
+  ]);
+});

@@ -116,6 +116,7 @@ export function SystemPage() {
                   <li key={f.file}>
                     <b>{f.file}</b> <span className={`badge tone-${f.state === 'error' ? 'bad' : f.state === 'ok' ? 'good' : 'idle'}`}>{f.state}</span>
                     {f.message && <span className="error-note small"> {f.message}</span>}
+                    {f.warning && <span className="warn-note small"> {f.warning}</span>}
                   </li>
                 ))}
                 {stackDir.data.files.length === 0 && <li className="muted">no stack files</li>}
