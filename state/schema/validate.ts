@@ -309,8 +309,20 @@ function fail(errors: ErrorObject[], name: string | undefined, ctx: ValidationCo
 
 /** The message of a refusal: problems joined with `; ` after one prefix, or a line each with its field's own (prefixAt). */
 function report(ctx: ValidationContext, name: string | undefined, problems: Problem[]): string {
-  if (ctx.prefixAt) return problems.map((p) => `${ctx.prefixAt!(p.path)}: ${p.text}`).join('\n');
+  if (ctx.prefixAt) return byPlace(problems.map((p) => `${ctx.prefixAt!(p.path)}: ${p.text}`)).join('\n');
   return withPrefix(ctx, name, problems.map((p) => p.text).join('; '));
+}
+
+/** Problems in the order of the file (`web.toml:4:1: …` before `web.toml:5:1: …`), as a compiler lists them; the schema's order otherwise. */
+function byPlace(lines: string[]): string[] {
+  const place = (line: string) => {
+    const m = /^[^\n]*?:(\d+):(\d+): /.exec(line);
+    return m ? [Number(m[1]), Number(m[2])] : [Infinity, Infinity];
+  };
+  return lines
+    .map((line, i) => ({ line, i, at: place(line) }))
+    .sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.i - b.i)
+    .map((p) => p.line);
 }
 
 function fieldOf(instancePath: string): string {

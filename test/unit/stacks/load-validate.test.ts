@@ -139,10 +139,10 @@ test('TOML: a field in a sub-table of a service ([services.env], [services.healt
   ].join('\n');
   const stack = loadStackFile('/stacks/web.toml', files({ 'web.toml': text }), 'web.toml');
   assert.deepEqual(message(() => validateServices(stack, ctx)).split('\n'), [
-    'web.toml:14:1: services[1] (name=web): env.PORT: must be string',
-    'web.toml:19:1: services[1] (name=web): health_check.bogus: unknown field',
-    'web.toml:18:1: services[1] (name=web): health_check.url: must be an http:// or https:// URL',
     'web.toml:10:1: services[1] (name=web): hooks.pre_start: must be string',
+    'web.toml:14:1: services[1] (name=web): env.PORT: must be string',
+    'web.toml:18:1: services[1] (name=web): health_check.url: must be an http:// or https:// URL',
+    'web.toml:19:1: services[1] (name=web): health_check.bogus: unknown field',
     'web.toml:24:1: services[2] (name=db): resource_limits.memory_limit: must be a number of bytes, at least 4096 (536870912 for 512 MiB; a unit such as 512M is not read)',
   ]);
 });
@@ -169,4 +169,13 @@ test('depends_on problems of a file (cycle, unknown name, outside the stack) are
   // The watched directory judges it against the daemon's programs, at the same place.
   const desired = validateServices(loadStackFile('/stacks/ext.yaml', read, 'ext.yaml'), ctx);
   assert.equal(message(() => checkStackDependencies(desired, [])), 'ext.yaml:4:5: services[0] (name=a): depends_on: unknown service(s): ext');
+});
+
+test('several problems of one service are listed in the order of the file, as a compiler lists them', () => {
+  // The schema checks stopsecs before priority; the file has priority first.
+  const read = files({ 'multi.toml': '[[services]]\nname = "a"\ncommand = "x"\npriority = "high"\nstopsecs = -1\n' });
+  assert.deepEqual(checkStackFile('/stacks/multi.toml', read).errors, [
+    '/stacks/multi.toml:4:1: services[0] (name=a): priority: must be integer',
+    '/stacks/multi.toml:5:1: services[0] (name=a): stopsecs: must be >= 0',
+  ]);
 });
