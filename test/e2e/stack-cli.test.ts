@@ -180,6 +180,11 @@ test('svc export writes a stack that re-applies to no change, in each format', a
   }
   const stdout = await svc('export');
   assert.match(stdout.stdout, /^prune = false\n\n\[\[services\]\]\n/);
+  // Applied with --prune, an export's own source labels keep its programs out of the prune: said first.
+  const pruned = await svc('apply', 'export.toml', '--prune', '--dry-run');
+  assert.equal(pruned.code, 0, pruned.stderr);
+  assert.match(pruned.stderr, /^warning: \d+ services set their own source: e-db \(stack:app\.toml\), .* and \d+ more; the prune removes only programs labelled stack:export\.toml, so these stay when edited out of the file/m);
+  assert.equal((await svc('apply', 'export.toml', '--dry-run')).stderr, '', 'without a prune there is nothing to warn about');
 });
 
 test('svc apply: what only svcd can judge (depends_on on a program that does not exist) is reported at its place in the file, an included file too', async () => {

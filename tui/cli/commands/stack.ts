@@ -66,6 +66,7 @@ export function registerStack(program: Command, ctx: CliContext): void {
       const readFile = readEachOnce();
       const { result: checked, stack } = loadCheckedStack(file, readFile);
       if (checked.errors.length > 0 || !stack) throw new CliError(checked.errors.join('\n'), 2);
+      if (o.prune || stack.prune) warnOwnSources(stack, source);
       const body = await stackBody(file, stack, readFile);
       const query = new URLSearchParams({ source, ...(o.prune ? { prune: 'true' } : {}), ...(o.dryRun ? { dry_run: 'true' } : {}), ...(o.plan !== undefined ? { plan: o.plan } : {}) });
       // An included file that lists no service now still owns its programs: svcd learns the files here.
@@ -113,6 +114,23 @@ export function registerStack(program: Command, ctx: CliContext): void {
       }
       if (failed > 0) throw new CliError(`${failed} of ${files.length} file${files.length === 1 ? '' : 's'} invalid`, 1);
     });
+}
+
+/**
+ * A prune reaches only the programs labelled with the file's source: services that set their own
+ * `source` (a `svc export`, which writes each program's) stay when edited out of the file.
+ * Said before the apply, so that a deploy that relies on the prune is not surprised.
+ */
+function warnOwnSources(stack: LoadedStack, source: string): void {
+  const own = stack.services.flatMap((s) => {
+    const label = (s.body as { source?: unknown }).source;
+    return typeof label === 'string' && label !== source ? [`${(s.body as { name?: unknown }).name as string} (${label === '' ? 'no label' : label})`] : [];
+  });
+  if (own.length === 0) return;
+  const shown = own.length > 5 ? `${own.slice(0, 5).join(', ')} and ${own.length - 5} more` : own.join(', ');
+  process.stderr.write(
+    `warning: ${own.length === 1 ? 'a service sets its' : `${own.length} services set their`} own source: ${shown}; the prune removes only programs labelled ${source}, so ${own.length === 1 ? 'it stays' : 'these stay'} when edited out of the file (remove the source lines to let the file own them; docs/stacks.md)\n`,
+  );
 }
 
 /**
