@@ -20,7 +20,11 @@ export interface HttpOptions {
   unauthorized(message: string): void;
 }
 
-/** fetch() against the page's own origin, with the session's Bearer credential. */
+/**
+ * fetch() against the page's own origin, with the session's Bearer credential. No time limit: some
+ * answers come late on purpose (`PUT /api/v1/stack?wait=` is held until the programs are ready,
+ * up to its wait), and a limit here would drop an outcome svcd is about to send.
+ */
 export function createHttp(opts: HttpOptions): Http {
   const call = async <T>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json' };

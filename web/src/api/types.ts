@@ -6,6 +6,7 @@ import type { OtaView } from '../../../state/ota.js';
 import type { ActionOutcome } from '../../../operations/actions.js';
 import type { EventRecord } from '../../../state/events/types.js';
 import type { CronObserved, HealthView, LastExit } from '../../../state/observed.js';
+import type { WaitResult } from '../../../state/readiness.js';
 
 export type { EventRecord, LastExit, HealthView };
 export type BatchOutcome = ActionOutcome;
@@ -119,4 +120,6 @@ export interface StackResponse {
   lines: string[];
   /** The plan's id; an apply sent with it as `?plan=` does exactly this plan or nothing (409). */
   plan?: string;
+  /** With `?wait=SECS` only: whether the stack's programs became ready (docs/stacks.md). */
+  wait?: WaitResult;
 }

@@ -3,10 +3,12 @@ import { ApiError, errorText } from '../api/http.js';
 import type { StackResponse } from '../api/types.js';
 import { useServices } from '../app/context.js';
 import { PlanView } from '../components/PlanView.js';
+import { WaitView } from '../components/WaitView.js';
 import { useDraft } from '../logic/drafts.js';
 import { may } from '../logic/permissions.js';
 import { parsePlan } from '../logic/plan.js';
 import { placeRange, stackErrorParts, stackFileLabel, type TextPlace } from '../logic/stack-error.js';
+import { DEFAULT_WAIT_SECS, lostWait, stackPrograms, WAIT_CHOICES_SECS, waitingLine, waitLabel, type WaitSecs } from '../logic/stack-wait.js';
 import { CONTENT_TYPES, defaultSource, formatOfFile, guessFormat, type StackFormat } from '../logic/stack-format.js';
 
 const EXAMPLE = `# A stack: every program it lists is created or updated; with prune, the programs
@@ -29,6 +31,8 @@ const same = (a: Request, b: Request) => a.text === b.text && a.format === b.for
 /**
  * Paste or upload a stack (TOML, YAML or JSON), see its dry-run plan (`PUT /api/v1/stack?
  * dry_run=true`), then apply exactly what was planned. Editing anything invalidates the plan.
+ * Optionally the apply waits until the stack's programs are ready (`?wait=`) and shows how each
+ * came out; the wait is not part of the plan, so changing it keeps the plan.
  */
 export function StackPage() {
   const { http, feed, role } = useServices();
@@ -38,10 +42,14 @@ export function StackPage() {
   const [format, setFormat] = useDraft<StackFormat | 'auto'>('stack.format', 'auto');
   const [prune, setPrune] = useDraft('stack.prune', false);
   const [source, setSource] = useDraft('stack.source', defaultSource(null));
+  const [wait, setWait] = useDraft('stack.wait', false);
+  const [waitSecs, setWaitSecs] = useDraft<WaitSecs>('stack.waitSecs', DEFAULT_WAIT_SECS);
   const [plan, setPlan] = useState<{ req: Request; res: StackResponse } | null>(null);
   const [applied, setApplied] = useState<StackResponse | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // While an apply with ?wait= is out: what the page says it waits for.
+  const [waiting, setWaiting] = useState<string | null>(null);
   // What svcd calls the text in its positions, as sent (stack.toml, or the uploaded file's name).
   const [sentAs, setSentAs] = useState('');
   const editor = useRef<HTMLTextAreaElement>(null);
@@ -61,6 +69,12 @@ export function StackPage() {
       // `prune = true` prunes as its text says (the dry run shows it); ?prune=false would override that.
       const q = new URLSearchParams({ dry_run: String(dryRun), source: req.source, ...(req.prune ? { prune: 'true' } : {}) });
       if (!dryRun && plan?.res.plan) q.set('plan', plan.res.plan);
+      // svcd answers once the programs are ready, one fails, or the time is up; the request has
+      // no time limit of its own (api/http.ts), so the answer is read whenever it comes.
+      if (!dryRun && wait) {
+        q.set('wait', String(waitSecs));
+        setWaiting(waitingLine(plan ? stackPrograms(parsePlan(plan.res.lines)) : 0, waitSecs));
+      }
       const res = await http.send<StackResponse>('PUT', `/api/v1/stack?${q}`, req.text, CONTENT_TYPES[req.format]);
       if (dryRun) {
         setPlan({ req, res });
@@ -71,11 +85,12 @@ export function StackPage() {
         feed.refresh();
       }
     } catch (err) {
-      setError(err);
+      setError(!dryRun && wait ? lostWait(err) : err);
       // A refused dry run has no plan; an apply refused because the plan changed needs a new one.
       if (dryRun || (err instanceof ApiError && err.status === 409)) setPlan(null);
     } finally {
       setBusy(false);
+      setWaiting(null);
     }
   };
 
@@ -143,6 +158,25 @@ export function StackPage() {
           <p id="source-help" className="muted small">
             The source label scopes pruning: only programs last written with the same label can be pruned.
           </p>
+          <div className="row">
+            <label className="check">
+              <input type="checkbox" checked={wait} onChange={(e) => setWait(e.target.checked)} aria-describedby="wait-help" /> Apply waits until the programs are ready
+            </label>
+            <label>
+              Wait at most{' '}
+              <select value={waitSecs} disabled={!wait} onChange={(e) => setWaitSecs(Number(e.target.value) as WaitSecs)}>
+                {WAIT_CHOICES_SECS.map((secs) => (
+                  <option key={secs} value={secs}>
+                    {waitLabel(secs)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <p id="wait-help" className="muted small">
+            Checked, Apply answers once each program of the stack is ready (Healthy with a health check, else Running for 1 s; Scheduled for cron; exited as expected for a
+            one-shot), one fails, or the time is up. The dry run never waits.
+          </p>
           <label>
             Stack
             <textarea
@@ -175,15 +209,20 @@ export function StackPage() {
             <button type="submit" disabled={busy || !text.trim()}>
               Plan (dry run)
             </button>
-            <button type="button" className="primary" disabled={busy || !planned} onClick={() => void send(false)} title={planned ? undefined : 'Run the dry run of this text first'}>
-              Apply
+            <button type="button" className="primary" disabled={busy || !planned} aria-busy={waiting !== null} onClick={() => void send(false)} title={planned ? undefined : 'Run the dry run of this text first'}>
+              {waiting !== null ? 'Applying…' : 'Apply'}
             </button>
           </div>
+          {/* Always there, so that a screen reader reads the line when it is filled in. */}
+          <p className="muted wait-progress" role="status">
+            {waiting !== null ? `Applying the plan, then ${waiting}` : ''}
+          </p>
         </form>
       )}
       {plan && <PlanView plan={parsePlan(plan.res.lines)} done={false} />}
       {plan && !planned && <p className="muted">The stack changed since this plan: run the dry run again before applying.</p>}
       {applied && <PlanView plan={parsePlan(applied.lines)} done />}
+      {applied?.wait && <WaitView wait={applied.wait} />}
     </section>
   );
 }
