@@ -8,6 +8,12 @@ export interface ProgramSummary {
   status: string;
   pid: number | null;
   removed?: true;
+  /**
+   * svcd's own source only (not on the wire): a start or restart asked of the program (a stack
+   * update's restart) that its controller has not taken up yet, so its status is still the one
+   * from before the request (an old process's Healthy, an old crash's Fatal). Judged as on its way.
+   */
+  request_pending?: true;
 }
 
 /** What a wait reads of a program's detail (api/wire.ts ProgramDetail has these). */
@@ -142,7 +148,8 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
       continue;
     }
     const healthChecked = d.config.health_check !== undefined && d.config.health_check.enabled !== false;
-    const seen = d.state.status === 'Running' || d.state.status === 'Healthy' ? (d.pid ? { pid: d.pid, at: time.now(), uptimeMs: (d.state.uptime_secs ?? 0) * 1000 } : null) : null;
+    const up = (d.state.status === 'Running' || d.state.status === 'Healthy') && d.pid && !d.request_pending;
+    const seen = up ? { pid: d.pid!, at: time.now(), uptimeMs: (d.state.uptime_secs ?? 0) * 1000 } : null;
     watching.set(d.id, { target: { ...target, name: d.name }, healthChecked, cron: d.config.cron !== undefined, seen });
   }
   if (outcome.failed.length > 0) return finish(outcome, watching, secs());
@@ -189,6 +196,8 @@ function finish(outcome: WaitOutcome, watching: Map<string, Watched>, secs: numb
 
 async function judge(source: ReadinessSource, w: Watched, p: ProgramSummary | undefined, stableMs: number, now: number): Promise<Verdict> {
   if (!p || p.removed) return { kind: 'failed', status: 'Removed', problem: { message: 'removed while waiting', stderr: [] } };
+  // Its status is from before a restart svcd has not begun: neither ready nor failed yet.
+  if (p.request_pending) return { kind: 'pending' };
   if (w.cron) return p.status === 'Scheduled' || p.status === 'Running' ? { kind: 'ready', status: p.status, how: p.status } : endOrPending(source, p);
   if (p.status === 'Healthy') return { kind: 'ready', status: 'Healthy', how: 'Healthy' };
   if (p.status === 'Running' && p.pid && !w.healthChecked) {
@@ -206,6 +215,7 @@ async function endOrPending(source: ReadinessSource, p: ProgramSummary): Promise
   if (p.status !== 'Fatal' && p.status !== 'Exited' && p.status !== 'Stopped') return { kind: 'pending' };
   const d = await source.detail(p.id);
   if (!d) return { kind: 'failed', status: 'Removed', problem: { message: 'removed while waiting', stderr: [] } };
+  if (d.request_pending) return { kind: 'pending' };
   const last = d.state.last_exit;
   // A one-shot (a migration, autorestart = false) that ended as it should is done.
   if (d.state.status === 'Exited' && last?.reason === 'exit') return { kind: 'ready', status: 'Exited', how: `exited with code ${last.exit_code ?? 0}` };

@@ -85,3 +85,20 @@ test('PUT /stack?wait=: bad parameters are a 400 naming them, and nothing is app
   const list = (await d.request('GET', '/api/v1/programs')).body as { name: string }[];
   assert.ok(!list.some((p) => p.name === 'w-never'));
 });
+
+test('PUT /stack?wait=: a stack that fixes a Fatal program waits for the restart it asked for, not the old crash; an update judges the new process, not the old one', async () => {
+  const broken = { name: 'w-fixme', command: 'sh', args: ['-c', 'echo broken >&2; exit 3'], retry_limit: 1, backoff_secs: 0 };
+  const first = (await put({ services: [broken] }, '?source=ci-fix&wait=30')).body.wait as Waited;
+  assert.deepEqual([first.ok, first.failed[0]?.status], [false, 'Fatal']);
+  const fixed = await put({ services: [{ ...broken, args: ['-c', 'sleep 60'] }] }, '?source=ci-fix&wait=30&wait_stable=1');
+  assert.deepEqual(fixed.body.lines, ['updated w-fixme (restart)']);
+  const wait = fixed.body.wait as Waited & { ready: { secs: number }[] };
+  assert.equal(wait.ok, true, JSON.stringify(wait));
+  assert.deepEqual([wait.ready[0]?.name, wait.ready[0]?.how], ['w-fixme', 'Running for 1 s']);
+
+  // Up for a while, then restarted by an update: ready only once the new process has run the stable time.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const updated = (await put({ services: [{ ...broken, args: ['-c', 'sleep 61'] }] }, '?source=ci-fix&wait=30&wait_stable=1')).body.wait as Waited & { ready: { secs: number }[] };
+  assert.equal(updated.ok, true, JSON.stringify(updated));
+  assert.ok((updated.ready[0]?.secs ?? 0) >= 1, `judged on the old process: ${JSON.stringify(updated)}`);
+});

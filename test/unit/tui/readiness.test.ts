@@ -22,6 +22,7 @@ interface Program {
   config?: Record<string, unknown>;
   last_exit?: LastExit | null;
   health?: ProgramDetail['state']['health'];
+  request_pending?: true;
 }
 
 const crash = (code: number): LastExit => ({ exit_code: code, signal: null, at: 0, duration_ms: 40, reason: 'crash', msg: `crashed: exit code ${code}` });
@@ -39,6 +40,7 @@ function fakeDaemon(script: Program[][], stderr: string[] = []) {
       name: p.name,
       status: p.status,
       pid: p.pid ?? null,
+      ...(p.request_pending ? { request_pending: true } : {}),
       config: { name: p.name, command: 'app', ...p.config },
       state: { status: p.status, desired: p.desired ?? 'running', pid: p.pid ?? null, uptime_secs: p.uptime_secs ?? null, last_exit: p.last_exit ?? null, health: p.health ?? null, detail: null },
     }) as unknown as ProgramDetail;
@@ -46,7 +48,7 @@ function fakeDaemon(script: Program[][], stderr: string[] = []) {
     get: (path: string) => {
       if (path === '/api/v1/programs') {
         step++;
-        return Promise.resolve(now().map((p) => ({ id: p.id, name: p.name, status: p.status, pid: p.pid ?? null, group_name: null })));
+        return Promise.resolve(now().map((p) => ({ id: p.id, name: p.name, status: p.status, pid: p.pid ?? null, group_name: null, ...(p.request_pending ? { request_pending: true } : {}) })));
       }
       if (path.includes('/logs?')) return Promise.resolve({ id: 'x', logs: stderr.map((content) => ({ source: 'stderr', content })) });
       const p = now().find((q) => path.endsWith(`/programs/${q.id}`));
@@ -162,4 +164,24 @@ void test('a program Stopped but meant to run (its first pass not yet done) is w
   const out = await waitReady(fakeDaemon([[soon], [soon], [up]]), [target('soon')], { ...options, stableMs: 0 }, fakeTime());
   assert.deepEqual(out.failed, []);
   assert.equal(out.ready[0]?.name, 'soon');
+});
+
+void test('a program whose restart svcd has not taken up yet is on its way: the old crash is no failure, the old process no readiness', async () => {
+  // A stack fixes a Fatal program: until the controller takes the restart up, svcd still shows the old crash.
+  const old: Program = { id: 'fixed', name: 'fixed', status: 'Fatal', last_exit: crash(3), request_pending: true };
+  const up: Program = { id: 'fixed', name: 'fixed', status: 'Running', pid: 8, uptime_secs: 0 };
+  const out = await waitReady(fakeDaemon([[old], [old], [{ ...old, status: 'Starting', last_exit: crash(3), request_pending: undefined }], [up]]), [target('fixed')], { ...options, stableMs: 0 }, fakeTime());
+  assert.deepEqual(out.failed, []);
+  assert.deepEqual(
+    out.ready.map((r) => [r.name, r.secs]),
+    [['fixed', 0.75]],
+  );
+  // A program long up whose restart is not taken up yet is not ready on its old process: the new pid must run the stable time.
+  const running: Program = { id: 'web', name: 'web', status: 'Running', pid: 1, uptime_secs: 3600, request_pending: true };
+  const fresh: Program = { id: 'web', name: 'web', status: 'Running', pid: 2, uptime_secs: 0 };
+  const restarted = await waitReady(fakeDaemon([[running], [running], [fresh]]), [target('web')], options, fakeTime());
+  assert.deepEqual(
+    restarted.ready.map((r) => [r.how, r.secs]),
+    [['Running for 1 s', 1.5]],
+  );
 });
