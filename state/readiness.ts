@@ -142,7 +142,8 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
       outcome.failed.push({ id: target.id, name: target.name, status: 'Removed', problem: { message: 'removed before the wait began', stderr: [] } });
       continue;
     }
-    if (d.state.desired === 'stopped' && !d.config.cron) {
+    // A cron program's schedule runs while desired is running; `svc stop` pauses it (desired stopped).
+    if (d.state.desired === 'stopped') {
       if (target.named) outcome.failed.push({ id: d.id, name: d.name, status: d.state.status, problem: { message: `${d.state.status}, and nothing is starting it (svc start ${d.name})`, stderr: [] } });
       else outcome.skipped.push({ id: d.id, name: d.name, status: d.state.status });
       continue;

@@ -94,7 +94,7 @@ void test('a restart during the stable time starts it again: the new pid must ru
 
 void test('a one-shot that exited with an expected code is done; a cron program is ready when Scheduled', async () => {
   const done: Program = { id: 'migrate', name: 'migrate', status: 'Exited', last_exit: { exit_code: 0, signal: null, at: 0, duration_ms: 300, reason: 'exit', msg: 'exited: exit code 0' } };
-  const cron: Program = { id: 'nightly', name: 'nightly', status: 'Scheduled', desired: 'stopped', config: { cron: '0 3 * * *' } };
+  const cron: Program = { id: 'nightly', name: 'nightly', status: 'Scheduled', config: { cron: '0 3 * * *' } };
   const out = await waitReady(fakeDaemon([[done, cron]]), [target('migrate'), target('nightly')], options, fakeTime());
   assert.deepEqual(
     out.ready.map((r) => [r.name, r.how]),
@@ -184,4 +184,12 @@ void test('a program whose restart svcd has not taken up yet is on its way: the 
     restarted.ready.map((r) => [r.how, r.secs]),
     [['Running for 1 s', 1.5]],
   );
+});
+
+void test('a cron program paused by svc stop (Stopped, desired stopped) is skipped when all or a stack selected it, and a failure saying so when named', async () => {
+  const paused: Program = { id: 'nightly', name: 'nightly', status: 'Stopped', desired: 'stopped', config: { cron: '0 3 * * *' } };
+  const selected = await waitReady(fakeDaemon([[paused]]), [target('nightly', false)], options, fakeTime());
+  assert.deepEqual([selected.failed, selected.skipped], [[], [{ id: 'nightly', name: 'nightly', status: 'Stopped' }]]);
+  const named = await waitReady(fakeDaemon([[paused]]), [target('nightly')], options, fakeTime());
+  assert.equal(named.failed[0]?.problem.message, 'Stopped, and nothing is starting it (svc start nightly)');
 });
