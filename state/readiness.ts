@@ -115,6 +115,8 @@ interface Watched {
   target: WaitTarget;
   healthChecked: boolean;
   cron: boolean;
+  /** Its status at the last look (what `pending` says of it when the wait ends on a failure). */
+  status: string;
   /** The pid seen Running and since when (client clock), with the uptime it already had then. */
   seen: { pid: number; at: number; uptimeMs: number } | null;
 }
@@ -151,7 +153,7 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
     const healthChecked = d.config.health_check !== undefined && d.config.health_check.enabled !== false;
     const up = (d.state.status === 'Running' || d.state.status === 'Healthy') && d.pid && !d.request_pending;
     const seen = up ? { pid: d.pid!, at: time.now(), uptimeMs: (d.state.uptime_secs ?? 0) * 1000 } : null;
-    watching.set(d.id, { target: { ...target, name: d.name }, healthChecked, cron: d.config.cron !== undefined, seen });
+    watching.set(d.id, { target: { ...target, name: d.name }, healthChecked, cron: d.config.cron !== undefined, status: d.state.status, seen });
   }
   if (outcome.failed.length > 0) return finish(outcome, watching, secs());
   let first = true;
@@ -162,7 +164,9 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
     const byId = new Map(list.map((p) => [p.id, p]));
     // Every program is judged on each list: a failure ends the wait after the pass, not in it.
     for (const [id, w] of watching) {
-      const verdict = await judge(source, w, byId.get(id), options.stableMs, time.now());
+      const p = byId.get(id);
+      if (p) w.status = p.status;
+      const verdict = await judge(source, w, p, options.stableMs, time.now());
       if (verdict.kind === 'pending') continue;
       watching.delete(id);
       if (verdict.kind === 'failed') {
@@ -188,9 +192,9 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
   }
 }
 
-/** Those still watched when the wait ended on a failure are listed with their status, not judged. */
+/** Those still watched when the wait ended on a failure are listed with their status at the last look, not judged. */
 function finish(outcome: WaitOutcome, watching: Map<string, Watched>, secs: number): WaitOutcome {
-  for (const [id, w] of watching) outcome.pending.push({ id, name: w.target.name, status: w.seen ? 'Running' : 'Starting' });
+  for (const [id, w] of watching) outcome.pending.push({ id, name: w.target.name, status: w.status });
   outcome.secs = secs;
   return outcome;
 }

@@ -193,3 +193,23 @@ void test('a cron program paused by svc stop (Stopped, desired stopped) is skipp
   const named = await waitReady(fakeDaemon([[paused]]), [target('nightly')], options, fakeTime());
   assert.equal(named.failed[0]?.problem.message, 'Stopped, and nothing is starting it (svc start nightly)');
 });
+
+void test('when a failure ends the wait, each program still on its way is listed with its status at the last look', async () => {
+  const bad: Program = { id: 'bad', name: 'bad', status: 'Starting' };
+  const retrying: Program = { id: 'retry', name: 'retry', status: 'Starting' };
+  const probed: Program = { id: 'api', name: 'api', status: 'Starting', config: { health_check: { type: 'tcp', port: 80 } } };
+  const later = [
+    { ...bad, status: 'Fatal', last_exit: crash(1) },
+    { ...retrying, status: 'Backoff', last_exit: crash(2) },
+    { ...probed, status: 'Running', pid: 7 },
+  ];
+  const out = await waitReady(fakeDaemon([[bad, retrying, probed], later]), [target('bad'), target('retry'), target('api')], options, fakeTime());
+  assert.deepEqual(
+    out.failed.map((f) => f.name),
+    ['bad'],
+  );
+  assert.deepEqual(out.pending, [
+    { id: 'retry', name: 'retry', status: 'Backoff' },
+    { id: 'api', name: 'api', status: 'Running' },
+  ]);
+});
