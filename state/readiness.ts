@@ -28,7 +28,8 @@ export interface ProgramDetail extends ProgramSummary {
  * (state/ is what both sides may import).
  */
 export interface ReadinessSource {
-  list(): Promise<ProgramSummary[]>;
+  /** null: svcd does not answer now (restarting): that look is skipped, and the wait goes on until its timeout. */
+  list(): Promise<ProgramSummary[] | null>;
   /** null: the program is gone (404). */
   detail(id: string): Promise<ProgramDetail | null>;
   /** The last lines the program wrote to stderr (none when they cannot be read). */
@@ -161,9 +162,10 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
     // The details just read serve as the first poll's list.
     const list = first ? details.flatMap((d) => (d ? [d as ProgramSummary] : [])) : await source.list();
     first = false;
-    const byId = new Map(list.map((p) => [p.id, p]));
+    const byId = new Map((list ?? []).map((p) => [p.id, p]));
     // Every program is judged on each list: a failure ends the wait after the pass, not in it.
-    for (const [id, w] of watching) {
+    // svcd not answering (a restart) tells nothing: judged again at the next look.
+    for (const [id, w] of list ? watching : []) {
       const p = byId.get(id);
       if (p) w.status = p.status;
       const verdict = await judge(source, w, p, options.stableMs, time.now());

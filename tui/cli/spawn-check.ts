@@ -1,6 +1,7 @@
 import type { ProgramDetail } from '../../api/wire.js';
 import { exitProblemOf, STDERR_LINES, stderrLine, type PollTime, type ReadinessSource, type StartProblem } from '../../state/readiness.js';
 import type { ApiClient } from '../client/http.js';
+import { ApiError } from '../client/errors.js';
 import { routes } from '../client/routes.js';
 
 export type { PollTime, StartProblem } from '../../state/readiness.js';
@@ -118,10 +119,15 @@ async function stderrTail(client: ApiClient, id: string): Promise<string[]> {
   }
 }
 
-/** svcd's API as the source `svc wait` and `svc apply --wait` read (operations/readiness.ts): a program svcd answers 404 for is gone. */
+/** svcd's API as the source `svc wait` and `svc apply --wait` read (state/readiness.ts): a program svcd answers 404 for is gone. */
 export function apiReadinessSource(client: ApiClient): ReadinessSource {
   return {
-    list: () => routes.listPrograms(client),
+    // svcd restarting (nothing answers for a moment) is waited out until the wait's timeout.
+    list: () =>
+      routes.listPrograms(client).catch((err: unknown) => {
+        if (err instanceof ApiError && err.kind === 'unreachable') return null;
+        throw err;
+      }),
     detail: (id) =>
       routes.getProgram(client, id).catch((err: unknown) => {
         if ((err as { status?: number }).status === 404) return null;

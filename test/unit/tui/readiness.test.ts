@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ProgramDetail } from '../../../api/wire.js';
 import type { LastExit } from '../../../state/observed.js';
 import type { ApiClient } from '../../../tui/client/http.js';
+import { ApiError } from '../../../tui/client/errors.js';
 import { waitReady, type WaitTarget } from '../../../state/readiness.js';
 import { apiReadinessSource } from '../../../tui/cli/spawn-check.js';
 
@@ -31,9 +32,14 @@ const crash = (code: number): LastExit => ({ exit_code: code, signal: null, at: 
  * A daemon whose programs move through `script`: the n-th list request (and the details read
  * after it) sees script[n] (the last one again afterwards); a program missing from a step is gone.
  */
-function fakeDaemon(script: Program[][], stderr: string[] = []) {
+function fakeDaemon(script: (Program[] | 'down')[], stderr: string[] = []) {
   let step = 0;
-  const now = () => script[Math.min(step, script.length - 1)];
+  // 'down': svcd does not answer that list request (restarting); details read after it see the step before.
+  const at = (n: number): Program[] => {
+    const p = script[Math.min(n, script.length - 1)];
+    return p === 'down' ? at(n - 1) : p;
+  };
+  const now = () => at(step);
   const detail = (p: Program) =>
     ({
       id: p.id,
@@ -48,6 +54,7 @@ function fakeDaemon(script: Program[][], stderr: string[] = []) {
     get: (path: string) => {
       if (path === '/api/v1/programs') {
         step++;
+        if (script[Math.min(step, script.length - 1)] === 'down') return Promise.reject(new ApiError('cannot reach svcd at http://x: connection refused', 'unreachable'));
         return Promise.resolve(now().map((p) => ({ id: p.id, name: p.name, status: p.status, pid: p.pid ?? null, group_name: null, ...(p.request_pending ? { request_pending: true } : {}) })));
       }
       if (path.includes('/logs?')) return Promise.resolve({ id: 'x', logs: stderr.map((content) => ({ source: 'stderr', content })) });
@@ -212,4 +219,15 @@ void test('when a failure ends the wait, each program still on its way is listed
     { id: 'retry', name: 'retry', status: 'Backoff' },
     { id: 'api', name: 'api', status: 'Running' },
   ]);
+});
+
+void test('svcd not answering for a while (a restart) is waited out: the looks meanwhile are skipped, and the wait goes on', async () => {
+  const starting: Program = { id: 'w', name: 'w', status: 'Starting' };
+  const up: Program = { id: 'w', name: 'w', status: 'Running', pid: 12, uptime_secs: 0 };
+  const out = await waitReady(fakeDaemon([[starting], 'down', 'down', 'down', [up]]), [target('w')], { ...options, stableMs: 0 }, fakeTime());
+  assert.deepEqual(out.failed, []);
+  assert.deepEqual(
+    out.ready.map((r) => [r.name, r.secs]),
+    [['w', 1]],
+  );
 });
