@@ -126,7 +126,7 @@ export interface StackApplyResult {
   lines: string[];
   /** The plan's id: `?plan=` with it applies exactly this plan, or nothing (409). */
   plan: string;
-  /** With `?wait=`: whether the stack's programs got ready, and why not (operations/readiness.ts). */
+  /** With `?wait=`: whether the stack's programs got ready, and why not (state/readiness.ts). */
   wait?: WaitResult;
 }
 

@@ -25,9 +25,8 @@ const eventList = { type: 'array', items: { $ref: '#/components/schemas/EventRec
 const gitSource = { type: 'object', description: 'A git source: applied commit, pin, head, last fetch, last error (docs/gitops.md)', properties: { name: { type: 'string' }, last_error: { type: ['object', 'null'] } } };
 const stackBody = { type: 'object', properties: { prune: { type: 'boolean' }, services: { type: 'array', items: { $ref: '#/components/schemas/ProgramCreate' } } } };
 
-/** Event history and stack routes (api/routes/events.ts, stack.ts); auth routes are in security-paths.ts. */
 const waitedProgram = (extra: Json) => ({ type: 'object', required: ['id', 'name', 'status'], properties: { id: uuid, name: { type: 'string' }, status: { type: 'string' }, ...extra } });
-/** `wait` of a stack apply with ?wait= (operations/readiness.ts, waitJson). */
+/** `wait` of a stack apply with ?wait= (state/readiness.ts, waitJson). */
 const waitResult = {
   type: 'object',
   description: 'With ?wait=: how the wait for the stack\'s programs ended',
@@ -43,6 +42,7 @@ const waitResult = {
   },
 };
 
+/** Event history and stack routes (api/routes/events.ts, stack.ts); auth routes are in security-paths.ts. */
 export const morePaths: Json = {
   '/api/v1/programs/{id}/events': {
     get: {
