@@ -64,6 +64,10 @@ export function stderrLine(content: string): string {
 
 /** The longest wait `?wait=` and `svc wait --timeout` take (seconds). */
 export const MAX_WAIT_SECS = 86_400;
+/** How long `svc wait` and `svc apply --wait` wait unless told (seconds). */
+export const DEFAULT_WAIT_SECS = 60;
+/** How long a program without a health check must have run, unless told (seconds): as the watch after `svc add`. */
+export const DEFAULT_STABLE_SECS = 1;
 
 /** A program to wait for; `named` when the user named it (a stopped one is then a failure, not skipped). */
 export interface WaitTarget {
@@ -157,15 +161,10 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
     watching.set(d.id, { target: { ...target, name: d.name }, healthChecked, cron: d.config.cron !== undefined, status: d.state.status, seen });
   }
   if (outcome.failed.length > 0) return finish(outcome, watching, secs());
-  let first = true;
-  for (;;) {
-    // The details just read serve as the first poll's list.
-    const list = first ? details.flatMap((d) => (d ? [d as ProgramSummary] : [])) : await source.list();
-    first = false;
-    const byId = new Map((list ?? []).map((p) => [p.id, p]));
-    // Every program is judged on each list: a failure ends the wait after the pass, not in it.
-    // svcd not answering (a restart) tells nothing: judged again at the next look.
-    for (const [id, w] of list ? watching : []) {
+  // Every program is judged on each list: a failure ends the wait after the look, not in it.
+  const look = async (list: ProgramSummary[]) => {
+    const byId = new Map(list.map((p) => [p.id, p]));
+    for (const [id, w] of watching) {
       const p = byId.get(id);
       if (p) w.status = p.status;
       const verdict = await judge(source, w, p, options.stableMs, time.now());
@@ -179,6 +178,10 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
       outcome.ready.push(ready);
       options.onReady?.(ready);
     }
+  };
+  // The details just read serve as the first look's list.
+  await look(details.flatMap((d) => (d ? [d as ProgramSummary] : [])));
+  for (;;) {
     if (watching.size === 0 || outcome.failed.length > 0) return finish(outcome, watching, secs());
     if (time.now() - began >= options.timeoutMs) {
       outcome.timedOut = true;
@@ -191,6 +194,9 @@ export async function waitReady(source: ReadinessSource, targets: WaitTarget[], 
       return finish(outcome, watching, secs());
     }
     await time.pause();
+    // svcd not answering (a restart) tells nothing: judged again at the next look.
+    const list = await source.list();
+    if (list) await look(list);
   }
 }
 

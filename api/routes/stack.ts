@@ -9,7 +9,7 @@ import { readText } from '../body.js';
 import { gitopsRouter } from './gitops.js';
 import type { ApiDeps } from '../deps.js';
 import { booleanParam, integerParam, optionalBooleanParam } from '../params.js';
-import { MAX_WAIT_SECS, waitJson, waitReady } from '../../state/readiness.js';
+import { DEFAULT_STABLE_SECS, MAX_WAIT_SECS, waitJson, waitReady } from '../../state/readiness.js';
 import { requestPollTime, stateReadinessSource } from '../readiness-source.js';
 import { redactConfig, seesSecrets } from '../redact.js';
 import type { StackApplyResult, StackExport, StackStatus } from '../wire.js';
@@ -55,10 +55,9 @@ export function stackRouter(deps: ApiDeps): Router {
     // The answer is 200 either way (the apply is done); `wait.ok` says whether they are ready.
     let gone = false;
     ctx.res.once('close', () => (gone = true));
-    const ids = new Map(store.list().map((r) => [r.config.name, r.id]));
     const targets = stack.services.flatMap((s) => {
-      const id = ids.get((s.body as { name: string }).name);
-      return id ? [{ id, name: (s.body as { name: string }).name, named: false }] : [];
+      const record = store.getByName((s.body as { name: string }).name);
+      return record ? [{ id: record.id, name: record.config.name, named: false }] : [];
     });
     try {
       const outcome = await waitReady(stateReadinessSource(deps, !seesSecrets(ctx)), targets, wait, requestPollTime(deps, () => gone));
@@ -113,7 +112,7 @@ function hasControl(text: string): boolean {
   return false;
 }
 
-/** `?wait=SECS` (1 to MAX_WAIT_SECS) and `?wait_stable=SECS` (default 1): null without `wait`; 400 naming the parameter otherwise. */
+/** `?wait=SECS` (1 to MAX_WAIT_SECS) and `?wait_stable=SECS` (default DEFAULT_STABLE_SECS): null without `wait`; 400 naming the parameter otherwise. */
 function waitParams(wait: string | string[] | undefined, stable: string | string[] | undefined, dryRun: boolean): { timeoutMs: number; stableMs: number } | null {
   const secs = integerParam(wait, 'wait', { min: 1, max: MAX_WAIT_SECS });
   const stableSecs = integerParam(stable, 'wait_stable', { min: 0, max: MAX_WAIT_SECS });
@@ -122,5 +121,5 @@ function waitParams(wait: string | string[] | undefined, stable: string | string
     return null;
   }
   if (dryRun) throw invalid('wait: a dry run starts nothing to wait for');
-  return { timeoutMs: secs * 1000, stableMs: (stableSecs ?? 1) * 1000 };
+  return { timeoutMs: secs * 1000, stableMs: (stableSecs ?? DEFAULT_STABLE_SECS) * 1000 };
 }

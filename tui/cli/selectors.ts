@@ -14,6 +14,9 @@ export interface Selection {
   grouped: { group: string; ref: string }[];
 }
 
+/** What start, stop, ... and wait say when given no program at all. */
+export const NAME_A_PROGRAM = 'name a program (name or id), all, GROUP:*, or use --all or --group NAME';
+
 export function parseSelectors(words: string[]): Selection {
   const sel: Selection = { all: false, groups: [], refs: [], grouped: [] };
   for (const word of words) {

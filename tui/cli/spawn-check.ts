@@ -130,7 +130,7 @@ export function apiReadinessSource(client: ApiClient): ReadinessSource {
       }),
     detail: (id) =>
       routes.getProgram(client, id).catch((err: unknown) => {
-        if ((err as { status?: number }).status === 404) return null;
+        if (err instanceof ApiError && err.status === 404) return null;
         throw err;
       }),
     stderrTail: (id) => stderrTail(client, id),

@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { ApiError } from '../../../web/src/api/http.js';
 import { WaitView } from '../../../web/src/components/WaitView.js';
 import { parsePlan } from '../../../web/src/logic/plan.js';
-import { lostWait, stackPrograms, waitingLine, waitLabel, waitSucceeded, waitSummary, type WaitResult } from '../../../web/src/logic/stack-wait.js';
+import { lostWait, stackPrograms, waitingLine, waitLabel, waitSummary, type WaitResult } from '../../../web/src/logic/stack-wait.js';
 
 const base: WaitResult = { ok: true, timed_out: false, secs: 1.25, ready: [], failed: [], pending: [], skipped: [] };
 const ready = (name: string, how: string) => ({ id: `id-${name}`, name, status: how.startsWith('Running') ? 'Running' : 'Healthy', how, secs: 1 });
@@ -18,12 +18,10 @@ test('the wait is for the programs the stack keeps (not the pruned), in words wi
 
 test('a wait reads: all ready; a failure names the program and what was ready; a timeout names who was not ready', () => {
   const ok = { ...base, ready: [ready('web', 'Healthy'), ready('worker', 'Running for 1 s')], skipped: [{ id: 'm', name: 'manual', status: 'Stopped' }] };
-  assert.equal(waitSucceeded(ok), true);
   assert.equal(waitSummary(ok), 'all 2 programs are ready, after 1.3 s; 1 skipped');
   assert.equal(waitSummary({ ...base, ready: [ready('web', 'Healthy')] }), 'the program is ready, after 1.3 s');
   assert.equal(waitSummary(base), 'nothing to wait for');
   const failed = { ...ok, ok: false, secs: 0.5, failed: [{ id: 'd', name: 'db', status: 'Fatal', warning: 'crashed: exit code 4' }], pending: [{ id: 'q', name: 'queue', status: 'Starting' }] };
-  assert.equal(waitSucceeded(failed), false);
   assert.equal(waitSummary(failed), 'db (Fatal) failed, after 0.5 s; 2 ready, 1 not judged, 1 skipped');
   const timedOut = { ...base, ok: false, timed_out: true, secs: 60, failed: [{ id: 'l', name: 'loop', status: 'Backoff', warning: 'crashed: exit code 5' }] };
   assert.equal(waitSummary(timedOut), 'not ready after 60 s: loop (Backoff)');

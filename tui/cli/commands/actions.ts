@@ -4,8 +4,8 @@ import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { table } from '../format.js';
-import { resolvePrograms } from '../programs.js';
-import { parseSelectors } from '../selectors.js';
+import { noProgramInGroups, resolveNamed } from '../programs.js';
+import { NAME_A_PROGRAM, parseSelectors } from '../selectors.js';
 import { problemText, watchStarted, WATCH_MS, withProblem, type StartProblem } from '../spawn-check.js';
 import { SIGNALS, isSignalKey } from '../../../state/signals.js';
 
@@ -29,14 +29,14 @@ export function registerActions(program: Command, ctx: CliContext): void {
   const selectable = (cmd: Command) => cmd.option('-a, --all', 'every program (as the word all)').option('-g, --group <name>', 'every program in this group (group_name; as GROUP:*)');
 
   const run = async (words: string[], flags: Flags, type: BatchActionType, payload: BatchAction['payload']) => {
-    if (words.length === 0 && !flags.all && !flags.group) throw new CliError('name a program (name or id), all, GROUP:*, or use --all or --group NAME', 2);
+    if (words.length === 0 && !flags.all && !flags.group) throw new CliError(NAME_A_PROGRAM, 2);
     const sel = parseSelectors(words);
     const action = { type, payload };
     const requests: BatchRequest[] = [];
     if (flags.all || sel.all) requests.push({ select_all: true, action });
     else {
       for (const group of [...sel.groups, ...(flags.group ? [flags.group] : [])]) requests.push({ group_name: group, select_all: false, action });
-      const ids = await idsOf(ctx, sel.refs, sel.grouped);
+      const ids = [...new Set((await resolveNamed(ctx.client(), sel)).map((p) => p.id))];
       if (ids.length > 0) requests.push({ target_ids: ids, select_all: false, action });
     }
     const results: ActionOutcome[] = [];
@@ -100,19 +100,6 @@ function sayOnInterrupt(text: string): () => void {
   return () => process.off('SIGINT', stop);
 }
 
-/** Ids of plain references and of `GROUP:NAME` ones (whose program must be in that group). */
-async function idsOf(ctx: CliContext, refs: string[], grouped: { group: string; ref: string }[]): Promise<string[]> {
-  const all = [...refs, ...grouped.map((g) => g.ref)];
-  if (all.length === 0) return [];
-  const found = await resolvePrograms(ctx.client(), all);
-  for (const [i, g] of grouped.entries()) {
-    const p = found[refs.length + i];
-    const detail = await routes.getProgram(ctx.client(), p.id);
-    if (detail.config.group_name !== g.group) throw new CliError(`program '${p.name}' is not in group '${g.group}' (its group: ${detail.config.group_name ?? 'none'})`);
-  }
-  return [...new Set(found.map((p) => p.id))];
-}
-
 /** Prints the outcomes; `problems` are the started processes that ended at once (by id), said after the table. */
 function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[], problems: Map<string, StartProblem>): void {
   if (ctx.json()) ctx.print(JSON.stringify(results.map((r) => withProblem(r, problems.get(r.id))), null, 2));
@@ -127,5 +114,5 @@ function report(ctx: CliContext, results: ActionOutcome[], emptyGroups: string[]
   if (results.some((r) => !r.ok)) process.exitCode = 1;
   // A group with no program is most often a misspelt one (supervisorctl: "no such group"): an
   // error once the other selections are done, said as every error is (one JSON object with --json).
-  if (emptyGroups.length > 0) throw new CliError(`no program is in group ${emptyGroups.map((g) => `'${g}'`).join(', nor in group ')}`);
+  if (emptyGroups.length > 0) throw noProgramInGroups(emptyGroups);
 }

@@ -10,8 +10,8 @@ import type { CliContext } from '../context.js';
 import { CliError, directoryProblem, unknownFormat } from '../errors.js';
 import { planText } from '../plan-lines.js';
 import { resolvePrograms } from '../programs.js';
-import { waitJson } from '../../../state/readiness.js';
-import { WAIT_STABLE_SECS, WAIT_TIMEOUT_SECS, waitAndReport, waitOptions } from './wait.js';
+import { DEFAULT_STABLE_SECS, DEFAULT_WAIT_SECS, waitJson } from '../../../state/readiness.js';
+import { waitAndReport, waitOptions } from './wait.js';
 
 const tools = () => import('../stack-tools.js');
 
@@ -50,8 +50,8 @@ export function registerStack(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'show what would change and change nothing')
     .option('--plan <id>', 'apply only if the plan is still the one a dry run showed (its plan id); otherwise change nothing and exit 1')
     .option('--wait', 'then wait until the stack\'s programs are ready, as svc wait does; exit 1 when one fails or the time is up')
-    .option('--wait-timeout <secs>', `with --wait: give up after this many seconds (default ${WAIT_TIMEOUT_SECS})`)
-    .option('--wait-stable <secs>', `with --wait: a program without a health check must have run this long (default ${WAIT_STABLE_SECS})`)
+    .option('--wait-timeout <secs>', `with --wait: give up after this many seconds (default ${DEFAULT_WAIT_SECS})`)
+    .option('--wait-stable <secs>', `with --wait: a program without a health check must have run this long (default ${DEFAULT_STABLE_SECS})`)
     .action(async (file: string, o: ApplyFlags) => {
       const source = `stack:${basename(file)}`;
       if (o.plan !== undefined && !PLAN_ID_PATTERN.test(o.plan)) throw new CliError(`--plan: '${o.plan}' is not a plan id (16 hex digits, as svc apply --dry-run prints it)`, 2);

@@ -4,14 +4,10 @@ import type { ApiClient } from '../../client/http.js';
 import { routes } from '../../client/routes.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
-import { resolvePrograms } from '../programs.js';
-import { formatSecs, MAX_WAIT_SECS, READY_POLL_MS, waitJson, waitReady, type WaitOutcome, type WaitTarget } from '../../../state/readiness.js';
-import { parseSelectors } from '../selectors.js';
+import { noProgramInGroups, resolveNamed } from '../programs.js';
+import { DEFAULT_STABLE_SECS, DEFAULT_WAIT_SECS, formatSecs, MAX_WAIT_SECS, READY_POLL_MS, waitJson, waitReady, type WaitOutcome, type WaitTarget } from '../../../state/readiness.js';
+import { NAME_A_PROGRAM, parseSelectors } from '../selectors.js';
 import { apiReadinessSource, problemText, realTime } from '../spawn-check.js';
-
-/** Defaults of `svc wait` and `svc apply --wait` (seconds). */
-export const WAIT_TIMEOUT_SECS = 60;
-export const WAIT_STABLE_SECS = 1;
 
 export interface WaitFlags {
   timeout?: string;
@@ -25,11 +21,11 @@ export function registerWait(program: Command, ctx: CliContext): void {
     .description('wait until programs are ready: Healthy with a health check, else Running for --stable seconds; exit 1 when one fails or the timeout passes')
     .option('-a, --all', 'every program meant to run (as the word all)')
     .option('-g, --group <name>', 'every program in this group meant to run (as GROUP:*)')
-    .option('--timeout <secs>', `give up after this many seconds (default ${WAIT_TIMEOUT_SECS})`)
-    .option('--stable <secs>', `a program without a health check must have run this long (default ${WAIT_STABLE_SECS}; 0: once Running)`)
+    .option('--timeout <secs>', `give up after this many seconds (default ${DEFAULT_WAIT_SECS})`)
+    .option('--stable <secs>', `a program without a health check must have run this long (default ${DEFAULT_STABLE_SECS}; 0: once Running)`)
     .action(async (words: string[], o: WaitFlags & { all?: boolean; group?: string }) => {
       const options = waitOptions(o, '--');
-      if (words.length === 0 && !o.all && !o.group) throw new CliError('name a program (name or id), all, GROUP:*, or use --all or --group NAME', 2);
+      if (words.length === 0 && !o.all && !o.group) throw new CliError(NAME_A_PROGRAM, 2);
       const targets = await targetsOf(ctx.client(), words, o);
       const outcome = await waitAndReport(ctx, targets, options);
       if (ctx.json()) ctx.print(JSON.stringify(waitJson(outcome), null, 2));
@@ -44,7 +40,7 @@ export function waitOptions(o: WaitFlags, prefix: string): { timeoutMs: number; 
     if (value.trim() === '' || !Number.isFinite(n) || n < min || n > MAX_WAIT_SECS) throw new CliError(`${prefix}${flag}: '${value}' is not a number of seconds (${min === 0 ? '0' : 'above 0'} to ${MAX_WAIT_SECS})`, 2);
     return n * 1000;
   };
-  return { timeoutMs: secs(o.timeout, 'timeout', WAIT_TIMEOUT_SECS, Number.MIN_VALUE), stableMs: secs(o.stable, 'stable', WAIT_STABLE_SECS, 0) };
+  return { timeoutMs: secs(o.timeout, 'timeout', DEFAULT_WAIT_SECS, Number.MIN_VALUE), stableMs: secs(o.stable, 'stable', DEFAULT_STABLE_SECS, 0) };
 }
 
 /**
@@ -89,23 +85,15 @@ function indent(text: string): string {
 async function targetsOf(client: ApiClient, words: string[], o: { all?: boolean; group?: string }): Promise<WaitTarget[]> {
   const sel = parseSelectors(words);
   const targets = new Map<string, WaitTarget>();
-  const add = (p: ProgramSummary, named: boolean) => {
-    const had = targets.get(p.id);
-    targets.set(p.id, { id: p.id, name: p.name, named: named || (had?.named ?? false) });
-  };
+  // Named last, so that a program both selected and named counts as named.
+  const add = (p: ProgramSummary, named: boolean) => targets.set(p.id, { id: p.id, name: p.name, named });
   const groups = [...sel.groups, ...(o.group ? [o.group] : [])];
   if (o.all || sel.all || groups.length > 0) {
     const list = (await routes.listPrograms(client)).filter((p) => !p.removed);
     for (const p of list) if (o.all || sel.all || groups.includes(p.group_name ?? '')) add(p, false);
     const empty = groups.filter((g) => !list.some((p) => p.group_name === g));
-    if (empty.length > 0) throw new CliError(`no program is in group ${empty.map((g) => `'${g}'`).join(', nor in group ')}`);
+    if (empty.length > 0) throw noProgramInGroups(empty);
   }
-  const refs = [...sel.refs, ...sel.grouped.map((g) => g.ref)];
-  const found = refs.length > 0 ? await resolvePrograms(client, refs) : [];
-  for (const [i, p] of found.entries()) {
-    const g = i >= sel.refs.length ? sel.grouped[i - sel.refs.length] : undefined;
-    if (g && p.group_name !== g.group) throw new CliError(`program '${p.name}' is not in group '${g.group}' (its group: ${p.group_name ?? 'none'})`);
-    add(p, true);
-  }
+  for (const p of await resolveNamed(client, sel)) add(p, true);
   return [...targets.values()];
 }

@@ -1,4 +1,4 @@
-import { formatSecs, waitSucceeded, waitSummary, type WaitResult } from '../logic/stack-wait.js';
+import { formatSecs, waitSummary, type WaitResult } from '../logic/stack-wait.js';
 import { StatusBadge } from './StatusBadge.js';
 
 /**
@@ -7,7 +7,8 @@ import { StatusBadge } from './StatusBadge.js';
  * ready (and how), failed (its status, why, its last stderr lines as text), not judged, skipped.
  */
 export function WaitView({ wait }: { wait: WaitResult }) {
-  const ok = waitSucceeded(wait);
+  // A timed-out wait is never ok: each program still on its way is among the failed (state/readiness.ts).
+  const ok = wait.ok;
   return (
     <section className="plan wait-outcome" aria-label="Readiness">
       <p className={ok ? 'plan-summary' : 'plan-summary error-note'} role={ok ? 'status' : 'alert'}>
@@ -42,32 +43,28 @@ export function WaitView({ wait }: { wait: WaitResult }) {
           </ul>
         </div>
       )}
-      {wait.pending.length > 0 && (
-        <div className="plan-group wait-pending">
-          <h3>Not judged ({wait.pending.length})</h3>
-          <p className="muted small">Still starting when the wait ended on the failure above.</p>
-          <ul>
-            {wait.pending.map((p) => (
-              <li key={p.id}>
-                {p.name} <StatusBadge status={p.status} />
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {wait.skipped.length > 0 && (
-        <div className="plan-group wait-skipped">
-          <h3>Skipped ({wait.skipped.length})</h3>
-          <p className="muted small">Not meant to run now (autostart = false): not waited for.</p>
-          <ul>
-            {wait.skipped.map((s) => (
-              <li key={s.id}>
-                {s.name} <StatusBadge status={s.status} />
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <StatusList className="wait-pending" title="Not judged" note="Still on their way when the wait ended on the failure above." programs={wait.pending} />
+      <StatusList className="wait-skipped" title="Skipped" note="Not meant to run now (autostart = false): not waited for." programs={wait.skipped} />
     </section>
+  );
+}
+
+/** A group of programs shown by name and status (not judged, skipped); nothing when empty. */
+function StatusList({ className, title, note, programs }: { className: string; title: string; note: string; programs: WaitResult['pending'] }) {
+  if (programs.length === 0) return null;
+  return (
+    <div className={`plan-group ${className}`}>
+      <h3>
+        {title} ({programs.length})
+      </h3>
+      <p className="muted small">{note}</p>
+      <ul>
+        {programs.map((p) => (
+          <li key={p.id}>
+            {p.name} <StatusBadge status={p.status} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

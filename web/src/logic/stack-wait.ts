@@ -3,7 +3,7 @@
  * docs/stacks.md, "Waiting until the stack is up"): the timeouts the page offers and how the
  * outcome reads.
  */
-import type { WaitResult } from '../../../state/readiness.js';
+import { DEFAULT_WAIT_SECS as CLI_DEFAULT_WAIT_SECS, type WaitResult } from '../../../state/readiness.js';
 import { ApiError } from '../api/http.js';
 import type { Plan } from './plan.js';
 
@@ -16,8 +16,8 @@ export type { WaitResult };
  */
 export const WAIT_CHOICES_SECS = [30, 60, 120, 240] as const;
 export type WaitSecs = (typeof WAIT_CHOICES_SECS)[number];
-/** The default, as `svc apply --wait` has. */
-export const DEFAULT_WAIT_SECS: WaitSecs = 60;
+/** The default, as `svc apply --wait` has (one of the choices, or this does not compile). */
+export const DEFAULT_WAIT_SECS: WaitSecs = CLI_DEFAULT_WAIT_SECS;
 
 /** `30 s`, `1 min`, `4 min`. */
 export function waitLabel(secs: number): string {
@@ -34,21 +34,16 @@ export function waitingLine(programs: number, secs: number): string {
   return `waiting up to ${waitLabel(secs)} for ${programs} program${programs === 1 ? '' : 's'} to be ready…`;
 }
 
-/** Whether the wait ended well: every program ready (or skipped), within the time. */
-export function waitSucceeded(wait: WaitResult): boolean {
-  return wait.ok && !wait.timed_out;
-}
-
 /**
  * One line for the outcome: `all 2 programs ready in 1.3 s`, `web-api failed (Fatal) after 0.8 s;
  * 1 ready`, `not ready after 60 s: w-loop (Backoff); 1 ready`.
  */
 export function waitSummary(wait: WaitResult): string {
   const secs = `${formatSecs(wait.secs)}`;
-  const extra = [wait.ready.length && !waitSucceeded(wait) ? `${wait.ready.length} ready` : '', wait.pending.length ? `${wait.pending.length} not judged` : '', wait.skipped.length ? `${wait.skipped.length} skipped` : ''].filter(Boolean);
+  const extra = [wait.ready.length && !wait.ok ? `${wait.ready.length} ready` : '', wait.pending.length ? `${wait.pending.length} not judged` : '', wait.skipped.length ? `${wait.skipped.length} skipped` : ''].filter(Boolean);
   const tail = extra.length ? `; ${extra.join(', ')}` : '';
   const names = wait.failed.map((f) => `${f.name} (${f.status})`).join(', ');
-  if (waitSucceeded(wait)) {
+  if (wait.ok) {
     const n = wait.ready.length;
     return n === 0 ? `nothing to wait for${tail}` : `${n === 1 ? 'the program is' : `all ${n} programs are`} ready, after ${secs}${tail}`;
   }
